@@ -1,0 +1,63 @@
+package io.tidemark.model.config;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import io.tidemark.model.json.InvalidDocumentException;
+import io.tidemark.model.metrics.Metric;
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * The reconciliation checks. A rule fails when its observed value is greater than its threshold;
+ * each kind's default threshold is the strict one.
+ */
+public enum RuleKind {
+  COUNT_MATCH("count_match", 0, Metric.COUNT_RATIO),
+  MISSING_KEYS("missing_keys", 0, Metric.MISSING_KEYS),
+  UNEXPECTED_KEYS("unexpected_keys", 0, Metric.UNEXPECTED_KEYS),
+  DUPLICATE_KEYS("duplicate_keys", 0, Metric.DUPLICATE_KEYS),
+  STALE_VERSIONS("stale_versions", 0, Metric.STALE_VERSIONS),
+  VALUE_MISMATCHES("value_mismatches", 0, Metric.VALUE_MISMATCHES),
+  /** Observed: seconds the newest curated change marker is behind now. Default 36 hours. */
+  FRESHNESS("freshness", 36 * 3600, Metric.FRESHNESS_LAG),
+  /** Observed: records plus files the run reports in the window do not account for. */
+  RUN_ACCOUNTING("run_accounting", 0, null);
+
+  private final String id;
+  private final double defaultThreshold;
+  private final Metric metric;
+
+  RuleKind(String id, double defaultThreshold, Metric metric) {
+    this.id = id;
+    this.defaultThreshold = defaultThreshold;
+    this.metric = metric;
+  }
+
+  /** The kind's id in config and reports, and the default rule id (CloudWatch {@code Rule}). */
+  @JsonValue
+  public String id() {
+    return id;
+  }
+
+  public double defaultThreshold() {
+    return defaultThreshold;
+  }
+
+  /** The kind-specific metric published beside RuleStatus/RuleObservedValue, if any. */
+  public Optional<Metric> metric() {
+    return Optional.ofNullable(metric);
+  }
+
+  @JsonCreator
+  public static RuleKind fromId(String id) {
+    for (RuleKind k : values()) {
+      if (k.id.equals(id) || k.name().equals(id)) {
+        return k;
+      }
+    }
+    throw new InvalidDocumentException(
+        "kind",
+        id,
+        "unknown rule kind (known: " + Arrays.stream(values()).map(RuleKind::id).toList() + ")");
+  }
+}

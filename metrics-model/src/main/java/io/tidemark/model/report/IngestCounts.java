@@ -1,0 +1,111 @@
+package io.tidemark.model.report;
+
+import io.tidemark.model.json.Checks;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What one ingest run counted. The identities that must hold are checked by {@link
+ * #accountingErrors()}; the reconciler's run-accounting rule relies on them.
+ *
+ * @param filesDiscovered files listed in the candidate partitions
+ * @param filesNew discovered files not processed before
+ * @param filesSkipped discovered files already processed
+ * @param filesQuarantined new files that could not be read or broke the schema contract
+ * @param recordsRead rows read from the new (files mode) or candidate (watermark mode) files
+ * @param recordsChanged candidate change records: written + invalid + superseded
+ * @param recordsInvalid rows quarantined, including the rows of quarantined files when known
+ * @param recordsSuperseded valid rows collapsed because a newer version of the key was in the batch
+ * @param recordsWritten deduplicated rows handed to the MERGE: inserted + updated + deleted +
+ *     unchanged + deletesOfUnknownKeys
+ * @param recordsInserted keys inserted
+ * @param recordsUpdated keys updated
+ * @param recordsDeleted keys deleted
+ * @param recordsUnchanged rows the version guard ignored: the table already held a newer or equal
+ *     version
+ * @param deletesOfUnknownKeys deletes for keys the table did not hold
+ * @param recordsLate rows whose change marker is older than the watermark before the run
+ */
+public record IngestCounts(
+    long filesDiscovered,
+    long filesNew,
+    long filesSkipped,
+    long filesQuarantined,
+    long recordsRead,
+    long recordsChanged,
+    long recordsInvalid,
+    long recordsSuperseded,
+    long recordsWritten,
+    long recordsInserted,
+    long recordsUpdated,
+    long recordsDeleted,
+    long recordsUnchanged,
+    long deletesOfUnknownKeys,
+    long recordsLate) {
+
+  public static final IngestCounts ZERO =
+      new IngestCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+
+  public IngestCounts {
+    Checks.nonNegative("filesDiscovered", filesDiscovered);
+    Checks.nonNegative("filesNew", filesNew);
+    Checks.nonNegative("filesSkipped", filesSkipped);
+    Checks.nonNegative("filesQuarantined", filesQuarantined);
+    Checks.nonNegative("recordsRead", recordsRead);
+    Checks.nonNegative("recordsChanged", recordsChanged);
+    Checks.nonNegative("recordsInvalid", recordsInvalid);
+    Checks.nonNegative("recordsSuperseded", recordsSuperseded);
+    Checks.nonNegative("recordsWritten", recordsWritten);
+    Checks.nonNegative("recordsInserted", recordsInserted);
+    Checks.nonNegative("recordsUpdated", recordsUpdated);
+    Checks.nonNegative("recordsDeleted", recordsDeleted);
+    Checks.nonNegative("recordsUnchanged", recordsUnchanged);
+    Checks.nonNegative("deletesOfUnknownKeys", deletesOfUnknownKeys);
+    Checks.nonNegative("recordsLate", recordsLate);
+  }
+
+  /** Inserted + updated + deleted: the keys whose state the run changed. */
+  public long recordsApplied() {
+    return recordsInserted + recordsUpdated + recordsDeleted;
+  }
+
+  /** Invalid / changed, 0 when nothing changed. */
+  public double invalidRatio() {
+    return recordsChanged == 0 ? 0 : (double) recordsInvalid / recordsChanged;
+  }
+
+  /** The identities a correct run satisfies; empty when every record and file is accounted for. */
+  public List<String> accountingErrors() {
+    List<String> errors = new ArrayList<>();
+    if (filesDiscovered != filesNew + filesSkipped) {
+      errors.add(
+          "filesDiscovered %d != filesNew %d + filesSkipped %d"
+              .formatted(filesDiscovered, filesNew, filesSkipped));
+    }
+    if (filesQuarantined > filesNew) {
+      errors.add("filesQuarantined %d > filesNew %d".formatted(filesQuarantined, filesNew));
+    }
+    if (recordsChanged != recordsWritten + recordsInvalid + recordsSuperseded) {
+      errors.add(
+          "recordsChanged %d != recordsWritten %d + recordsInvalid %d + recordsSuperseded %d"
+              .formatted(recordsChanged, recordsWritten, recordsInvalid, recordsSuperseded));
+    }
+    long guarded = recordsApplied() + recordsUnchanged + deletesOfUnknownKeys;
+    if (recordsWritten != guarded) {
+      errors.add(
+          ("recordsWritten %d != inserted %d + updated %d + deleted %d + unchanged %d"
+                  + " + deletesOfUnknownKeys %d")
+              .formatted(
+                  recordsWritten,
+                  recordsInserted,
+                  recordsUpdated,
+                  recordsDeleted,
+                  recordsUnchanged,
+                  deletesOfUnknownKeys));
+    }
+    if (recordsChanged > recordsRead) {
+      errors.add("recordsChanged %d > recordsRead %d".formatted(recordsChanged, recordsRead));
+    }
+    return errors;
+  }
+}

@@ -1,0 +1,20 @@
+package io.tidemark.model.report;
+
+/** How an ingest run ended. */
+public enum IngestStatus {
+  /** The batch was committed. */
+  SUCCEEDED,
+  /** Nothing new to process; nothing was committed. */
+  NOTHING_TO_DO,
+  /** The batch's id was already committed (a retry): nothing was written again. */
+  ALREADY_COMMITTED,
+  /** The validation policy rejected the batch (exit code 4); nothing was committed. */
+  REJECTED,
+  /** Any other failure (exit code 1 or 2); nothing was committed by this run. */
+  FAILED;
+
+  /** Whether the run leaves the table correct and up to date with its input. */
+  public boolean successful() {
+    return this == SUCCEEDED || this == NOTHING_TO_DO || this == ALREADY_COMMITTED;
+  }
+}

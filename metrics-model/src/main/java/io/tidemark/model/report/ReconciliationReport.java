@@ -1,0 +1,100 @@
+package io.tidemark.model.report;
+
+import io.tidemark.model.json.Checks;
+import io.tidemark.model.json.InvalidDocumentException;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The record of one reconciliation, written as JSON to {@code
+ * <state-root>/_reconciliation/dt=YYYY-MM-DD/<id>.json}.
+ *
+ * @param schemaVersion the document's schema version, {@value #SCHEMA_VERSION}
+ * @param id unique per run
+ * @param pipeline the pipeline name
+ * @param dataset the dataset name
+ * @param mode window or full
+ * @param windowFrom start of the window (exclusive), null for full mode or a first run
+ * @param windowTo end of the window (inclusive)
+ * @param engine the query engine, e.g. {@code duckdb} or {@code athena}
+ * @param trigger who started it: {@code api}, {@code schedule}, ...
+ * @param status the run's state
+ * @param startedAt when it started
+ * @param finishedAt when it ended; null while RUNNING
+ * @param results one per evaluated rule
+ * @param bytesScanned bytes the engine scanned in all
+ * @param error why the run itself failed, when it did
+ */
+public record ReconciliationReport(
+    int schemaVersion,
+    String id,
+    String pipeline,
+    String dataset,
+    ReconciliationMode mode,
+    Instant windowFrom,
+    Instant windowTo,
+    String engine,
+    String trigger,
+    ReconciliationStatus status,
+    Instant startedAt,
+    Instant finishedAt,
+    List<RuleResult> results,
+    long bytesScanned,
+    String error) {
+
+  public static final int SCHEMA_VERSION = 1;
+
+  public ReconciliationReport {
+    if (schemaVersion != SCHEMA_VERSION) {
+      throw new InvalidDocumentException(
+          "schemaVersion", schemaVersion, "this reader understands version " + SCHEMA_VERSION);
+    }
+    Checks.name("id", id);
+    Checks.name("pipeline", pipeline);
+    Checks.name("dataset", dataset);
+    Checks.required("mode", mode);
+    Checks.nonBlank("engine", engine);
+    Checks.required("status", status);
+    Checks.required("startedAt", startedAt);
+    if (windowFrom != null && windowTo != null && windowFrom.isAfter(windowTo)) {
+      throw new InvalidDocumentException("windowFrom", windowFrom, "is after windowTo " + windowTo);
+    }
+    if (status.finished() && finishedAt == null) {
+      throw new InvalidDocumentException("finishedAt", null, "a " + status + " run needs it");
+    }
+    results = results == null ? List.of() : List.copyOf(results);
+    Checks.nonNegative("bytesScanned", bytesScanned);
+  }
+
+  /** The overall status that a finished set of results implies. */
+  public static ReconciliationStatus statusOf(List<RuleResult> results) {
+    return results.stream().allMatch(r -> r.status() == RuleStatus.PASS)
+        ? ReconciliationStatus.PASSED
+        : ReconciliationStatus.FAILED;
+  }
+
+  /** A copy in another state, e.g. finished or ABANDONED. */
+  public ReconciliationReport withOutcome(
+      ReconciliationStatus newStatus,
+      Instant finished,
+      List<RuleResult> newResults,
+      long scanned,
+      String newError) {
+    return new ReconciliationReport(
+        schemaVersion,
+        id,
+        pipeline,
+        dataset,
+        mode,
+        windowFrom,
+        windowTo,
+        engine,
+        trigger,
+        newStatus,
+        startedAt,
+        finished,
+        newResults,
+        scanned,
+        newError);
+  }
+}
