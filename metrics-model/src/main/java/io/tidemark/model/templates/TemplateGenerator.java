@@ -1,0 +1,665 @@
+package io.tidemark.model.templates;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tidemark.model.alarms.ComparisonOperator;
+import io.tidemark.model.alarms.TreatMissingData;
+import io.tidemark.model.config.RuleKind;
+import io.tidemark.model.metrics.Dimension;
+import io.tidemark.model.metrics.Metric;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds the CloudWatch dashboards and alarms as code from the metric catalogue, so a template can
+ * never name a metric the catalogue does not define. The generated files are committed under {@code
+ * dashboards/} and {@code alerts/}; a test fails when they are out of date.
+ *
+ * <p>Run {@code mvn -pl metrics-model exec:java} to rewrite them, or call {@link #main} with a
+ * project root and optionally {@code --pipeline P --dataset D} to print a raw dashboard body for
+ * another pair.
+ */
+public final class TemplateGenerator {
+  public static final String DASHBOARD_TEMPLATE = "dashboards/tidemark-dashboard.json";
+  public static final String DASHBOARD_BODY = "dashboards/tidemark-dashboard-body.json";
+  public static final String ALARMS_TEMPLATE = "alerts/tidemark-alarms.json";
+
+  /** Defaults of the templates' parameters. */
+  public static final String PIPELINE_DEFAULT = "default";
+
+  public static final String DATASET_DEFAULT = "customers";
+  public static final String REGION_DEFAULT = "us-east-1";
+  public static final double INVALID_RATIO_THRESHOLD_DEFAULT = 0.05;
+  public static final int NO_SUCCESS_PERIOD_SECONDS_DEFAULT = 86_400;
+  public static final int WATERMARK_LAG_THRESHOLD_SECONDS_DEFAULT = 172_800;
+  public static final int RECONCILIATION_MISSING_PERIOD_SECONDS_DEFAULT = 86_400;
+  public static final double ANOMALY_BAND_WIDTH_DEFAULT = 2.0;
+
+  private static final ObjectMapper MAPPER =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private TemplateGenerator() {}
+
+  public static void main(String[] args) throws IOException {
+    if (args.length == 0 || args[0].equals("--help")) {
+      System.out.println(
+          "usage: TemplateGenerator <project-root>            rewrite dashboards/ and alerts/\n"
+              + "       TemplateGenerator --body --pipeline P --dataset D [--namespace N] [--region R]\n"
+              + "                                                 print a raw dashboard body");
+      return;
+    }
+    if (args[0].equals("--body")) {
+      Map<String, String> opts = new java.util.HashMap<>();
+      for (int i = 1; i + 1 < args.length; i += 2) {
+        opts.put(args[i], args[i + 1]);
+      }
+      System.out.println(
+          dashboardBody(
+              opts.getOrDefault("--namespace", Metric.NAMESPACE_DEFAULT),
+              opts.getOrDefault("--pipeline", PIPELINE_DEFAULT),
+              opts.getOrDefault("--dataset", DATASET_DEFAULT),
+              opts.getOrDefault("--region", REGION_DEFAULT)));
+      return;
+    }
+    Path root = Path.of(args[0]);
+    for (Map.Entry<String, String> e : generate().entrySet()) {
+      Path file = root.resolve(e.getKey());
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, e.getValue());
+      System.out.println("wrote " + file);
+    }
+  }
+
+  /** Every generated file, by path relative to the project root. */
+  public static Map<String, String> generate() {
+    return Map.of(
+        DASHBOARD_TEMPLATE, dashboardTemplate(),
+        DASHBOARD_BODY,
+            dashboardBody(
+                Metric.NAMESPACE_DEFAULT, PIPELINE_DEFAULT, DATASET_DEFAULT, REGION_DEFAULT),
+        ALARMS_TEMPLATE, alarmsTemplate());
+  }
+
+  // ---------------------------------------------------------------- dashboard
+
+  /** The raw dashboard body for {@code aws cloudwatch put-dashboard}, for one pair. */
+  public static String dashboardBody(
+      String namespace, String pipeline, String dataset, String region) {
+    return write(dashboardBodyNode(namespace, pipeline, dataset, region));
+  }
+
+  private static ObjectNode dashboardBodyNode(
+      String ns, String pipeline, String dataset, String region) {
+    ObjectNode body = MAPPER.createObjectNode();
+    ArrayNode widgets = body.putArray("widgets");
+    int y = 0;
+    widgets.add(header("Tidemark: " + pipeline + " / " + dataset, 0, y));
+    y += 1;
+    widgets.add(
+        timeSeries(
+            "Ingest volume by kind (records per run)",
+            0,
+            y,
+            12,
+            ns,
+            pipeline,
+            dataset,
+            region,
+            "Sum",
+            true,
+            Metric.RECORDS_INSERTED,
+            Metric.RECORDS_UPDATED,
+            Metric.RECORDS_DELETED,
+            Metric.RECORDS_INVALID,
+            Metric.RECORDS_SUPERSEDED,
+            Metric.RECORDS_LATE));
+    widgets.add(
+        timeSeries(
+            "Files discovered / new / skipped",
+            12,
+            y,
+            12,
+            ns,
+            pipeline,
+            dataset,
+            region,
+            "Sum",
+            false,
+            Metric.FILES_DISCOVERED,
+            Metric.FILES_NEW,
+            Metric.FILES_SKIPPED));
+    y += 6;
+    widgets.add(
+        timeSeries(
+            "Invalid ratio",
+            0,
+            y,
+            8,
+            ns,
+            pipeline,
+            dataset,
+            region,
+            "Maximum",
+            false,
+            Metric.INVALID_RATIO));
+    widgets.add(
+        timeSeries(
+            "Watermark lag (seconds)",
+            8,
+            y,
+            8,
+            ns,
+            pipeline,
+            dataset,
+            region,
+            "Maximum",
+            false,
+            Metric.WATERMARK_LAG));
+    widgets.add(
+        timeSeries(
+            "Run duration (seconds)",
+            16,
+            y,
+            8,
+            ns,
+            pipeline,
+            dataset,
+            region,
+            "Maximum",
+            false,
+            Metric.RUN_DURATION));
+    y += 6;
+    widgets.add(
+        timeSeries(
+            "Run outcome",
+            0,
+            y,
+            8,
+            ns,
+            pipeline,
+            dataset,
+            region,
+            "Sum",
+            false,
+            Metric.RUN_SUCCEEDED,
+            Metric.RUN_FAILED));
+    ObjectNode ruleStatus =
+        widget("Reconciliation rule status (1 = failing)", 8, y, 16, ns, region);
+    ArrayNode ruleMetrics = ruleStatus.with("properties").putArray("metrics");
+    for (RuleKind kind : RuleKind.values()) {
+      ArrayNode m = metricLine(ns, Metric.RULE_STATUS, pipeline, dataset, kind.id());
+      m.addObject().put("stat", "Maximum").put("label", kind.id());
+      ruleMetrics.add(m);
+    }
+    widgets.add(ruleStatus);
+    y += 6;
+    widgets.add(
+        timeSeries(
+            "Reconciliation violations (keys)",
+            0,
+            y,
+            12,
+            ns,
+            pipeline,
+            dataset,
+            region,
+            "Maximum",
+            false,
+            Metric.MISSING_KEYS,
+            Metric.UNEXPECTED_KEYS,
+            Metric.DUPLICATE_KEYS,
+            Metric.STALE_VERSIONS,
+            Metric.VALUE_MISMATCHES));
+    widgets.add(
+        timeSeries(
+            "Count ratio",
+            12,
+            y,
+            6,
+            ns,
+            pipeline,
+            dataset,
+            region,
+            "Maximum",
+            false,
+            Metric.COUNT_RATIO));
+    widgets.add(
+        timeSeries(
+            "Freshness lag (seconds)",
+            18,
+            y,
+            6,
+            ns,
+            pipeline,
+            dataset,
+            region,
+            "Maximum",
+            false,
+            Metric.FRESHNESS_LAG));
+    y += 6;
+    widgets.add(
+        timeSeries(
+            "Bytes scanned by reconciliation",
+            0,
+            y,
+            12,
+            ns,
+            pipeline,
+            dataset,
+            region,
+            "Sum",
+            false,
+            Metric.BYTES_SCANNED));
+    widgets.add(
+        timeSeries(
+            "Reconciliation duration (seconds)",
+            12,
+            y,
+            12,
+            ns,
+            pipeline,
+            dataset,
+            region,
+            "Maximum",
+            false,
+            Metric.RECONCILIATION_DURATION));
+    return body;
+  }
+
+  private static ObjectNode header(String text, int x, int y) {
+    ObjectNode w = MAPPER.createObjectNode();
+    w.put("type", "text").put("x", x).put("y", y).put("width", 24).put("height", 1);
+    w.putObject("properties").put("markdown", "# " + text);
+    return w;
+  }
+
+  private static ObjectNode widget(
+      String title, int x, int y, int width, String ns, String region) {
+    ObjectNode w = MAPPER.createObjectNode();
+    w.put("type", "metric").put("x", x).put("y", y).put("width", width).put("height", 6);
+    ObjectNode p = w.putObject("properties");
+    p.put("title", title).put("view", "timeSeries").put("region", region).put("period", 3600);
+    return w;
+  }
+
+  private static ObjectNode timeSeries(
+      String title,
+      int x,
+      int y,
+      int width,
+      String ns,
+      String pipeline,
+      String dataset,
+      String region,
+      String stat,
+      boolean stacked,
+      Metric... metrics) {
+    ObjectNode w = widget(title, x, y, width, ns, region);
+    ObjectNode p = (ObjectNode) w.get("properties");
+    p.put("stacked", stacked).put("stat", stat);
+    ArrayNode lines = p.putArray("metrics");
+    for (Metric m : metrics) {
+      ArrayNode line = metricLine(ns, m, pipeline, dataset, null);
+      line.addObject().put("label", m.metricName());
+      lines.add(line);
+    }
+    return w;
+  }
+
+  private static ArrayNode metricLine(
+      String ns, Metric m, String pipeline, String dataset, String rule) {
+    ArrayNode line = MAPPER.createArrayNode();
+    line.add(ns).add(m.metricName());
+    line.add(Dimension.PIPELINE.cloudWatchName()).add(pipeline);
+    line.add(Dimension.DATASET.cloudWatchName()).add(dataset);
+    if (rule != null) {
+      line.add(Dimension.RULE.cloudWatchName()).add(rule);
+    }
+    return line;
+  }
+
+  /** The CloudFormation template creating the dashboard for one Pipeline/Dataset pair. */
+  public static String dashboardTemplate() {
+    ObjectNode t = MAPPER.createObjectNode();
+    t.put("AWSTemplateFormatVersion", "2010-09-09");
+    t.put(
+        "Description",
+        "Tidemark: CloudWatch dashboard for one pipeline/dataset pair. Generated from the metric catalogue; do not edit by hand.");
+    ObjectNode params = t.putObject("Parameters");
+    commonParameters(params);
+    params
+        .putObject("DashboardName")
+        .put("Type", "String")
+        .put("Default", "")
+        .put("Description", "Dashboard name; empty for tidemark-<Pipeline>-<Dataset>.");
+    t.putObject("Conditions").set("HasDashboardName", notEmpty("DashboardName"));
+
+    ObjectNode resources = t.putObject("Resources");
+    ObjectNode dash = resources.putObject("Dashboard");
+    dash.put("Type", "AWS::CloudWatch::Dashboard");
+    ObjectNode props = dash.putObject("Properties");
+    ObjectNode name = MAPPER.createObjectNode();
+    name.putArray("Fn::If")
+        .add("HasDashboardName")
+        .add(ref("DashboardName"))
+        .add(sub("tidemark-${Pipeline}-${Dataset}"));
+    props.set("DashboardName", name);
+    String body =
+        compact(
+            dashboardBodyNode("${MetricNamespace}", "${Pipeline}", "${Dataset}", "${AWS::Region}"));
+    props.set("DashboardBody", sub(body));
+    t.putObject("Outputs")
+        .putObject("DashboardName")
+        .put("Description", "The dashboard's name")
+        .set("Value", ref("Dashboard"));
+    return write(t);
+  }
+
+  // ---------------------------------------------------------------- alarms
+
+  /** The CloudFormation template with Tidemark's alarms for one Pipeline/Dataset pair. */
+  public static String alarmsTemplate() {
+    ObjectNode t = MAPPER.createObjectNode();
+    t.put("AWSTemplateFormatVersion", "2010-09-09");
+    t.put(
+        "Description",
+        "Tidemark: CloudWatch alarms for one pipeline/dataset pair. Generated from the metric catalogue; do not edit by hand.");
+    ObjectNode params = t.putObject("Parameters");
+    commonParameters(params);
+    params
+        .putObject("AlarmTopicArn")
+        .put("Type", "String")
+        .put("Default", "")
+        .put("Description", "SNS topic notified on ALARM and OK; empty for no actions.");
+    params
+        .putObject("InvalidRatioThreshold")
+        .put("Type", "Number")
+        .put("Default", INVALID_RATIO_THRESHOLD_DEFAULT)
+        .put("MinValue", 0)
+        .put("MaxValue", 1)
+        .put(
+            "Description",
+            "Alarm when a run quarantines more than this share of its changed records.");
+    params
+        .putObject("NoSuccessfulRunPeriodSeconds")
+        .put("Type", "Number")
+        .put("Default", NO_SUCCESS_PERIOD_SECONDS_DEFAULT)
+        .put("MinValue", 3600)
+        .put("MaxValue", 86400)
+        .put(
+            "Description",
+            "Alarm when no ingest run succeeded for this long (a multiple of 3600).");
+    params
+        .putObject("WatermarkLagThresholdSeconds")
+        .put("Type", "Number")
+        .put("Default", WATERMARK_LAG_THRESHOLD_SECONDS_DEFAULT)
+        .put("MinValue", 60)
+        .put("Description", "Alarm when the watermark is this far behind the run (not advancing).");
+    params
+        .putObject("ReconciliationMissingPeriodSeconds")
+        .put("Type", "Number")
+        .put("Default", RECONCILIATION_MISSING_PERIOD_SECONDS_DEFAULT)
+        .put("MinValue", 3600)
+        .put("MaxValue", 86400)
+        .put("Description", "Alarm when no reconciliation ran for this long (a multiple of 3600).");
+    params
+        .putObject("AnomalyBandWidth")
+        .put("Type", "Number")
+        .put("Default", ANOMALY_BAND_WIDTH_DEFAULT)
+        .put("MinValue", 0.1)
+        .put("Description", "Width, in standard deviations, of the changed-records anomaly band.");
+    t.putObject("Conditions").set("HasTopic", notEmpty("AlarmTopicArn"));
+
+    ObjectNode resources = t.putObject("Resources");
+    for (RuleKind kind : RuleKind.values()) {
+      staticAlarm(
+          resources,
+          "Rule" + pascal(kind.id()) + "Failing",
+          "rule-" + kind.id().replace('_', '-') + "-failing",
+          "Reconciliation rule "
+              + kind.id()
+              + " is failing: the curated table disagrees with raw. See the latest reconciliation report for sample keys.",
+          Metric.RULE_STATUS,
+          kind.id(),
+          "Maximum",
+          300,
+          1,
+          1,
+          MAPPER.getNodeFactory().numberNode(1),
+          ComparisonOperator.GreaterThanOrEqualToThreshold,
+          TreatMissingData.IGNORE);
+    }
+    staticAlarm(
+        resources,
+        "IngestRunFailed",
+        "ingest-run-failed",
+        "An ingest run failed or its batch was rejected; nothing of that batch was committed.",
+        Metric.RUN_FAILED,
+        null,
+        "Sum",
+        300,
+        1,
+        1,
+        MAPPER.getNodeFactory().numberNode(1),
+        ComparisonOperator.GreaterThanOrEqualToThreshold,
+        TreatMissingData.NOT_BREACHING);
+    staticAlarm(
+        resources,
+        "NoSuccessfulIngestRun",
+        "no-successful-ingest-run",
+        "No ingest run succeeded within the configured period (missing data is breaching).",
+        Metric.RUN_SUCCEEDED,
+        null,
+        "Sum",
+        -1,
+        1,
+        1,
+        MAPPER.getNodeFactory().numberNode(1),
+        ComparisonOperator.LessThanThreshold,
+        TreatMissingData.BREACHING);
+    staticAlarm(
+        resources,
+        "InvalidRatioHigh",
+        "invalid-ratio-high",
+        "A run quarantined more than the configured share of its changed records.",
+        Metric.INVALID_RATIO,
+        null,
+        "Maximum",
+        3600,
+        1,
+        1,
+        ref("InvalidRatioThreshold"),
+        ComparisonOperator.GreaterThanThreshold,
+        TreatMissingData.NOT_BREACHING);
+    staticAlarm(
+        resources,
+        "WatermarkNotAdvancing",
+        "watermark-not-advancing",
+        "The watermark after the latest runs is further behind than the configured lag: it is not advancing.",
+        Metric.WATERMARK_LAG,
+        null,
+        "Maximum",
+        3600,
+        1,
+        1,
+        ref("WatermarkLagThresholdSeconds"),
+        ComparisonOperator.GreaterThanThreshold,
+        TreatMissingData.NOT_BREACHING);
+    staticAlarm(
+        resources,
+        "ReconciliationMissing",
+        "reconciliation-missing",
+        "No reconciliation finished within the configured period (missing data is breaching).",
+        Metric.RECONCILIATION_DURATION,
+        null,
+        "SampleCount",
+        -2,
+        1,
+        1,
+        MAPPER.getNodeFactory().numberNode(1),
+        ComparisonOperator.LessThanThreshold,
+        TreatMissingData.BREACHING);
+    anomalyAlarm(resources);
+    return write(t);
+  }
+
+  private static void commonParameters(ObjectNode params) {
+    params
+        .putObject("Pipeline")
+        .put("Type", "String")
+        .put("Default", PIPELINE_DEFAULT)
+        .put("AllowedPattern", "[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
+        .put("Description", "The Pipeline dimension value.");
+    params
+        .putObject("Dataset")
+        .put("Type", "String")
+        .put("Default", DATASET_DEFAULT)
+        .put("AllowedPattern", "[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
+        .put("Description", "The Dataset dimension value.");
+    params
+        .putObject("MetricNamespace")
+        .put("Type", "String")
+        .put("Default", Metric.NAMESPACE_DEFAULT)
+        .put("Description", "The CloudWatch namespace Tidemark publishes to.");
+  }
+
+  private static void staticAlarm(
+      ObjectNode resources,
+      String logicalId,
+      String suffix,
+      String description,
+      Metric metric,
+      String rule,
+      String statistic,
+      int period,
+      int evaluationPeriods,
+      int datapointsToAlarm,
+      JsonNode threshold,
+      ComparisonOperator comparison,
+      TreatMissingData missing) {
+    ObjectNode r = resources.putObject(logicalId);
+    r.put("Type", "AWS::CloudWatch::Alarm");
+    ObjectNode p = r.putObject("Properties");
+    p.set("AlarmName", sub("tidemark-${Pipeline}-${Dataset}-" + suffix));
+    p.put("AlarmDescription", description);
+    p.set("Namespace", ref("MetricNamespace"));
+    p.put("MetricName", metric.metricName());
+    p.set("Dimensions", dimensions(rule));
+    p.put("Statistic", statistic);
+    if (period == -1) {
+      p.set("Period", ref("NoSuccessfulRunPeriodSeconds"));
+    } else if (period == -2) {
+      p.set("Period", ref("ReconciliationMissingPeriodSeconds"));
+    } else {
+      p.put("Period", period);
+    }
+    p.put("EvaluationPeriods", evaluationPeriods);
+    p.put("DatapointsToAlarm", datapointsToAlarm);
+    p.set("Threshold", threshold);
+    p.put("ComparisonOperator", comparison.name());
+    p.put("TreatMissingData", missing.cloudWatchName());
+    actions(p);
+  }
+
+  private static void anomalyAlarm(ObjectNode resources) {
+    ObjectNode r = resources.putObject("ChangedRecordsAnomaly");
+    r.put("Type", "AWS::CloudWatch::Alarm");
+    ObjectNode p = r.putObject("Properties");
+    p.set("AlarmName", sub("tidemark-${Pipeline}-${Dataset}-changed-records-anomaly"));
+    p.put(
+        "AlarmDescription",
+        "The number of changed records per run left its anomaly-detection band: the source may have stopped sending, or resent everything.");
+    p.put("EvaluationPeriods", 1);
+    p.put("DatapointsToAlarm", 1);
+    p.put("ComparisonOperator", ComparisonOperator.LessThanLowerOrGreaterThanUpperThreshold.name());
+    p.put("ThresholdMetricId", "band");
+    p.put("TreatMissingData", TreatMissingData.IGNORE.cloudWatchName());
+    ArrayNode metrics = p.putArray("Metrics");
+    ObjectNode m1 = metrics.addObject();
+    m1.put("Id", "changed");
+    m1.put("ReturnData", true);
+    ObjectNode stat = m1.putObject("MetricStat");
+    ObjectNode metric = stat.putObject("Metric");
+    metric.set("Namespace", ref("MetricNamespace"));
+    metric.put("MetricName", Metric.RECORDS_CHANGED.metricName());
+    metric.set("Dimensions", dimensions(null));
+    stat.put("Period", 3600);
+    stat.put("Stat", "Sum");
+    ObjectNode band = metrics.addObject();
+    band.put("Id", "band");
+    band.put("ReturnData", true);
+    band.set("Expression", sub("ANOMALY_DETECTION_BAND(changed, ${AnomalyBandWidth})"));
+    band.put("Label", "RecordsChanged (expected band)");
+    actions(p);
+  }
+
+  private static ArrayNode dimensions(String rule) {
+    ArrayNode dims = MAPPER.createArrayNode();
+    dims.addObject().put("Name", Dimension.PIPELINE.cloudWatchName()).set("Value", ref("Pipeline"));
+    dims.addObject().put("Name", Dimension.DATASET.cloudWatchName()).set("Value", ref("Dataset"));
+    if (rule != null) {
+      dims.addObject().put("Name", Dimension.RULE.cloudWatchName()).put("Value", rule);
+    }
+    return dims;
+  }
+
+  private static void actions(ObjectNode p) {
+    for (String key : List.of("AlarmActions", "OKActions")) {
+      ObjectNode ifNode = MAPPER.createObjectNode();
+      ArrayNode args = ifNode.putArray("Fn::If");
+      args.add("HasTopic");
+      args.addArray().add(ref("AlarmTopicArn"));
+      args.add(ref("AWS::NoValue"));
+      p.set(key, ifNode);
+    }
+  }
+
+  /** {"Fn::Not": [{"Fn::Equals": [{"Ref": parameter}, ""]}]} */
+  private static ObjectNode notEmpty(String parameter) {
+    ObjectNode n = MAPPER.createObjectNode();
+    n.putArray("Fn::Not").addObject().putArray("Fn::Equals").add(ref(parameter)).add("");
+    return n;
+  }
+
+  private static ObjectNode ref(String name) {
+    ObjectNode n = MAPPER.createObjectNode();
+    n.put("Ref", name);
+    return n;
+  }
+
+  private static ObjectNode sub(String text) {
+    ObjectNode n = MAPPER.createObjectNode();
+    n.put("Fn::Sub", text);
+    return n;
+  }
+
+  static String pascal(String snake) {
+    StringBuilder sb = new StringBuilder();
+    for (String part : snake.split("_")) {
+      sb.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
+    }
+    return sb.toString();
+  }
+
+  private static String compact(JsonNode node) {
+    try {
+      return new ObjectMapper().writeValueAsString(node);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static String write(JsonNode node) {
+    try {
+      return MAPPER.writeValueAsString(node) + "\n";
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
