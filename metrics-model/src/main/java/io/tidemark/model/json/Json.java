@@ -109,9 +109,12 @@ public final class Json {
     }
     if (cause instanceof InvalidDocumentException ide) {
       // A record's own check: its message already names the field relative to the record.
-      String field = path.isEmpty() ? ide.field() : path + "." + ide.field();
+      // A value's own creator (an enum) names the field the path already ends with.
+      boolean nested =
+          !path.isEmpty() && !path.equals(ide.field()) && !path.endsWith("." + ide.field());
+      String field = nested ? path + "." + ide.field() : path.isEmpty() ? ide.field() : path;
       String message = ide.getMessage();
-      if (!path.isEmpty()) {
+      if (nested) {
         message = message.replaceFirst("^field '", "field '" + path + ".");
       }
       return new InvalidDocumentException(prefix + message, field, e);

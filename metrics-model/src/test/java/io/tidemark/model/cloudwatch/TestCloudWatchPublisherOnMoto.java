@@ -1,0 +1,159 @@
+package io.tidemark.model.cloudwatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.model.metrics.Metric;
+import io.tidemark.model.report.IngestRunReport;
+import io.tidemark.model.testing.MotoServer;
+import io.tidemark.model.testing.Reports;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.cloudwatch.CloudWatchClient;
+import software.amazon.awssdk.services.cloudwatch.model.Dimension;
+import software.amazon.awssdk.services.cloudwatch.model.GetMetricDataResponse;
+import software.amazon.awssdk.services.cloudwatch.model.MetricDataQuery;
+import software.amazon.awssdk.services.cloudwatch.model.MetricDataResult;
+import software.amazon.awssdk.services.cloudwatch.model.StandardUnit;
+
+/** Datums a run report produces, sent to the real moto_server and read back with GetMetricData. */
+class TestCloudWatchPublisherOnMoto {
+  private static MotoServer moto;
+  private static CloudWatchClient reader;
+
+  @BeforeAll
+  static void startMoto() {
+    moto = MotoServer.start();
+    reader =
+        CloudWatchClient.builder()
+            .endpointOverride(moto.endpoint())
+            .region(Region.of(MotoServer.REGION))
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(MotoServer.ACCESS_KEY, MotoServer.SECRET_KEY)))
+            .build();
+  }
+
+  @AfterAll
+  static void stopMoto() {
+    if (reader != null) {
+      reader.close();
+    }
+    if (moto != null) {
+      moto.close();
+    }
+  }
+
+  private static CloudWatchPublisher publisher(String namespace) {
+    return CloudWatchPublisher.create(
+        CloudWatchPublisher.Settings.defaults()
+            .withEndpoint(moto.endpoint())
+            .withNamespace(namespace)
+            .withStaticCredentials(MotoServer.ACCESS_KEY, MotoServer.SECRET_KEY));
+  }
+
+  @Test
+  void runReportMetricsReadBackWithValuesUnitsAndDimensions() {
+    Instant start = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(120);
+    IngestRunReport report = Reports.succeeded(start);
+    List<Datum> datums = IngestRunMetrics.datums(report);
+
+    PublishResult result;
+    try (CloudWatchPublisher publisher = publisher("TidemarkTest1")) {
+      result = publisher.publish(datums);
+    }
+
+    assertThat(result.undelivered()).isEmpty();
+    assertThat(result.sent()).isEqualTo(datums.size());
+    Map<Metric, Double> expected =
+        datums.stream().collect(Collectors.toMap(Datum::metric, Datum::value));
+    assertThat(expected)
+        .containsEntry(Metric.RECORDS_CHANGED, 1000.0)
+        .containsEntry(Metric.RECORDS_INVALID, 10.0)
+        .containsEntry(Metric.RUN_SUCCEEDED, 1.0)
+        .containsEntry(Metric.RUN_FAILED, 0.0)
+        .containsEntry(Metric.RUN_DURATION, 42.0)
+        .containsEntry(
+            Metric.WATERMARK_AFTER,
+            (double) Instant.parse("2026-10-15T23:58:00Z").getEpochSecond());
+
+    List<MetricDataQuery> queries = new java.util.ArrayList<>();
+    List<Metric> metrics = List.copyOf(expected.keySet());
+    for (int i = 0; i < metrics.size(); i++) {
+      Metric m = metrics.get(i);
+      queries.add(
+          MetricDataQuery.builder()
+              .id("m" + i)
+              .metricStat(
+                  s ->
+                      s.metric(
+                              mm ->
+                                  mm.namespace("TidemarkTest1")
+                                      .metricName(m.metricName())
+                                      .dimensions(
+                                          Dimension.builder().name("Pipeline").value("crm").build(),
+                                          Dimension.builder()
+                                              .name("Dataset")
+                                              .value("customers")
+                                              .build()))
+                          .period(60)
+                          .stat("Maximum")
+                          // moto filters by unit: a datum sent with another unit would not come
+                          // back.
+                          .unit(StandardUnit.fromValue(m.unit().cloudWatchName())))
+              .build());
+    }
+    GetMetricDataResponse response =
+        reader.getMetricData(
+            r ->
+                r.startTime(start.minus(Duration.ofMinutes(10)))
+                    .endTime(Instant.now().plus(Duration.ofMinutes(10)))
+                    .metricDataQueries(queries));
+
+    Map<String, MetricDataResult> byId =
+        response.metricDataResults().stream()
+            .collect(Collectors.toMap(MetricDataResult::id, r -> r));
+    for (int i = 0; i < metrics.size(); i++) {
+      Metric m = metrics.get(i);
+      assertThat(byId.get("m" + i).values())
+          .as("%s read back from moto", m.metricName())
+          .containsExactly(expected.get(m));
+    }
+  }
+
+  @Test
+  void aDatumWithTheWrongDimensionsIsReportedAndTheRestIsSent() {
+    Instant at = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+    Datum good = Datum.of(Metric.RECORDS_READ, "crm", "orders", 5, at);
+    Datum wrongDims = Datum.of(Metric.RULE_STATUS, "crm", "orders", 1, at);
+    Datum notFinite = Datum.of(Metric.RUN_DURATION, "crm", "orders", Double.NaN, at);
+
+    PublishResult result;
+    try (CloudWatchPublisher publisher = publisher("TidemarkTest2")) {
+      result = publisher.publish(List.of(good, wrongDims, notFinite));
+    }
+
+    assertThat(result.sent()).isEqualTo(1);
+    assertThat(result.undelivered())
+        .extracting(PublishResult.Undelivered::datum)
+        .containsExactly(wrongDims, notFinite);
+    assertThat(result.undelivered().get(0).reason())
+        .isEqualTo(
+            "RuleStatus takes dimensions [PIPELINE, DATASET, RULE] but the datum has [PIPELINE, DATASET]");
+    assertThat(result.undelivered().get(1).reason())
+        .isEqualTo("value NaN of RunDuration is not finite");
+    var listed = reader.listMetrics(r -> r.namespace("TidemarkTest2")).metrics();
+    assertThat(listed)
+        .extracting(software.amazon.awssdk.services.cloudwatch.model.Metric::metricName)
+        .containsExactly("RecordsRead");
+  }
+}
