@@ -1,0 +1,148 @@
+package io.tidemark.model.templates;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tidemark.model.alarms.AlarmDefinition;
+import io.tidemark.model.alarms.AlarmTemplateReader;
+import io.tidemark.model.alarms.ComparisonOperator;
+import io.tidemark.model.alarms.TreatMissingData;
+import io.tidemark.model.config.RuleKind;
+import io.tidemark.model.metrics.Dimension;
+import io.tidemark.model.metrics.Metric;
+import io.tidemark.model.testing.ProjectFiles;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The committed dashboards and alarms name only what the catalogue defines, and are current. */
+class TestTemplates {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  @Test
+  void committedTemplatesAreWhatTheCatalogueGenerates() throws Exception {
+    for (Map.Entry<String, String> e : TemplateGenerator.generate().entrySet()) {
+      Path file = ProjectFiles.root().resolve(e.getKey());
+      assertThat(file).as("%s exists (run: mvn -pl metrics-model exec:java)", e.getKey()).exists();
+      assertThat(Files.readString(file))
+          .as("%s is out of date: run mvn -pl metrics-model exec:java", e.getKey())
+          .isEqualTo(e.getValue());
+    }
+  }
+
+  @Test
+  void everyCommittedTemplateConformsToTheCatalogue() throws Exception {
+    List<Path> templates = ProjectFiles.templates();
+    assertThat(templates)
+        .extracting(p -> p.getFileName().toString())
+        .contains(
+            "tidemark-dashboard.json", "tidemark-dashboard-body.json", "tidemark-alarms.json");
+    for (Path t : templates) {
+      assertThat(CatalogueConformance.problems(MAPPER.readTree(t.toFile())))
+          .as(t.toString())
+          .isEmpty();
+    }
+  }
+
+  @Test
+  void aRenamedMetricInAScratchCopyIsCaught(@TempDir Path scratch) throws Exception {
+    for (Path t : ProjectFiles.templates()) {
+      String renamed = Files.readString(t).replace("RuleStatus", "RuleState");
+      assertThat(renamed).as("%s names a renamed metric", t).isNotEqualTo(Files.readString(t));
+      Path copy = scratch.resolve(t.getFileName());
+      Files.writeString(copy, renamed);
+      assertThat(CatalogueConformance.problems(MAPPER.readTree(copy.toFile())))
+          .as(t.toString())
+          .isNotEmpty()
+          .allMatch(p -> p.contains("is not in the catalogue"));
+    }
+    String alarms =
+        Files.readString(ProjectFiles.root().resolve(TemplateGenerator.ALARMS_TEMPLATE));
+    assertThat(
+            CatalogueConformance.problems(
+                MAPPER.readTree(alarms.replace("\"RuleStatus\"", "\"RuleState\""))))
+        .contains("resource RuleMissingKeysFailing: metric 'RuleState' is not in the catalogue");
+  }
+
+  @Test
+  void aRenamedOrMissingDimensionIsCaught() throws Exception {
+    String body = Files.readString(ProjectFiles.root().resolve(TemplateGenerator.DASHBOARD_BODY));
+    JsonNode renamed = MAPPER.readTree(body.replace("\"Dataset\"", "\"DataSet\""));
+    assertThat(CatalogueConformance.problems(renamed))
+        .contains(
+            "dashboard body widget 1 'Ingest volume by kind (records per run)': dimension 'DataSet' of RecordsInserted is not in the catalogue");
+
+    String alarms =
+        Files.readString(ProjectFiles.root().resolve(TemplateGenerator.ALARMS_TEMPLATE));
+    JsonNode noRule =
+        MAPPER.readTree(alarms.replace("\"Name\" : \"Rule\"", "\"Name\" : \"Pipeline\""));
+    assertThat(CatalogueConformance.problems(noRule))
+        .contains(
+            "resource RuleCountMatchFailing: RuleStatus has dimensions [Pipeline, Dataset] but the catalogue defines [Pipeline, Dataset, Rule]");
+  }
+
+  @Test
+  void theAlarmTemplateDefinesTheAlarmsTheIssueAsksFor() {
+    List<AlarmDefinition> alarms =
+        AlarmTemplateReader.read(
+            ProjectFiles.root().resolve(TemplateGenerator.ALARMS_TEMPLATE),
+            Map.of("Pipeline", "crm", "Dataset", "orders", "InvalidRatioThreshold", "0.1"));
+    Map<String, AlarmDefinition> byId =
+        alarms.stream().collect(Collectors.toMap(AlarmDefinition::logicalId, a -> a));
+
+    for (RuleKind kind : RuleKind.values()) {
+      AlarmDefinition a = byId.get("Rule" + TemplateGenerator.pascal(kind.id()) + "Failing");
+      assertThat(a).as("alarm for rule %s", kind.id()).isNotNull();
+      assertThat(a.metric()).isEqualTo(Metric.RULE_STATUS);
+      assertThat(a.dimensions())
+          .isEqualTo(
+              Map.of(
+                  Dimension.PIPELINE,
+                  "crm",
+                  Dimension.DATASET,
+                  "orders",
+                  Dimension.RULE,
+                  kind.id()));
+      assertThat(a.threshold()).contains(1.0);
+      assertThat(a.comparison()).isEqualTo(ComparisonOperator.GreaterThanOrEqualToThreshold);
+    }
+    assertThat(byId.get("IngestRunFailed").metric()).isEqualTo(Metric.RUN_FAILED);
+    AlarmDefinition noRun = byId.get("NoSuccessfulIngestRun");
+    assertThat(noRun.treatMissingData()).isEqualTo(TreatMissingData.BREACHING);
+    assertThat(noRun.periodSeconds()).isEqualTo(86_400);
+    assertThat(noRun.comparison()).isEqualTo(ComparisonOperator.LessThanThreshold);
+    assertThat(byId.get("InvalidRatioHigh").threshold()).contains(0.1);
+    assertThat(byId.get("WatermarkNotAdvancing").metric()).isEqualTo(Metric.WATERMARK_LAG);
+    AlarmDefinition anomaly = byId.get("ChangedRecordsAnomaly");
+    assertThat(anomaly.anomalyBandWidth()).contains(2.0);
+    assertThat(anomaly.threshold()).isEqualTo(Optional.empty());
+    assertThat(anomaly.metric()).isEqualTo(Metric.RECORDS_CHANGED);
+    assertThat(anomaly.alarmName()).isEqualTo("tidemark-crm-orders-changed-records-anomaly");
+  }
+
+  @Test
+  void theReaderRefusesAnAlarmOnAnUnknownMetric() throws Exception {
+    String alarms =
+        Files.readString(ProjectFiles.root().resolve(TemplateGenerator.ALARMS_TEMPLATE));
+    JsonNode broken = MAPPER.readTree(alarms.replace("\"RunFailed\"", "\"RunFail\""));
+    assertThatThrownBy(() -> AlarmTemplateReader.read(broken, Map.of()))
+        .hasMessage("Cannot read alarm IngestRunFailed: metric 'RunFail' is not in the catalogue");
+  }
+
+  @Test
+  void aDashboardBodyForAnotherPairNamesThatPair() throws Exception {
+    JsonNode body =
+        MAPPER.readTree(TemplateGenerator.dashboardBody("Tidemark", "erp", "orders", "eu-west-1"));
+    assertThat(CatalogueConformance.problems(body)).isEmpty();
+    assertThat(body.toString())
+        .contains("\"erp\"", "\"orders\"", "eu-west-1")
+        .doesNotContain("customers");
+  }
+}
