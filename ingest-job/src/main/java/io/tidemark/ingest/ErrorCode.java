@@ -1,0 +1,60 @@
+package io.tidemark.ingest;
+
+/**
+ * Every way an ingest run can fail, each with a stable code (written into the run report) and a
+ * type. The type, not the individual code, decides the process exit code.
+ */
+public enum ErrorCode {
+  /** A flag, config-file key or value is wrong; the message names it and its value. */
+  INVALID_CONFIG(Type.USER),
+  /** The raw root does not exist or is not a folder. */
+  RAW_ROOT_NOT_FOUND(Type.USER),
+  /** The curated table exists but does not have the contract's columns. */
+  TABLE_MISMATCH(Type.USER),
+  /** The batch broke the validation policy (invalid ratio above the limit); nothing committed. */
+  BATCH_REJECTED(Type.REJECTED),
+  /** Another run committed to the table after this run planned its batch; nothing committed. */
+  CONCURRENT_COMMIT(Type.EXTERNAL),
+  /** The catalog could not tell whether the commit landed; a rerun finds out from the batch id. */
+  COMMIT_STATE_UNKNOWN(Type.EXTERNAL),
+  /** Listing or reading raw files, or reading the tables, failed. */
+  IO_FAILED(Type.EXTERNAL),
+  /** Anything else: a bug or an unexpected failure of Spark or Iceberg. */
+  INTERNAL_ERROR(Type.INTERNAL);
+
+  /** Who has to act, which decides the exit code. */
+  public enum Type {
+    /** Bad usage or configuration: exit code 2. */
+    USER(2),
+    /** The batch was rejected by the validation policy: exit code 4. */
+    REJECTED(4),
+    /** A dependency failed or raced us; a rerun is safe: exit code 1. */
+    EXTERNAL(1),
+    /** Anything else: exit code 1. */
+    INTERNAL(1);
+
+    private final int exitCode;
+
+    Type(int exitCode) {
+      this.exitCode = exitCode;
+    }
+
+    public int exitCode() {
+      return exitCode;
+    }
+  }
+
+  private final Type type;
+
+  ErrorCode(Type type) {
+    this.type = type;
+  }
+
+  public Type type() {
+    return type;
+  }
+
+  public int exitCode() {
+    return type.exitCode();
+  }
+}

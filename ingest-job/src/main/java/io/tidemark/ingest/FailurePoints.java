@@ -1,0 +1,16 @@
+package io.tidemark.ingest;
+
+/**
+ * A hook the job calls at each {@link FailurePoint}. Production uses {@link #none()}; tests throw
+ * from it to simulate a crash at that exact point (fault injection, not mocking), or block on it to
+ * line two runs up.
+ */
+@FunctionalInterface
+public interface FailurePoints {
+  void reached(FailurePoint point);
+
+  /** The production hook: does nothing. */
+  static FailurePoints none() {
+    return point -> {};
+  }
+}

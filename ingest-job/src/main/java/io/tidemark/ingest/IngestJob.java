@@ -1,0 +1,832 @@
+package io.tidemark.ingest;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.max;
+import static org.apache.spark.sql.functions.sum;
+import static org.apache.spark.sql.functions.when;
+
+import io.tidemark.ingest.checkpoint.BatchIds;
+import io.tidemark.ingest.checkpoint.Checkpoint;
+import io.tidemark.ingest.checkpoint.CheckpointCodec;
+import io.tidemark.ingest.checkpoint.CheckpointLog;
+import io.tidemark.ingest.config.Durations;
+import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.ingest.config.IngestSpark;
+import io.tidemark.ingest.discovery.PartitionLister;
+import io.tidemark.ingest.discovery.RawFile;
+import io.tidemark.ingest.merge.Action;
+import io.tidemark.ingest.merge.Dedup;
+import io.tidemark.ingest.merge.IcebergTables;
+import io.tidemark.ingest.merge.MergePlanner;
+import io.tidemark.ingest.report.RunMetrics;
+import io.tidemark.ingest.report.RunReports;
+import io.tidemark.ingest.validate.Cols;
+import io.tidemark.ingest.validate.RawReader;
+import io.tidemark.ingest.validate.Validation;
+import io.tidemark.model.config.ChangeMarkerType;
+import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.json.InvalidDocumentException;
+import io.tidemark.model.report.IngestCounts;
+import io.tidemark.model.report.IngestMode;
+import io.tidemark.model.report.IngestRunReport;
+import io.tidemark.model.report.IngestStatus;
+import java.io.IOException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.spark.CommitMetadata;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.storage.StorageLevel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One ingest run: discover new raw files, read and validate them, quarantine what is invalid,
+ * deduplicate, and MERGE into the curated Iceberg table with the checkpoint in the same commit;
+ * then write the run report and publish metrics.
+ *
+ * <p>The caller owns the {@link SparkSession} (see {@link IngestSpark}); the job only registers the
+ * catalog on it. {@link #run()} never throws for a failed run: the outcome carries the report and
+ * the exit code. Only a {@link Error} (a simulated crash in tests, or the JVM dying) escapes, and
+ * then nothing after the failure point happens, as in a real crash.
+ */
+public final class IngestJob {
+  private static final Logger LOG = LoggerFactory.getLogger(IngestJob.class);
+  private static final DateTimeFormatter RUN_ID_TIME =
+      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+
+  private final SparkSession spark;
+  private final IngestSettings settings;
+  private final FailurePoints failurePoints;
+  private final DatasetSpec spec;
+
+  public IngestJob(SparkSession spark, IngestSettings settings) {
+    this(spark, settings, FailurePoints.none());
+  }
+
+  public IngestJob(SparkSession spark, IngestSettings settings, FailurePoints failurePoints) {
+    this.spark = java.util.Objects.requireNonNull(spark, "spark is null");
+    this.settings = java.util.Objects.requireNonNull(settings, "settings is null");
+    this.failurePoints = java.util.Objects.requireNonNull(failurePoints, "failurePoints is null");
+    this.spec = settings.dataset();
+  }
+
+  /** Runs once; see the class comment. */
+  public IngestOutcome run() {
+    Instant started = settings.clock().instant();
+    String runId = settings.runId() != null ? settings.runId() : newRunId(started);
+    Run run = new Run(runId, started);
+    try {
+      execute(run);
+    } catch (IngestException e) {
+      run.fail(e.code(), e.getMessage(), e);
+    } catch (InvalidDocumentException e) {
+      run.fail(ErrorCode.INVALID_CONFIG, "Cannot run ingest: " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      ErrorCode code =
+          hasCause(e, IOException.class) ? ErrorCode.IO_FAILED : ErrorCode.INTERNAL_ERROR;
+      run.fail(
+          code,
+          "Cannot ingest dataset "
+              + spec.name()
+              + " into "
+              + settings.curatedSparkName()
+              + " (batch "
+              + run.batchId
+              + "): "
+              + e,
+          e);
+    } finally {
+      run.cleanUp(spark);
+    }
+    IngestRunReport report = run.report(settings.clock().instant());
+    String location = null;
+    int exit = exitCode(report);
+    try {
+      location =
+          RunReports.write(
+              settings.stateRoot(), report, spark.sparkContext().hadoopConfiguration());
+      LOG.info("Run {} ended {}; report written to {}", runId, report.status(), location);
+    } catch (IOException | RuntimeException e) {
+      LOG.error(
+          "Run {} ended {} but its report could not be written under {}: {}"
+              + " (a committed batch's counts are also in the snapshot summary)",
+          runId,
+          report.status(),
+          settings.stateRoot(),
+          e.toString());
+      exit = exit == 0 ? 1 : exit;
+    }
+    RunMetrics.publish(settings.cloudWatch(), report);
+    return new IngestOutcome(report, location, exit);
+  }
+
+  private static int exitCode(IngestRunReport report) {
+    return switch (report.status()) {
+      case SUCCEEDED, NOTHING_TO_DO, ALREADY_COMMITTED -> 0;
+      case REJECTED -> ErrorCode.BATCH_REJECTED.exitCode();
+      case FAILED -> ErrorCode.valueOf(report.errorCode()).exitCode();
+    };
+  }
+
+  private void execute(Run run) {
+    IngestSpark.register(spark, settings.catalog());
+    IcebergTables tables = new IcebergTables(spark, settings);
+    boolean full = settings.mode() == IngestMode.FULL_REFRESH;
+    String markerColumn = spec.changeMarker().column();
+    LOG.info(
+        "Run {}: {} ingest of dataset {} from {} into {} (discovery {}, lookback {})",
+        run.runId,
+        settings.mode(),
+        spec.name(),
+        spec.raw().location(),
+        settings.curatedSparkName(),
+        settings.discovery(),
+        settings.lookback());
+
+    // 1. Checkpoint, from the curated table's own history.
+    Table curated = tables.loadCurated();
+    Checkpoint cp = curated == null ? null : CheckpointLog.latest(curated).orElse(null);
+    long base = snapshotId(curated);
+    if (cp == null) {
+      LOG.info(
+          "No checkpoint in {}: {}",
+          settings.curatedSparkName(),
+          full
+              ? "full refresh from every raw file"
+              : "bootstrap, an initial load of every file under " + spec.raw().location());
+    } else {
+      LOG.info(
+          "Checkpoint: snapshot {}, batch {}, watermark {}, partition {}, {} processed file(s)"
+              + " tracked, folded through {}",
+          cp.snapshotId(),
+          cp.batchId(),
+          cp.watermark(),
+          cp.partition(),
+          cp.processedFileCount(),
+          cp.foldedThrough());
+      run.watermarkBefore = cp.watermark();
+    }
+
+    // 2. Discovery: only the partitions that can hold new files.
+    long lookbackDays = Durations.daysCeil(settings.lookback());
+    LocalDate from =
+        !full && cp != null && cp.partition() != null
+            ? cp.partition().minusDays(lookbackDays)
+            : null;
+    PartitionLister lister =
+        new PartitionLister(
+            spark.sparkContext().hadoopConfiguration(),
+            spec.raw().location(),
+            spec.raw().partitionColumn());
+    List<RawFile> discovered = lister.filesFrom(from);
+    List<RawFile> newFiles =
+        full || cp == null
+            ? discovered
+            : discovered.stream().filter(f -> !cp.isProcessed(f)).toList();
+    run.filesDiscovered = discovered.size();
+    run.filesNew = newFiles.size();
+    run.filesSkipped = discovered.size() - newFiles.size();
+    run.partitionsListed = lister.listedPartitions();
+    LOG.info(
+        "Discovery: listed {} partition(s) {}; {} file(s) discovered, {} new, {} skipped",
+        lister.listedPartitions().size(),
+        from == null ? "(all)" : "from " + from + " on",
+        discovered.size(),
+        newFiles.size(),
+        run.filesSkipped);
+    if (newFiles.isEmpty()) {
+      run.status = IngestStatus.NOTHING_TO_DO;
+      run.watermarkAfter = run.watermarkBefore;
+      LOG.info(
+          "Nothing to do: no new raw files{}; nothing committed",
+          cp == null ? "" : " since batch " + cp.batchId());
+      return;
+    }
+    boolean watermarkMode =
+        !full && settings.discovery() == io.tidemark.model.report.DiscoveryMode.WATERMARK;
+    List<RawFile> toRead = watermarkMode ? discovered : newFiles;
+    String batchId =
+        BatchIds.of(
+            toRead, cp == null ? null : cp.batchId(), settings.mode(), settings.discovery());
+    run.batchId = batchId;
+    run.inputFiles = toRead.stream().map(RawFile::path).toList();
+    Set<String> newPaths = new HashSet<>();
+    newFiles.forEach(f -> newPaths.add(f.path()));
+    LOG.info("Batch {}: reading {} file(s)", batchId, toRead.size());
+
+    // 3. Read, apply the schema policy, validate.
+    Map<String, DataType> tableTypes = tables.curatedTypes();
+    RawReader.Result read = new RawReader(spark, spec).read(toRead, newPaths, tableTypes);
+    List<RawReader.FileProblem> problems =
+        read.problems().stream().filter(p -> newPaths.contains(p.file().path())).toList();
+    Dataset<Row> problemRows =
+        read.problemRows() == null
+            ? null
+            : read.problemRows().filter(col("source_file").isin(newPaths.toArray()));
+    run.warnings.addAll(read.warnings());
+    run.quarantinedFiles = problems.stream().map(RawReader.FileProblem::toString).toList();
+    run.filesQuarantined = problems.size();
+
+    ChangeMarkerType markerType = spec.changeMarker().type();
+    Instant now = settings.clock().instant();
+    Column futureLimit =
+        markerType == ChangeMarkerType.TIMESTAMP
+            ? lit(Timestamp.from(now.plus(settings.futureTolerance())))
+            : null;
+    Dataset<Row> rows =
+        read.rows() != null
+            ? read.rows()
+            : RawReader.emptyNormalized(spark, spec, read.columnTypes());
+    if (rows == null) {
+      throw new IngestException(
+          ErrorCode.TABLE_MISMATCH,
+          "Cannot ingest batch "
+              + batchId
+              + ": no raw file conforms to the contract and the table "
+              + settings.curatedSparkName()
+              + " does not exist yet, so the column types are unknown; quarantined files: "
+              + run.quarantinedFiles);
+    }
+    Column invalid = col(Cols.REASON).isNotNull();
+    Column candidate = lit(true);
+    if (watermarkMode && cp != null && cp.watermark() != null) {
+      Object low =
+          markerType == ChangeMarkerType.TIMESTAMP
+              ? Timestamp.from(Instant.parse(cp.watermark()).minus(settings.lookback()))
+              : Long.parseLong(cp.watermark());
+      candidate =
+          invalid
+              .and(col(Cols.NEW_FILE))
+              .or(org.apache.spark.sql.functions.not(invalid).and(col(Cols.MARKER).gt(lit(low))));
+    }
+    Dataset<Row> validated =
+        Validation.classify(rows, spec.keyColumns(), futureLimit)
+            .withColumn(Cols.CANDIDATE, candidate)
+            .persist(StorageLevel.MEMORY_AND_DISK());
+    run.persisted.add(validated);
+    Column isCandidate = col(Cols.CANDIDATE);
+    Column validCandidate = isCandidate.and(col(Cols.REASON).isNull());
+    Column late =
+        cp == null || cp.watermark() == null || full
+            ? lit(false)
+            : col(Cols.MARKER).lt(lit(watermarkValue(markerType, cp.watermark())));
+    Row agg =
+        validated
+            .agg(
+                count(lit(1)),
+                sum(when(isCandidate, 1).otherwise(0)),
+                sum(when(isCandidate.and(invalid), 1).otherwise(0)),
+                sum(when(validCandidate.and(late), 1).otherwise(0)),
+                max(when(validCandidate, col(Cols.MARKER))))
+            .first();
+    long problemRecords =
+        problemRows == null ? 0 : problemRows.filter(col("row_number").geq(0)).count();
+    long rowsRead = agg.getLong(0) + problemRecords;
+    long changed = longOrZero(agg, 1) + problemRecords;
+    long invalidRecords = longOrZero(agg, 2) + problemRecords;
+    long lateRecords = longOrZero(agg, 3);
+    Map<String, Long> byReason = new TreeMap<>();
+    for (Row r :
+        validated.filter(isCandidate.and(invalid)).groupBy(Cols.REASON).count().collectAsList()) {
+      byReason.put(r.getString(0), r.getLong(1));
+    }
+    if (problemRows != null) {
+      for (Row r : problemRows.groupBy("reason").count().collectAsList()) {
+        byReason.merge(r.getString(0) + "(files)", r.getLong(1), Long::sum);
+      }
+    }
+    run.watermarkAfter = maxWatermark(markerType, cp == null ? null : cp.watermark(), agg.get(4));
+    LOG.info(
+        "Batch {}: read {} record(s), {} candidate change(s), {} invalid {}, {} late; {} file(s)"
+            + " quarantined",
+        batchId,
+        rowsRead,
+        changed,
+        invalidRecords,
+        byReason,
+        lateRecords,
+        problems.size());
+    failurePoints.reached(FailurePoint.AFTER_READ);
+
+    // 4. Deduplicate and plan the MERGE against the snapshot we read the checkpoint from.
+    Dataset<Row> latest = Dedup.latestPerKey(validated.filter(validCandidate), spec.keyColumns());
+    Map<String, DataType> types = read.columnTypes();
+    List<String> keyAndMarker = new ArrayList<>(spec.keyColumns());
+    keyAndMarker.add(markerColumn);
+    Dataset<Row> current =
+        full || base < 0
+            ? emptyKeys(types, tables.markerType())
+            : spark
+                .sql("SELECT * FROM " + settings.curatedSparkName() + " VERSION AS OF " + base)
+                .selectExpr(keyAndMarker.stream().map(c -> "`" + c + "`").toArray(String[]::new));
+    Table tombTable = full ? null : tables.load(settings.tombstoneSparkName());
+    Dataset<Row> tombstones =
+        tombTable == null
+            ? emptyKeys(types, tables.markerType())
+            : spark
+                .table(settings.tombstoneSparkName())
+                .selectExpr(keyAndMarker.stream().map(c -> "`" + c + "`").toArray(String[]::new));
+    Dataset<Row> planned =
+        MergePlanner.plan(latest, current, tombstones, spec.keyColumns(), markerColumn)
+            .persist(StorageLevel.MEMORY_AND_DISK());
+    run.persisted.add(planned);
+    Map<Action, Long> actions = new EnumMap<>(Action.class);
+    for (Action a : Action.values()) {
+      actions.put(a, 0L);
+    }
+    for (Row r : planned.groupBy(MergePlanner.ACTION).count().collectAsList()) {
+      actions.put(Action.valueOf(r.getString(0)), r.getLong(1));
+    }
+    long written = actions.values().stream().mapToLong(Long::longValue).sum();
+    long validCount = changed - invalidRecords;
+    IngestCounts counts =
+        new IngestCounts(
+            run.filesDiscovered,
+            run.filesNew,
+            run.filesSkipped,
+            problems.size(),
+            rowsRead,
+            changed,
+            invalidRecords,
+            validCount - written,
+            written,
+            actions.get(Action.INSERTED),
+            actions.get(Action.UPDATED),
+            actions.get(Action.DELETED),
+            actions.get(Action.UNCHANGED),
+            actions.get(Action.DELETE_OF_UNKNOWN_KEY),
+            lateRecords);
+    run.counts = counts;
+    if (!counts.accountingErrors().isEmpty()) {
+      throw new IngestException(
+          ErrorCode.INTERNAL_ERROR,
+          "Cannot commit batch "
+              + batchId
+              + ": its counts do not add up: "
+              + counts.accountingErrors());
+    }
+    if (counts.deletesOfUnknownKeys() > 0) {
+      run.warnings.add(counts.deletesOfUnknownKeys() + " delete(s) of keys the table did not hold");
+    }
+
+    // 5. The validation policy.
+    if (counts.invalidRatio() > settings.maxInvalidRatio()) {
+      throw new IngestException(
+          ErrorCode.BATCH_REJECTED,
+          String.format(
+              java.util.Locale.ROOT,
+              "Cannot commit batch %s: invalid ratio %.4f (%d of %d candidate records) is above the"
+                  + " limit %.4f; by reason %s; quarantined files %s; nothing was committed",
+              batchId,
+              counts.invalidRatio(),
+              invalidRecords,
+              changed,
+              settings.maxInvalidRatio(),
+              byReason,
+              run.quarantinedFiles));
+    }
+
+    // 6. Writes: quarantine, tombstones, then data and checkpoint in one commit.
+    tables.ensureTables(types);
+    Checkpoint next = Checkpoint.advance(cp, batchId, run.watermarkAfter, toRead, lookbackDays);
+    Map<String, String> props = new LinkedHashMap<>(CheckpointCodec.encode(next));
+    props.put(CheckpointCodec.RUN_ID, run.runId);
+    props.put(CheckpointCodec.MODE, settings.mode().name());
+    props.put(CheckpointCodec.COUNTS, CheckpointCodec.compactJson(counts));
+    try {
+      writeQuarantine(
+          run, tables, validated.filter(isCandidate.and(invalid)), problemRows, batchId, now);
+      failurePoints.reached(FailurePoint.AFTER_QUARANTINE_WRITE);
+      writeTombstones(run, tables, planned, batchId, full);
+      commit(run, tables, planned, props, base, full);
+    } catch (RuntimeException e) {
+      if (!isConflict(e)) {
+        if (hasCause(e, CommitStateUnknownException.class)) {
+          Optional<Snapshot> s = CheckpointLog.findBatch(tables.loadCurated(), batchId);
+          if (s.isEmpty()) {
+            throw new IngestException(
+                ErrorCode.COMMIT_STATE_UNKNOWN,
+                "Cannot tell whether batch "
+                    + batchId
+                    + " was committed to "
+                    + settings.curatedSparkName()
+                    + ": "
+                    + e.getMessage()
+                    + "; it is not in the table's history now, so rerunning is safe",
+                e);
+          }
+        } else {
+          throw e;
+        }
+      } else {
+        Table now2 = tables.loadCurated();
+        Optional<Snapshot> mine =
+            now2 == null ? Optional.empty() : CheckpointLog.findBatch(now2, batchId);
+        if (mine.isPresent()) {
+          LOG.info(
+              "Batch {} was committed by another run (snapshot {}): nothing more to do",
+              batchId,
+              mine.get().snapshotId());
+          run.alreadyCommitted(mine.get().snapshotId());
+          return;
+        }
+        throw new IngestException(
+            ErrorCode.CONCURRENT_COMMIT,
+            "Cannot commit batch "
+                + batchId
+                + " to "
+                + settings.curatedSparkName()
+                + ": another run committed first (the table moved from snapshot "
+                + base
+                + " to "
+                + snapshotId(now2)
+                + "); nothing of this batch was committed to the curated table and rerunning is"
+                + " safe ("
+                + rootMessage(e)
+                + ")",
+            e);
+      }
+    }
+    run.committed = true;
+
+    // 7. Find our commit in the history and say what happened.
+    Table after = tables.loadCurated();
+    Snapshot mine =
+        CheckpointLog.findBatch(after, batchId)
+            .orElseThrow(
+                () ->
+                    new IngestException(
+                        ErrorCode.INTERNAL_ERROR,
+                        "Cannot find batch "
+                            + batchId
+                            + " in the history of "
+                            + settings.curatedSparkName()
+                            + " after committing it"));
+    run.snapshotId = mine.snapshotId();
+    Long parent = mine.parentId();
+    if ((parent == null ? -1 : parent) != base) {
+      run.warnings.add(
+          "Another commit (snapshot "
+              + parent
+              + ") landed between planning (snapshot "
+              + base
+              + ") and this commit; counts were computed against snapshot "
+              + base);
+    }
+    LOG.info(
+        "Committed batch {} as snapshot {} of {}: inserted {}, updated {}, deleted {}, unchanged {},"
+            + " deletes of unknown keys {}, superseded {}; watermark {} -> {}",
+        batchId,
+        mine.snapshotId(),
+        settings.curatedSparkName(),
+        counts.recordsInserted(),
+        counts.recordsUpdated(),
+        counts.recordsDeleted(),
+        counts.recordsUnchanged(),
+        counts.deletesOfUnknownKeys(),
+        counts.recordsSuperseded(),
+        run.watermarkBefore,
+        run.watermarkAfter);
+    run.status = IngestStatus.SUCCEEDED;
+    failurePoints.reached(FailurePoint.AFTER_COMMIT);
+  }
+
+  private void writeQuarantine(
+      Run run,
+      IcebergTables tables,
+      Dataset<Row> invalidRows,
+      Dataset<Row> problemRows,
+      String batchId,
+      Instant now) {
+    Dataset<Row> q =
+        invalidRows.select(
+            col(Cols.SOURCE_FILE).as("source_file"),
+            col(Cols.ROW_INDEX).as("row_number"),
+            col(Cols.REASON).as("reason"),
+            col(Cols.DETAIL).as("detail"),
+            col(Cols.ORIGINAL).as("original_values"));
+    if (problemRows != null) {
+      q = q.unionByName(problemRows);
+    }
+    long n =
+        run.counts.recordsInvalid()
+            + run.quarantinedFiles.stream().filter(s -> s.contains(": UNREADABLE_FILE")).count();
+    if (n == 0) {
+      return;
+    }
+    Dataset<Row> rows =
+        q.select(
+            lit(batchId).as("batch_id"),
+            lit(run.runId).as("run_id"),
+            lit(Timestamp.from(now)).as("quarantined_at"),
+            col("source_file"),
+            col("row_number"),
+            col("reason"),
+            col("detail"),
+            col("original_values"));
+    String view = run.view(rows);
+    spark.sql(tables.quarantineMergeSql(view));
+    LOG.info(
+        "Quarantined {} record(s) and {} file(s) of batch {} into {}",
+        run.counts.recordsInvalid(),
+        run.filesQuarantined,
+        batchId,
+        settings.quarantineSparkName());
+  }
+
+  private void writeTombstones(
+      Run run, IcebergTables tables, Dataset<Row> planned, String batchId, boolean full) {
+    List<Column> cols = new ArrayList<>();
+    spec.keyColumns().forEach(k -> cols.add(col(k)));
+    cols.add(col(Cols.MARKER));
+    cols.add(lit(batchId).as("batch_id"));
+    Dataset<Row> deletes =
+        planned
+            .filter(
+                col(MergePlanner.ACTION)
+                    .isin(Action.DELETED.name(), Action.DELETE_OF_UNKNOWN_KEY.name()))
+            .select(cols.toArray(Column[]::new));
+    if (full) {
+      List<Column> out = new ArrayList<>();
+      spec.keyColumns().forEach(k -> out.add(col(k)));
+      out.add(col(Cols.MARKER).as(spec.changeMarker().column()));
+      out.add(col("batch_id"));
+      overwriteAll(deletes.select(out.toArray(Column[]::new)), settings.tombstoneSparkName());
+      return;
+    }
+    if (run.counts.recordsDeleted() + run.counts.deletesOfUnknownKeys() == 0) {
+      return;
+    }
+    spark.sql(tables.tombstoneMergeSql(run.view(deletes)));
+  }
+
+  private void commit(
+      Run run,
+      IcebergTables tables,
+      Dataset<Row> planned,
+      Map<String, String> props,
+      long base,
+      boolean full) {
+    List<Column> cols = new ArrayList<>();
+    spec.keyColumns().forEach(k -> cols.add(col(k)));
+    spec.comparedColumns().forEach(c -> cols.add(col(c)));
+    cols.add(col(Cols.MARKER));
+    cols.add(col(Cols.OP));
+    cols.add(col(MergePlanner.TOMBSTONE_MARKER));
+    Dataset<Row> source = planned.select(cols.toArray(Column[]::new));
+    String view = full ? null : run.view(source);
+    Dataset<Row> rebuilt = null;
+    if (full) {
+      List<Column> out = new ArrayList<>();
+      for (String c : tables.curatedColumns()) {
+        out.add(c.equals(spec.changeMarker().column()) ? col(Cols.MARKER).as(c) : col(c));
+      }
+      rebuilt =
+          planned
+              .filter(col(MergePlanner.ACTION).equalTo(Action.INSERTED.name()))
+              .select(out.toArray(Column[]::new));
+    }
+    Dataset<Row> finalRebuilt = rebuilt;
+    CommitMetadata.withCommitProperties(
+        props,
+        () -> {
+          failurePoints.reached(FailurePoint.BEFORE_COMMIT);
+          long currentNow = snapshotId(tables.loadCurated());
+          if (currentNow != base) {
+            throw new ConcurrentCommit(
+                "the table is at snapshot " + currentNow + ", this batch was planned on " + base);
+          }
+          if (full) {
+            overwriteAll(finalRebuilt, settings.curatedSparkName());
+          } else {
+            spark.sql(tables.curatedMergeSql(view));
+          }
+          return null;
+        },
+        RuntimeException.class);
+  }
+
+  /** Replaces a table's rows in one commit (a full refresh). */
+  private static void overwriteAll(Dataset<Row> rows, String table) {
+    try {
+      rows.writeTo(table).overwrite(lit(true));
+    } catch (org.apache.spark.sql.catalyst.analysis.NoSuchTableException e) {
+      throw new IngestException(
+          ErrorCode.INTERNAL_ERROR, "Cannot overwrite " + table + ": it does not exist", e);
+    }
+  }
+
+  private Dataset<Row> emptyKeys(Map<String, DataType> types, DataType markerType) {
+    StructType s = new StructType();
+    for (String k : spec.keyColumns()) {
+      s = s.add(k, types.get(k));
+    }
+    s = s.add(spec.changeMarker().column(), markerType);
+    return spark.createDataFrame(List.<Row>of(), s);
+  }
+
+  private static long snapshotId(Table t) {
+    return t == null || t.currentSnapshot() == null ? -1 : t.currentSnapshot().snapshotId();
+  }
+
+  private static long longOrZero(Row r, int i) {
+    return r.isNullAt(i) ? 0 : ((Number) r.get(i)).longValue();
+  }
+
+  private static Object watermarkValue(ChangeMarkerType type, String wm) {
+    return type == ChangeMarkerType.TIMESTAMP
+        ? Timestamp.from(Instant.parse(wm))
+        : Long.parseLong(wm);
+  }
+
+  /** The later of the previous watermark and the batch's highest valid marker, as text. */
+  static String maxWatermark(ChangeMarkerType type, String before, Object batchMax) {
+    if (batchMax == null) {
+      return before;
+    }
+    if (type == ChangeMarkerType.TIMESTAMP) {
+      Instant m = batchMax instanceof Timestamp ts ? ts.toInstant() : (Instant) batchMax;
+      return before == null || m.isAfter(Instant.parse(before)) ? m.toString() : before;
+    }
+    long m = ((Number) batchMax).longValue();
+    return before == null || m > Long.parseLong(before) ? Long.toString(m) : before;
+  }
+
+  private static boolean isConflict(Throwable e) {
+    return hasCause(e, ValidationException.class)
+        || hasCause(e, CommitFailedException.class)
+        || hasCause(e, ConcurrentCommit.class);
+  }
+
+  private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (type.isInstance(t)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      if (t instanceof ValidationException
+          || t instanceof CommitFailedException
+          || t instanceof ConcurrentCommit) {
+        break;
+      }
+      t = t.getCause();
+    }
+    return t.getClass().getSimpleName() + ": " + t.getMessage();
+  }
+
+  static String newRunId(Instant started) {
+    return RUN_ID_TIME.format(started)
+        + "-"
+        + String.format("%08x", ThreadLocalRandom.current().nextInt());
+  }
+
+  /** The table moved between planning and committing. */
+  private static final class ConcurrentCommit extends RuntimeException {
+    ConcurrentCommit(String message) {
+      super(message);
+    }
+  }
+
+  /** What a run found out, gathered for its report. */
+  private final class Run {
+    final String runId;
+    final Instant startedAt;
+    IngestStatus status;
+    String batchId;
+    String watermarkBefore;
+    String watermarkAfter;
+    List<String> inputFiles = List.of();
+    List<String> quarantinedFiles = List.of();
+    List<LocalDate> partitionsListed = List.of();
+    long filesDiscovered;
+    long filesNew;
+    long filesSkipped;
+    long filesQuarantined;
+    IngestCounts counts;
+    Long snapshotId;
+    boolean committed;
+    final List<String> warnings = new ArrayList<>();
+    String errorCode;
+    String error;
+    final List<Dataset<Row>> persisted = new ArrayList<>();
+    final List<String> views = new ArrayList<>();
+
+    Run(String runId, Instant startedAt) {
+      this.runId = runId;
+      this.startedAt = startedAt;
+    }
+
+    String view(Dataset<Row> d) {
+      String name = "tidemark_" + runId.replaceAll("[^A-Za-z0-9]", "_") + "_" + views.size();
+      d.createOrReplaceTempView(name);
+      views.add(name);
+      return name;
+    }
+
+    void alreadyCommitted(long snapshot) {
+      status = IngestStatus.ALREADY_COMMITTED;
+      snapshotId = snapshot;
+      // This run changed nothing: the other run's report accounts for the batch's records.
+      counts =
+          new IngestCounts(filesDiscovered, 0, filesDiscovered, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+      warnings.add("Batch " + batchId + " was committed by another run; this run wrote no data");
+    }
+
+    void fail(ErrorCode code, String message, Throwable cause) {
+      if (committed) {
+        LOG.error("Run {}: batch {} is committed, but then: {}", runId, batchId, message, cause);
+        warnings.add("After the commit: " + message);
+        return;
+      }
+      status = code == ErrorCode.BATCH_REJECTED ? IngestStatus.REJECTED : IngestStatus.FAILED;
+      errorCode = code.name();
+      error = message == null || message.isBlank() ? String.valueOf(cause) : message;
+      if (code.type() == ErrorCode.Type.INTERNAL) {
+        LOG.error("Run {} failed [{}]: {}", runId, code, error, cause);
+      } else {
+        LOG.error("Run {} failed [{}]: {}", runId, code, error);
+      }
+    }
+
+    void cleanUp(SparkSession spark) {
+      for (String v : views) {
+        try {
+          spark.catalog().dropTempView(v);
+        } catch (RuntimeException e) {
+          LOG.debug("Cannot drop temp view {}: {}", v, e.toString());
+        }
+      }
+      for (Dataset<Row> d : persisted) {
+        d.unpersist(false);
+      }
+    }
+
+    IngestRunReport report(Instant finishedAt) {
+      IngestCounts c = counts;
+      boolean recordsMeaningful =
+          c != null
+              && (status == IngestStatus.SUCCEEDED
+                  || status == IngestStatus.REJECTED
+                  || status == IngestStatus.ALREADY_COMMITTED);
+      if (!recordsMeaningful) {
+        // Nothing was read, or nothing this run read was committed: report files only.
+        c =
+            new IngestCounts(
+                filesDiscovered, filesNew, filesSkipped, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+      }
+      return new IngestRunReport(
+          IngestRunReport.SCHEMA_VERSION,
+          runId,
+          batchId,
+          spec.pipeline(),
+          spec.name(),
+          settings.mode(),
+          settings.discovery(),
+          status == null ? IngestStatus.FAILED : status,
+          startedAt,
+          finishedAt.isBefore(startedAt) ? startedAt : finishedAt,
+          spec.changeMarker().type(),
+          watermarkBefore,
+          watermarkAfter,
+          settings.lookback(),
+          inputFiles,
+          quarantinedFiles,
+          c,
+          snapshotId,
+          warnings,
+          errorCode,
+          status == null ? "the run ended without a status" : error);
+    }
+  }
+}

@@ -1,0 +1,41 @@
+package io.tidemark.ingest.checkpoint;
+
+import io.tidemark.ingest.discovery.RawFile;
+import io.tidemark.model.report.DiscoveryMode;
+import io.tidemark.model.report.IngestMode;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * Deterministic batch ids: the same input files (path, size, modification time) on top of the same
+ * previous checkpoint always give the same id, so a retry recognises its own committed batch.
+ */
+public final class BatchIds {
+  private BatchIds() {}
+
+  public static String of(
+      List<RawFile> files, String previousBatchId, IngestMode mode, DiscoveryMode discovery) {
+    MessageDigest sha;
+    try {
+      sha = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+    line(sha, "tidemark-batch-v1");
+    line(sha, "mode=" + mode + (mode == IngestMode.INCREMENTAL ? "/" + discovery : ""));
+    line(sha, "previous=" + (previousBatchId == null ? "<bootstrap>" : previousBatchId));
+    files.stream()
+        .sorted(Comparator.comparing(RawFile::path))
+        .forEach(f -> line(sha, f.path() + "|" + f.size() + "|" + f.modificationTime()));
+    return HexFormat.of().formatHex(sha.digest()).substring(0, 32);
+  }
+
+  private static void line(MessageDigest sha, String s) {
+    sha.update(s.getBytes(StandardCharsets.UTF_8));
+    sha.update((byte) '\n');
+  }
+}

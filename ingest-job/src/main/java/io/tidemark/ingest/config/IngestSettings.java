@@ -1,0 +1,256 @@
+package io.tidemark.ingest.config;
+
+import io.tidemark.model.cloudwatch.CloudWatchPublisher;
+import io.tidemark.model.config.CatalogSpec;
+import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.json.Checks;
+import io.tidemark.model.json.InvalidDocumentException;
+import io.tidemark.model.report.DiscoveryMode;
+import io.tidemark.model.report.IngestMode;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Everything one ingest run needs to know, validated at construction.
+ *
+ * @param dataset the data contract: raw location, columns, curated and quarantine tables
+ * @param catalog the Iceberg catalog holding the tables
+ * @param tombstoneTable where deletes are remembered, so that an older version arriving after a
+ *     delete does not bring the key back; default {@code <curatedTable>_tombstones}
+ * @param mode incremental (default) or full refresh
+ * @param discovery files (default) or watermark
+ * @param lookback how far before the checkpoint discovery looks again; default {@value
+ *     #LOOKBACK_DEFAULT_TEXT}
+ * @param maxInvalidRatio above this share of invalid records the batch is rejected; default {@value
+ *     #MAX_INVALID_RATIO_DEFAULT}
+ * @param futureTolerance a change marker later than now plus this is invalid; default {@value
+ *     #FUTURE_TOLERANCE_DEFAULT_TEXT}
+ * @param stateRoot where run reports go: {@code <stateRoot>/_runs/dt=YYYY-MM-DD/<run-id>.json}
+ * @param cloudWatch publisher settings when metrics are on, empty when off (the default)
+ * @param runId the run's id; null to generate one
+ * @param clock the clock for "now" (run times, the future-marker check)
+ */
+public record IngestSettings(
+    DatasetSpec dataset,
+    CatalogSpec catalog,
+    String tombstoneTable,
+    IngestMode mode,
+    DiscoveryMode discovery,
+    Duration lookback,
+    double maxInvalidRatio,
+    Duration futureTolerance,
+    String stateRoot,
+    Optional<CloudWatchPublisher.Settings> cloudWatch,
+    String runId,
+    Clock clock) {
+
+  public static final String LOOKBACK_DEFAULT_TEXT = "P2D";
+  public static final Duration LOOKBACK_DEFAULT = Duration.parse(LOOKBACK_DEFAULT_TEXT);
+  public static final double MAX_INVALID_RATIO_DEFAULT = 0.1;
+  public static final String FUTURE_TOLERANCE_DEFAULT_TEXT = "PT1H";
+  public static final Duration FUTURE_TOLERANCE_DEFAULT =
+      Duration.parse(FUTURE_TOLERANCE_DEFAULT_TEXT);
+  public static final String TOMBSTONE_SUFFIX = "_tombstones";
+
+  public IngestSettings {
+    Objects.requireNonNull(dataset, "dataset is null");
+    Objects.requireNonNull(catalog, "catalog is null");
+    tombstoneTable =
+        Checks.qualifiedIdentifier(
+            "tombstoneTable",
+            tombstoneTable == null ? dataset.curatedTable() + TOMBSTONE_SUFFIX : tombstoneTable);
+    if (dataset.curatedTable().split("\\.").length != 2) {
+      throw new InvalidDocumentException(
+          "table", dataset.curatedTable(), "must be namespace.table (e.g. curated.customers)");
+    }
+    if (tombstoneTable.equals(dataset.curatedTable())
+        || tombstoneTable.equals(dataset.quarantineTable())
+        || dataset.quarantineTable().equals(dataset.curatedTable())) {
+      throw new InvalidDocumentException(
+          "tombstoneTable",
+          tombstoneTable,
+          "curated, quarantine and tombstone tables must be three different tables");
+    }
+    mode = mode == null ? IngestMode.INCREMENTAL : mode;
+    discovery = discovery == null ? DiscoveryMode.FILES : discovery;
+    lookback = lookback == null ? LOOKBACK_DEFAULT : lookback;
+    if (lookback.isNegative()) {
+      throw new InvalidDocumentException("lookback", lookback, "must not be negative");
+    }
+    if (!Double.isFinite(maxInvalidRatio) || maxInvalidRatio < 0 || maxInvalidRatio > 1) {
+      throw new InvalidDocumentException(
+          "maxInvalidRatio", maxInvalidRatio, "must be between 0 and 1");
+    }
+    futureTolerance = futureTolerance == null ? FUTURE_TOLERANCE_DEFAULT : futureTolerance;
+    if (futureTolerance.isNegative()) {
+      throw new InvalidDocumentException(
+          "futureTolerance", futureTolerance, "must not be negative");
+    }
+    Checks.nonBlank("stateRoot", stateRoot);
+    cloudWatch = cloudWatch == null ? Optional.empty() : cloudWatch;
+    if (runId != null) {
+      Checks.name("runId", runId);
+    }
+    clock = clock == null ? Clock.systemUTC() : clock;
+  }
+
+  /** Settings with every default: incremental, files discovery, metrics off. */
+  public static IngestSettings of(DatasetSpec dataset, CatalogSpec catalog, String stateRoot) {
+    return new IngestSettings(
+        dataset,
+        catalog,
+        null,
+        null,
+        null,
+        null,
+        MAX_INVALID_RATIO_DEFAULT,
+        null,
+        stateRoot,
+        null,
+        null,
+        null);
+  }
+
+  public IngestSettings withMode(IngestMode m) {
+    return new IngestSettings(
+        dataset,
+        catalog,
+        tombstoneTable,
+        m,
+        discovery,
+        lookback,
+        maxInvalidRatio,
+        futureTolerance,
+        stateRoot,
+        cloudWatch,
+        runId,
+        clock);
+  }
+
+  public IngestSettings withDiscovery(DiscoveryMode d) {
+    return new IngestSettings(
+        dataset,
+        catalog,
+        tombstoneTable,
+        mode,
+        d,
+        lookback,
+        maxInvalidRatio,
+        futureTolerance,
+        stateRoot,
+        cloudWatch,
+        runId,
+        clock);
+  }
+
+  public IngestSettings withLookback(Duration l) {
+    return new IngestSettings(
+        dataset,
+        catalog,
+        tombstoneTable,
+        mode,
+        discovery,
+        l,
+        maxInvalidRatio,
+        futureTolerance,
+        stateRoot,
+        cloudWatch,
+        runId,
+        clock);
+  }
+
+  public IngestSettings withMaxInvalidRatio(double r) {
+    return new IngestSettings(
+        dataset,
+        catalog,
+        tombstoneTable,
+        mode,
+        discovery,
+        lookback,
+        r,
+        futureTolerance,
+        stateRoot,
+        cloudWatch,
+        runId,
+        clock);
+  }
+
+  public IngestSettings withFutureTolerance(Duration t) {
+    return new IngestSettings(
+        dataset,
+        catalog,
+        tombstoneTable,
+        mode,
+        discovery,
+        lookback,
+        maxInvalidRatio,
+        t,
+        stateRoot,
+        cloudWatch,
+        runId,
+        clock);
+  }
+
+  public IngestSettings withCloudWatch(CloudWatchPublisher.Settings s) {
+    return new IngestSettings(
+        dataset,
+        catalog,
+        tombstoneTable,
+        mode,
+        discovery,
+        lookback,
+        maxInvalidRatio,
+        futureTolerance,
+        stateRoot,
+        Optional.ofNullable(s),
+        runId,
+        clock);
+  }
+
+  public IngestSettings withRunId(String id) {
+    return new IngestSettings(
+        dataset,
+        catalog,
+        tombstoneTable,
+        mode,
+        discovery,
+        lookback,
+        maxInvalidRatio,
+        futureTolerance,
+        stateRoot,
+        cloudWatch,
+        id,
+        clock);
+  }
+
+  public IngestSettings withClock(Clock c) {
+    return new IngestSettings(
+        dataset,
+        catalog,
+        tombstoneTable,
+        mode,
+        discovery,
+        lookback,
+        maxInvalidRatio,
+        futureTolerance,
+        stateRoot,
+        cloudWatch,
+        runId,
+        c);
+  }
+
+  /** The curated table's name in Spark SQL: {@code <catalog>.<namespace>.<table>}. */
+  public String curatedSparkName() {
+    return catalog.name() + "." + dataset.curatedTable();
+  }
+
+  public String quarantineSparkName() {
+    return catalog.name() + "." + dataset.quarantineTable();
+  }
+
+  public String tombstoneSparkName() {
+    return catalog.name() + "." + tombstoneTable;
+  }
+}

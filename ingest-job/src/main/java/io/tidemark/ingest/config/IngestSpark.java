@@ -1,0 +1,131 @@
+package io.tidemark.ingest.config;
+
+import io.tidemark.ingest.ErrorCode;
+import io.tidemark.ingest.IngestException;
+import io.tidemark.model.config.CatalogSpec;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The Spark settings the job relies on: Iceberg's SQL extensions (MERGE), the catalog from a {@link
+ * CatalogSpec}, UTC session time. The job never builds its session: callers (the CLI, tests, Glue)
+ * do, with {@link #builder} or their own, and the job checks it with {@link #register}.
+ */
+public final class IngestSpark {
+  public static final String EXTENSIONS =
+      "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions";
+
+  private IngestSpark() {}
+
+  /** The Spark properties that declare the catalog, e.g. {@code spark.sql.catalog.tidemark}. */
+  public static Map<String, String> catalogConf(CatalogSpec catalog) {
+    Map<String, String> conf = new LinkedHashMap<>();
+    String prefix = "spark.sql.catalog." + catalog.name();
+    conf.put(prefix, "org.apache.iceberg.spark.SparkCatalog");
+    catalog.properties().forEach((k, v) -> conf.put(prefix + "." + k, v));
+    // Every statement must see the table's latest commit: another process may have committed.
+    conf.putIfAbsent(prefix + ".cache-enabled", "false");
+    return conf;
+  }
+
+  /**
+   * A session builder with the extensions, the catalog and UTC. {@code master} may be null when the
+   * launcher (spark-submit, Glue) sets it.
+   */
+  public static SparkSession.Builder builder(CatalogSpec catalog, String master) {
+    SparkSession.Builder b =
+        SparkSession.builder()
+            .appName("tidemark-ingest")
+            .config("spark.sql.extensions", EXTENSIONS)
+            .config("spark.sql.session.timeZone", "UTC");
+    if (master != null) {
+      b.master(master);
+    }
+    catalogConf(catalog).forEach(b::config);
+    return b;
+  }
+
+  /** A small local session for tests and laptops: loopback only, no UI, few shuffle partitions. */
+  public static SparkSession.Builder local(CatalogSpec catalog, int cores) {
+    SparkSession.Builder b = local(cores);
+    catalogConf(catalog).forEach(b::config);
+    return b;
+  }
+
+  /** A small local session without a catalog yet: the job registers its catalog at run time. */
+  public static SparkSession.Builder local(int cores) {
+    return SparkSession.builder()
+        .appName("tidemark-ingest")
+        .master("local[" + cores + "]")
+        .config("spark.sql.extensions", EXTENSIONS)
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", String.valueOf(Math.max(2, cores)))
+        .config("spark.default.parallelism", String.valueOf(Math.max(2, cores)));
+  }
+
+  /**
+   * Makes sure the session can reach the catalog: sets the catalog's properties when the session
+   * does not declare the catalog yet, and refuses a session that declares it differently or lacks
+   * the Iceberg extensions.
+   */
+  public static void register(SparkSession spark, CatalogSpec catalog) {
+    String ext = spark.conf().get("spark.sql.extensions", "");
+    if (!ext.contains(EXTENSIONS)) {
+      throw new IngestException(
+          ErrorCode.INVALID_CONFIG,
+          "Cannot run ingest: the Spark session lacks spark.sql.extensions="
+              + EXTENSIONS
+              + " (set it when building the session)");
+    }
+    for (Map.Entry<String, String> e : catalogConf(catalog).entrySet()) {
+      String current = spark.conf().get(e.getKey(), null);
+      if (current == null) {
+        spark.conf().set(e.getKey(), e.getValue());
+      } else if (!current.equals(e.getValue()) && !e.getKey().endsWith(".cache-enabled")) {
+        throw new IngestException(
+            ErrorCode.INVALID_CONFIG,
+            "Cannot run ingest: Spark property "
+                + e.getKey()
+                + " is '"
+                + current
+                + "' but the catalog spec says '"
+                + e.getValue()
+                + "'");
+      }
+    }
+    spark.conf().set("spark.sql.session.timeZone", "UTC");
+    createLocalSqliteFolder(catalog);
+  }
+
+  /** SQLite creates its file but not the folder: make the local warehouse folder exist. */
+  static void createLocalSqliteFolder(CatalogSpec catalog) {
+    String uri = catalog.properties().get("uri");
+    if (uri == null || !uri.startsWith("jdbc:sqlite:")) {
+      return;
+    }
+    String file = uri.substring("jdbc:sqlite:".length());
+    if (file.startsWith("file:")) {
+      file = file.substring("file:".length());
+    }
+    int q = file.indexOf('?');
+    if (q >= 0) {
+      file = file.substring(0, q);
+    }
+    if (file.isEmpty() || file.startsWith(":memory:")) {
+      return;
+    }
+    java.nio.file.Path parent = java.nio.file.Path.of(file).toAbsolutePath().getParent();
+    try {
+      java.nio.file.Files.createDirectories(parent);
+    } catch (java.io.IOException e) {
+      throw new IngestException(
+          ErrorCode.INVALID_CONFIG,
+          "Cannot create the local catalog folder " + parent + ": " + e.getMessage(),
+          e);
+    }
+  }
+}

@@ -1,0 +1,141 @@
+package io.tidemark.ingest.discovery;
+
+import io.tidemark.ingest.ErrorCode;
+import io.tidemark.ingest.IngestException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Lists a dataset's raw root and its {@code <partitionColumn>=YYYY-MM-DD} folders through Hadoop's
+ * {@link FileSystem} (so {@code s3a://} works as well as local paths), and counts what it listed:
+ * listing calls are what makes incremental discovery cheap or not.
+ */
+public final class PartitionLister {
+  private static final Logger LOG = LoggerFactory.getLogger(PartitionLister.class);
+
+  private final FileSystem fs;
+  private final Path root;
+  private final String partitionColumn;
+  private final List<LocalDate> listedPartitions = new ArrayList<>();
+  private final List<String> ignored = new ArrayList<>();
+  private int rootListings;
+
+  public PartitionLister(Configuration conf, String rawLocation, String partitionColumn) {
+    try {
+      Path p = new Path(rawLocation);
+      this.fs = p.getFileSystem(conf);
+      this.root = fs.makeQualified(p);
+    } catch (IOException | IllegalArgumentException e) {
+      throw new IngestException(
+          ErrorCode.INVALID_CONFIG,
+          "Cannot use raw root '" + rawLocation + "': " + e.getMessage(),
+          e);
+    }
+    this.partitionColumn = partitionColumn;
+  }
+
+  /** The dataset's partitions on or after {@code from} (all when null), in date order. */
+  public List<LocalDate> partitions(LocalDate from) {
+    FileStatus[] children;
+    try {
+      rootListings++;
+      children = fs.listStatus(root);
+    } catch (FileNotFoundException e) {
+      throw new IngestException(
+          ErrorCode.RAW_ROOT_NOT_FOUND, "Cannot list raw root " + root + ": it does not exist", e);
+    } catch (IOException e) {
+      throw new IngestException(
+          ErrorCode.IO_FAILED, "Cannot list raw root " + root + ": " + e.getMessage(), e);
+    }
+    String prefix = partitionColumn + "=";
+    List<LocalDate> out = new ArrayList<>();
+    for (FileStatus s : children) {
+      String name = s.getPath().getName();
+      if (!s.isDirectory() || name.startsWith("_") || name.startsWith(".")) {
+        continue;
+      }
+      LocalDate date = null;
+      if (name.startsWith(prefix)) {
+        try {
+          date = LocalDate.parse(name.substring(prefix.length()));
+        } catch (DateTimeParseException e) {
+          date = null;
+        }
+      }
+      if (date == null) {
+        ignored.add(s.getPath().toString());
+        LOG.warn("Ignoring folder {}: not a {}=YYYY-MM-DD partition", s.getPath(), partitionColumn);
+        continue;
+      }
+      if (from == null || !date.isBefore(from)) {
+        out.add(date);
+      }
+    }
+    out.sort(Comparator.naturalOrder());
+    return out;
+  }
+
+  /** The data files of one partition (hidden and {@code _}-prefixed files are not data). */
+  public List<RawFile> files(LocalDate partition) {
+    Path dir = new Path(root, partitionColumn + "=" + partition);
+    FileStatus[] children;
+    try {
+      listedPartitions.add(partition);
+      children = fs.listStatus(dir);
+    } catch (IOException e) {
+      throw new IngestException(
+          ErrorCode.IO_FAILED, "Cannot list raw partition " + dir + ": " + e.getMessage(), e);
+    }
+    List<RawFile> out = new ArrayList<>();
+    for (FileStatus s : children) {
+      String name = s.getPath().getName();
+      if (!s.isFile() || name.startsWith("_") || name.startsWith(".")) {
+        continue;
+      }
+      out.add(
+          new RawFile(
+              s.getPath().toString(), partition, name, s.getLen(), s.getModificationTime()));
+    }
+    out.sort(Comparator.comparing(RawFile::name));
+    return out;
+  }
+
+  /** Lists every partition on or after {@code from} and returns their files in path order. */
+  public List<RawFile> filesFrom(LocalDate from) {
+    List<RawFile> all = new ArrayList<>();
+    for (LocalDate d : partitions(from)) {
+      all.addAll(files(d));
+    }
+    return all;
+  }
+
+  /** The partitions whose folders were listed, in listing order. */
+  public List<LocalDate> listedPartitions() {
+    return List.copyOf(listedPartitions);
+  }
+
+  /** How many times the root folder was listed. */
+  public int rootListings() {
+    return rootListings;
+  }
+
+  /** Folders under the root that are not partitions. */
+  public List<String> ignoredFolders() {
+    return List.copyOf(ignored);
+  }
+
+  public String root() {
+    return root.toString();
+  }
+}

@@ -1,0 +1,39 @@
+package io.tidemark.ingest.merge;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.row_number;
+import static org.apache.spark.sql.functions.when;
+
+import io.tidemark.ingest.validate.Cols;
+import io.tidemark.model.config.DatasetSpec;
+import java.util.List;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.expressions.Window;
+import org.apache.spark.sql.expressions.WindowSpec;
+
+/** Collapses several versions of a key in one batch to the latest: a pure function. */
+public final class Dedup {
+  private static final String RANK = "_version_rank";
+
+  private Dedup() {}
+
+  /**
+   * One row per key: the highest change marker wins. Ties are broken deterministically: a delete
+   * wins over an upsert (a delete applies when not older, so it must also win here), then the
+   * earliest delivered row (source file, then row index) wins, as it would have when delivered in
+   * separate batches (an equal marker never overwrites).
+   */
+  public static Dataset<Row> latestPerKey(Dataset<Row> valid, List<String> keyColumns) {
+    Column[] keys = keyColumns.stream().map(k -> col(k)).toArray(Column[]::new);
+    WindowSpec w =
+        Window.partitionBy(keys)
+            .orderBy(
+                col(Cols.MARKER).desc(),
+                when(col(Cols.OP).equalTo(DatasetSpec.OPERATION_DELETE), 0).otherwise(1).asc(),
+                col(Cols.SOURCE_FILE).asc(),
+                col(Cols.ROW_INDEX).asc());
+    return valid.withColumn(RANK, row_number().over(w)).filter(col(RANK).equalTo(1)).drop(RANK);
+  }
+}

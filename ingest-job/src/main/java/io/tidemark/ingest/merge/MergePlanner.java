@@ -1,0 +1,84 @@
+package io.tidemark.ingest.merge;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.when;
+
+import io.tidemark.ingest.validate.Cols;
+import io.tidemark.model.config.DatasetSpec;
+import java.util.List;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+
+/**
+ * Decides, before the MERGE and against the same table state, what the version guard will do with
+ * each record: the exact inserted/updated/deleted/unchanged counts come from here. A pure function.
+ */
+public final class MergePlanner {
+  public static final String ACTION = "_action";
+  public static final String CURRENT_MARKER = "_current_marker";
+  public static final String TOMBSTONE_MARKER = "_tomb_marker";
+
+  private MergePlanner() {}
+
+  /**
+   * Adds {@link #ACTION}, {@link #CURRENT_MARKER} and {@link #TOMBSTONE_MARKER}.
+   *
+   * @param latest one row per key: key columns, {@link Cols#MARKER}, {@link Cols#OP}
+   * @param current the curated table's key columns and change-marker column
+   * @param tombstones the remembered deletes: key columns and change-marker column
+   * @param markerColumn the change-marker column's name in the tables
+   */
+  public static Dataset<Row> plan(
+      Dataset<Row> latest,
+      Dataset<Row> current,
+      Dataset<Row> tombstones,
+      List<String> keyColumns,
+      String markerColumn) {
+    Dataset<Row> withCurrent = leftJoin(latest, current, keyColumns, markerColumn, CURRENT_MARKER);
+    Dataset<Row> joined =
+        leftJoin(withCurrent, tombstones, keyColumns, markerColumn, TOMBSTONE_MARKER);
+    Column m = col(Cols.MARKER);
+    Column cur = col(CURRENT_MARKER);
+    Column tomb = col(TOMBSTONE_MARKER);
+    Column isDelete = col(Cols.OP).equalTo(DatasetSpec.OPERATION_DELETE);
+    Column action =
+        when(
+                isDelete,
+                when(cur.isNull(), lit(Action.DELETE_OF_UNKNOWN_KEY.name()))
+                    .when(m.geq(cur), lit(Action.DELETED.name()))
+                    .otherwise(lit(Action.UNCHANGED.name())))
+            .otherwise(
+                when(
+                        cur.isNull(),
+                        when(tomb.isNotNull().and(tomb.geq(m)), lit(Action.UNCHANGED.name()))
+                            .otherwise(lit(Action.INSERTED.name())))
+                    .when(m.gt(cur), lit(Action.UPDATED.name()))
+                    .otherwise(lit(Action.UNCHANGED.name())));
+    return joined.withColumn(ACTION, action);
+  }
+
+  private static Dataset<Row> leftJoin(
+      Dataset<Row> left,
+      Dataset<Row> right,
+      List<String> keyColumns,
+      String markerColumn,
+      String as) {
+    Column[] sel = new Column[keyColumns.size() + 1];
+    for (int i = 0; i < keyColumns.size(); i++) {
+      sel[i] = col(keyColumns.get(i)).as(as + "_k" + i);
+    }
+    sel[keyColumns.size()] = col(markerColumn).as(as);
+    Dataset<Row> r = right.select(sel);
+    Column on = lit(true);
+    for (int i = 0; i < keyColumns.size(); i++) {
+      on = on.and(left.col(keyColumns.get(i)).equalTo(r.col(as + "_k" + i)));
+    }
+    Dataset<Row> out = left.join(r, on, "left");
+    for (int i = 0; i < keyColumns.size(); i++) {
+      out = out.drop(as + "_k" + i);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,56 @@
+package io.tidemark.ingest.report;
+
+import io.tidemark.model.json.Json;
+import io.tidemark.model.report.IngestRunReport;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+
+/** Where run reports go, and writing them atomically. */
+public final class RunReports {
+  public static final String RUNS_FOLDER = "_runs";
+
+  private RunReports() {}
+
+  /** {@code <stateRoot>/_runs/dt=YYYY-MM-DD/<run-id>.json}, dated by the run's start (UTC). */
+  public static String location(String stateRoot, IngestRunReport report) {
+    String root =
+        stateRoot.endsWith("/") ? stateRoot.substring(0, stateRoot.length() - 1) : stateRoot;
+    return root
+        + "/"
+        + RUNS_FOLDER
+        + "/dt="
+        + report.startedAt().atZone(ZoneOffset.UTC).toLocalDate()
+        + "/"
+        + report.runId()
+        + ".json";
+  }
+
+  /**
+   * Writes the report. Local paths are written to a temporary sibling and renamed; object stores
+   * ({@code s3://...}) write the object in one request, which is atomic there.
+   *
+   * @return where it was written
+   */
+  public static String write(String stateRoot, IngestRunReport report, Configuration conf)
+      throws IOException {
+    String location = location(stateRoot, report);
+    URI uri = URI.create(location.replace(" ", "%20"));
+    if (uri.getScheme() == null || "file".equals(uri.getScheme())) {
+      Path p = uri.getScheme() == null ? Path.of(location) : Path.of(uri);
+      Json.writeAtomically(p, report);
+      return p.toString();
+    }
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(location);
+    FileSystem fs = p.getFileSystem(conf);
+    try (OutputStream out = fs.create(p, true)) {
+      out.write(Json.write(report).getBytes(StandardCharsets.UTF_8));
+    }
+    return location;
+  }
+}

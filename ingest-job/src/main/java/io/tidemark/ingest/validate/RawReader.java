@@ -1,0 +1,350 @@
+package io.tidemark.ingest.validate;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.struct;
+import static org.apache.spark.sql.functions.to_json;
+
+import io.tidemark.ingest.discovery.RawFile;
+import io.tidemark.model.config.ChangeMarkerType;
+import io.tidemark.model.config.DatasetSpec;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.schema.MessageType;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetToSparkSchemaConverter;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads raw Parquet files and applies the schema-drift policy file by file: an unreadable file, a
+ * file missing a contract column, or one whose contract column has an incompatible type is
+ * quarantined as a file; extra columns are ignored and reported by name. Conforming files come back
+ * as one normalized Dataset (contract columns plus the working columns of {@link Cols}).
+ */
+public final class RawReader {
+  private static final Logger LOG = LoggerFactory.getLogger(RawReader.class);
+
+  /** The shape of quarantine rows before the batch's id and time are added. */
+  public static final StructType PROBLEM_SCHEMA =
+      new StructType()
+          .add("source_file", DataTypes.StringType, false)
+          .add("row_number", DataTypes.LongType, false)
+          .add("reason", DataTypes.StringType, false)
+          .add("detail", DataTypes.StringType, true)
+          .add("original_values", DataTypes.StringType, true);
+
+  /** A file quarantined whole. */
+  public record FileProblem(RawFile file, ReasonCode reason, String detail) {
+    @Override
+    public String toString() {
+      return file.path() + ": " + reason + " (" + detail + ")";
+    }
+  }
+
+  /**
+   * What reading produced.
+   *
+   * @param rows normalized rows of the conforming files; null when there are none
+   * @param problemRows quarantine-shaped rows ({@link #PROBLEM_SCHEMA}) of the quarantined files;
+   *     null when there are none
+   * @param problems the files quarantined whole
+   * @param warnings schema-drift warnings, naming columns and files
+   * @param columnTypes the types of key and payload columns that conforming files have
+   */
+  public record Result(
+      Dataset<Row> rows,
+      Dataset<Row> problemRows,
+      List<FileProblem> problems,
+      List<String> warnings,
+      Map<String, DataType> columnTypes) {}
+
+  private final SparkSession spark;
+  private final DatasetSpec spec;
+  private final Configuration conf;
+
+  public RawReader(SparkSession spark, DatasetSpec spec) {
+    this.spark = spark;
+    this.spec = spec;
+    this.conf = spark.sparkContext().hadoopConfiguration();
+  }
+
+  /**
+   * Reads the files.
+   *
+   * @param files the files to read, in path order
+   * @param newFiles paths of files new in this batch (for {@link Cols#NEW_FILE})
+   * @param tableTypes the curated table's column types when it exists; otherwise the most common
+   *     type among the files decides
+   */
+  public Result read(
+      List<RawFile> files, Collection<String> newFiles, Map<String, DataType> tableTypes) {
+    Set<String> isNew = Set.copyOf(newFiles);
+    Map<RawFile, StructType> schemas = new LinkedHashMap<>();
+    List<FileProblem> problems = new ArrayList<>();
+    for (RawFile f : files) {
+      try {
+        schemas.put(f, footerSchema(f));
+      } catch (Exception e) {
+        String why = firstLine(e);
+        LOG.warn("Cannot read raw file {}: {}; quarantining it as a file", f.path(), why);
+        problems.add(new FileProblem(f, ReasonCode.UNREADABLE_FILE, why));
+      }
+    }
+    List<String> valueColumns = new ArrayList<>(spec.keyColumns());
+    valueColumns.addAll(spec.comparedColumns());
+    Map<String, DataType> types =
+        tableTypes != null ? tableTypes : majorityTypes(schemas.values(), valueColumns);
+
+    Set<String> contract = new TreeSet<>(spec.contractColumns());
+    Map<Set<String>, List<String>> drift = new LinkedHashMap<>();
+    List<Dataset<Row>> conforming = new ArrayList<>();
+    List<Dataset<Row>> problemRows = new ArrayList<>();
+    for (Map.Entry<RawFile, StructType> e : schemas.entrySet()) {
+      RawFile f = e.getKey();
+      StructType schema = e.getValue();
+      FileProblem problem = check(f, schema, types);
+      if (problem != null) {
+        LOG.warn("Quarantining raw file {}: {} ({})", f.path(), problem.reason(), problem.detail());
+        problems.add(problem);
+        problemRows.add(quarantineRows(f, schema, problem));
+        continue;
+      }
+      Set<String> extra = new TreeSet<>(Arrays.asList(schema.fieldNames()));
+      extra.removeAll(contract);
+      if (!extra.isEmpty()) {
+        drift.computeIfAbsent(extra, k -> new ArrayList<>()).add(f.path());
+      }
+      conforming.add(normalize(f, schema, types, isNew.contains(f.path())));
+    }
+    for (FileProblem p : problems) {
+      if (p.reason() == ReasonCode.UNREADABLE_FILE) {
+        problemRows.add(
+            spark.createDataFrame(
+                List.of(
+                    RowFactory.create(p.file().path(), -1L, p.reason().name(), p.detail(), null)),
+                PROBLEM_SCHEMA));
+      }
+    }
+    List<String> warnings = new ArrayList<>();
+    drift.forEach(
+        (cols, paths) ->
+            warnings.add(
+                "Schema drift: extra column(s) "
+                    + cols
+                    + " ignored in "
+                    + paths.size()
+                    + " file(s): "
+                    + String.join(", ", paths)));
+    warnings.forEach(LOG::warn);
+    return new Result(union(conforming), union(problemRows), problems, warnings, types);
+  }
+
+  /**
+   * An empty batch with the normalized shape, for when no file conforms; null when the column types
+   * are unknown (no conforming file and no table).
+   */
+  public static Dataset<Row> emptyNormalized(
+      SparkSession spark, DatasetSpec spec, Map<String, DataType> types) {
+    StructType s = new StructType();
+    List<String> cols = new ArrayList<>(spec.keyColumns());
+    cols.addAll(spec.comparedColumns());
+    for (String c : cols) {
+      if (!types.containsKey(c)) {
+        return null;
+      }
+      s = s.add(c, types.get(c));
+    }
+    s =
+        s.add(Cols.MARKER_PRESENT, DataTypes.BooleanType)
+            .add(
+                Cols.MARKER,
+                spec.changeMarker().type() == ChangeMarkerType.TIMESTAMP
+                    ? DataTypes.TimestampType
+                    : DataTypes.LongType)
+            .add(Cols.OP, DataTypes.StringType)
+            .add(Cols.SOURCE_FILE, DataTypes.StringType)
+            .add(Cols.ROW_INDEX, DataTypes.LongType)
+            .add(Cols.ORIGINAL, DataTypes.StringType)
+            .add(Cols.NEW_FILE, DataTypes.BooleanType);
+    return spark.createDataFrame(List.<Row>of(), s);
+  }
+
+  private StructType footerSchema(RawFile f) throws Exception {
+    try (ParquetFileReader r =
+        ParquetFileReader.open(HadoopInputFile.fromPath(new Path(f.path()), conf))) {
+      MessageType mt = r.getFooter().getFileMetaData().getSchema();
+      return new ParquetToSparkSchemaConverter(spark.sessionState().conf()).convert(mt);
+    }
+  }
+
+  private FileProblem check(RawFile f, StructType schema, Map<String, DataType> types) {
+    Map<String, DataType> actual = new HashMap<>();
+    for (StructField field : schema.fields()) {
+      actual.put(field.name(), field.dataType());
+    }
+    List<String> required = new ArrayList<>(spec.keyColumns());
+    required.add(spec.changeMarker().column());
+    required.addAll(spec.comparedColumns());
+    List<String> missing = required.stream().filter(c -> !actual.containsKey(c)).toList();
+    if (!missing.isEmpty()) {
+      return new FileProblem(f, ReasonCode.MISSING_COLUMN, "missing column(s) " + missing);
+    }
+    List<String> wrong = new ArrayList<>();
+    for (Map.Entry<String, DataType> t : types.entrySet()) {
+      DataType a = actual.get(t.getKey());
+      if (!a.equals(t.getValue())) {
+        wrong.add(
+            t.getKey() + " is " + a.simpleString() + ", expected " + t.getValue().simpleString());
+      }
+    }
+    String marker = spec.changeMarker().column();
+    DataType mt = actual.get(marker);
+    if (!markerTypeAccepted(spec.changeMarker().type(), mt)) {
+      wrong.add(
+          marker
+              + " is "
+              + mt.simpleString()
+              + ", expected "
+              + (spec.changeMarker().type() == ChangeMarkerType.TIMESTAMP
+                  ? "timestamp or ISO-8601 string"
+                  : "bigint, int or numeric string"));
+    }
+    String op = spec.operationColumn();
+    if (op != null && actual.containsKey(op) && !actual.get(op).equals(DataTypes.StringType)) {
+      wrong.add(op + " is " + actual.get(op).simpleString() + ", expected string");
+    }
+    if (!wrong.isEmpty()) {
+      return new FileProblem(f, ReasonCode.INCOMPATIBLE_TYPE, String.join("; ", wrong));
+    }
+    return null;
+  }
+
+  static boolean markerTypeAccepted(ChangeMarkerType type, DataType t) {
+    return switch (type) {
+      case TIMESTAMP ->
+          t.equals(DataTypes.TimestampType)
+              || t.equals(DataTypes.TimestampNTZType)
+              || t.equals(DataTypes.StringType);
+      case LONG ->
+          t.equals(DataTypes.LongType)
+              || t.equals(DataTypes.IntegerType)
+              || t.equals(DataTypes.ShortType)
+              || t.equals(DataTypes.StringType);
+    };
+  }
+
+  /** The marker column parsed to the configured type: null when it does not parse. */
+  static Column parseMarker(Column raw, DataType rawType, ChangeMarkerType type) {
+    DataType target =
+        type == ChangeMarkerType.TIMESTAMP ? DataTypes.TimestampType : DataTypes.LongType;
+    if (rawType.equals(target)) {
+      return raw;
+    }
+    if (rawType.equals(DataTypes.StringType)) {
+      return raw.try_cast(target);
+    }
+    return raw.cast(target);
+  }
+
+  private Dataset<Row> normalize(
+      RawFile f, StructType schema, Map<String, DataType> types, boolean isNew) {
+    Dataset<Row> df = spark.read().schema(schema).parquet(f.path());
+    String marker = spec.changeMarker().column();
+    List<Column> select = new ArrayList<>();
+    for (String k : spec.keyColumns()) {
+      select.add(col(k));
+    }
+    for (String c : spec.comparedColumns()) {
+      select.add(col(c));
+    }
+    select.add(col(marker).isNotNull().as(Cols.MARKER_PRESENT));
+    select.add(
+        parseMarker(col(marker), schema.apply(marker).dataType(), spec.changeMarker().type())
+            .as(Cols.MARKER));
+    String op = spec.operationColumn();
+    boolean hasOp = op != null && Arrays.asList(schema.fieldNames()).contains(op);
+    select.add(
+        (hasOp
+                ? org.apache.spark.sql.functions.coalesce(
+                    col(op), lit(DatasetSpec.OPERATION_UPSERT))
+                : lit(DatasetSpec.OPERATION_UPSERT))
+            .as(Cols.OP));
+    select.add(lit(f.path()).as(Cols.SOURCE_FILE));
+    select.add(col("_metadata.row_index").as(Cols.ROW_INDEX));
+    select.add(original(schema).as(Cols.ORIGINAL));
+    select.add(lit(isNew).as(Cols.NEW_FILE));
+    return df.select(select.toArray(Column[]::new));
+  }
+
+  private Dataset<Row> quarantineRows(RawFile f, StructType schema, FileProblem p) {
+    return spark
+        .read()
+        .schema(schema)
+        .parquet(f.path())
+        .select(
+            lit(f.path()).as("source_file"),
+            col("_metadata.row_index").as("row_number"),
+            lit(p.reason().name()).as("reason"),
+            lit(p.detail()).as("detail"),
+            original(schema).as("original_values"));
+  }
+
+  private static Column original(StructType schema) {
+    return to_json(
+        struct(
+            Arrays.stream(schema.fieldNames())
+                .map(n -> col("`" + n + "`"))
+                .toArray(Column[]::new)));
+  }
+
+  private static Map<String, DataType> majorityTypes(
+      Collection<StructType> schemas, List<String> columns) {
+    Map<String, DataType> out = new LinkedHashMap<>();
+    for (String c : columns) {
+      Map<DataType, Integer> votes = new LinkedHashMap<>();
+      for (StructType s : schemas) {
+        if (Arrays.asList(s.fieldNames()).contains(c)) {
+          votes.merge(s.apply(c).dataType(), 1, Integer::sum);
+        }
+      }
+      votes.entrySet().stream()
+          .max(Map.Entry.comparingByValue())
+          .ifPresent(e -> out.put(c, e.getKey()));
+    }
+    return out;
+  }
+
+  private static Dataset<Row> union(List<Dataset<Row>> parts) {
+    Dataset<Row> out = null;
+    for (Dataset<Row> d : parts) {
+      out = out == null ? d : out.unionByName(d);
+    }
+    return out;
+  }
+
+  private static String firstLine(Throwable e) {
+    String m = String.valueOf(e.getMessage());
+    int nl = m.indexOf('\n');
+    return e.getClass().getSimpleName() + ": " + (nl < 0 ? m : m.substring(0, nl));
+  }
+}

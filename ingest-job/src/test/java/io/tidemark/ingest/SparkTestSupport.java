@@ -1,0 +1,78 @@
+package io.tidemark.ingest;
+
+import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.ingest.config.IngestSpark;
+import io.tidemark.model.config.CatalogSpec;
+import io.tidemark.model.config.DatasetSpec;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/**
+ * One local[2] session per test class; each test gets its own warehouse and catalog name (a session
+ * keeps a catalog once loaded, so names are never reused).
+ */
+abstract class SparkTestSupport {
+  private static final AtomicInteger CATALOGS = new AtomicInteger();
+
+  /** A fixed "now" after every fixture's change markers. */
+  static final Instant NOW = Instant.parse("2024-03-20T00:00:00Z");
+
+  static SparkSession spark;
+
+  @BeforeAll
+  static void startSpark() {
+    spark = IngestSpark.local(2).getOrCreate();
+  }
+
+  @AfterAll
+  static void stopSpark() {
+    if (spark != null) {
+      spark.stop();
+      spark = null;
+    }
+  }
+
+  /** Settings for the customers dataset under {@code dir}: raw, warehouse and state inside it. */
+  static IngestSettings settings(Path dir) {
+    CatalogSpec local = CatalogSpec.localJdbc(dir.resolve("warehouse").toString());
+    CatalogSpec catalog = new CatalogSpec("t" + CATALOGS.incrementAndGet(), local.properties());
+    DatasetSpec spec =
+        DatasetSpec.customers(dir.resolve("raw/customers").toString(), "curated.customers");
+    return IngestSettings.of(spec, catalog, dir.resolve("state").toString())
+        .withClock(Clock.fixed(NOW, ZoneOffset.UTC));
+  }
+
+  /** The curated table as key -> [customer_name, email, updated_at as Instant]. */
+  static Map<String, List<Object>> curated(IngestSettings s) {
+    Map<String, List<Object>> out = new HashMap<>();
+    for (Row r :
+        spark
+            .table(s.curatedSparkName())
+            .select("customer_id", "customer_name", "email", "updated_at")
+            .collectAsList()) {
+      List<Object> previous =
+          out.put(
+              r.getString(0),
+              java.util.Arrays.asList(
+                  r.getString(1), r.getString(2), r.getTimestamp(3).toInstant()));
+      if (previous != null) {
+        throw new AssertionError("key " + r.getString(0) + " is twice in the curated table");
+      }
+    }
+    return out;
+  }
+
+  static long count(String table) {
+    return spark.table(table).count();
+  }
+}
