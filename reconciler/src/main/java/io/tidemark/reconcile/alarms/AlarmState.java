@@ -1,0 +1,8 @@
+package io.tidemark.reconcile.alarms;
+
+/** CloudWatch's alarm states. */
+public enum AlarmState {
+  OK,
+  ALARM,
+  INSUFFICIENT_DATA
+}

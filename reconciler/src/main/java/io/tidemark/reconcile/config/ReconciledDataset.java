@@ -1,0 +1,57 @@
+package io.tidemark.reconcile.config;
+
+import io.tidemark.model.config.CatalogSpec;
+import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.config.RuleSpec;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One dataset as the reconciler runs it: the shared data contract, where its catalog is, its rules,
+ * its schedule and its engine.
+ *
+ * @param spec the data contract
+ * @param catalog the Iceberg catalog holding the curated table
+ * @param rules the rules to evaluate, unique ids
+ * @param cron the Quartz cron of the scheduled run, or {@code off}
+ * @param engine the engine's name
+ */
+public record ReconciledDataset(
+    DatasetSpec spec, CatalogSpec catalog, List<RuleSpec> rules, String cron, String engine) {
+  public static final String CRON_OFF = "off";
+
+  public ReconciledDataset {
+    Objects.requireNonNull(spec, "spec is null");
+    Objects.requireNonNull(catalog, "catalog is null");
+    rules = List.copyOf(rules);
+    if (rules.stream().map(RuleSpec::id).distinct().count() != rules.size()) {
+      throw new IllegalArgumentException(
+          "Cannot configure dataset " + spec.name() + ": rule ids are not unique: " + rules);
+    }
+    Objects.requireNonNull(cron, "cron is null");
+    Objects.requireNonNull(engine, "engine is null");
+  }
+
+  /** A dataset with every default rule, the nightly schedule and the embedded engine. */
+  public static ReconciledDataset withDefaults(DatasetSpec spec, CatalogSpec catalog) {
+    return new ReconciledDataset(
+        spec,
+        catalog,
+        RuleSpec.defaults(),
+        TidemarkConfig.CRON_DEFAULT,
+        TidemarkConfig.ENGINE_DEFAULT);
+  }
+
+  public String name() {
+    return spec.name();
+  }
+
+  public boolean scheduled() {
+    return !CRON_OFF.equalsIgnoreCase(cron);
+  }
+
+  /** The largest sample any rule asks for. */
+  public int maxSampleSize() {
+    return rules.stream().mapToInt(RuleSpec::sampleSize).max().orElse(RuleSpec.SAMPLE_SIZE_DEFAULT);
+  }
+}

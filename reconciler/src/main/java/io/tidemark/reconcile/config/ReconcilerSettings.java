@@ -1,0 +1,216 @@
+package io.tidemark.reconcile.config;
+
+import io.tidemark.model.config.CatalogSpec;
+import io.tidemark.model.config.ChangeMarker;
+import io.tidemark.model.config.ChangeMarkerType;
+import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.config.RawSource;
+import io.tidemark.model.config.RuleKind;
+import io.tidemark.model.config.RuleSpec;
+import io.tidemark.model.config.Severity;
+import io.tidemark.model.config.ToleranceMode;
+import io.tidemark.model.json.Checks;
+import io.tidemark.model.json.InvalidDocumentException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The validated form of {@link TidemarkConfig}: every dataset turned into the shared contract's
+ * records. Any value that breaks the contract fails with an {@link InvalidConfigException} naming
+ * the full key, e.g. {@code tidemark.datasets.customers.key-columns[0]}.
+ *
+ * @param stateRoot where reports live
+ * @param datasets the datasets by name, in name order
+ * @param apiKeys the accepted API keys; never logged
+ */
+public record ReconcilerSettings(
+    Path stateRoot, Map<String, ReconciledDataset> datasets, List<String> apiKeys) {
+  public static final String PREFIX = "tidemark.";
+
+  /** The operation-column value that means "the source only upserts". */
+  public static final String NO_OPERATION_COLUMN = "none";
+
+  public ReconcilerSettings {
+    datasets = java.util.Collections.unmodifiableMap(new TreeMap<>(datasets));
+    apiKeys = List.copyOf(apiKeys);
+  }
+
+  @Override
+  public String toString() {
+    // Keys are secrets: never print them.
+    return "ReconcilerSettings[stateRoot="
+        + stateRoot
+        + ", datasets="
+        + datasets.keySet()
+        + ", apiKeys="
+        + apiKeys.size()
+        + " configured]";
+  }
+
+  /**
+   * Validates the whole configuration.
+   *
+   * @param engines the engine names available
+   */
+  public static ReconcilerSettings from(TidemarkConfig config, Set<String> engines) {
+    String engine = engine("engine", config.engine(), engines);
+    Map<String, ReconciledDataset> datasets = new LinkedHashMap<>();
+    config.datasets().forEach((name, ds) -> datasets.put(name, dataset(name, ds, engine, engines)));
+    List<String> keys = config.apiKeys().orElse(List.of());
+    for (int i = 0; i < keys.size(); i++) {
+      if (keys.get(i).isBlank() || keys.get(i).length() < 8) {
+        // The value is a secret: name the key, never the value.
+        throw new InvalidConfigException(
+            PREFIX + "api-keys[" + i + "]", null, "an API key must have at least 8 characters");
+      }
+    }
+    if (config.cloudwatch().step().isNegative() || config.cloudwatch().step().isZero()) {
+      throw new InvalidConfigException(
+          PREFIX + "cloudwatch.step", config.cloudwatch().step(), "must be positive");
+    }
+    Checks.nonBlank("namespace", config.cloudwatch().namespace());
+    return new ReconcilerSettings(config.stateRoot(), datasets, keys);
+  }
+
+  private static String engine(String key, String value, Set<String> engines) {
+    String engine = value.trim().toLowerCase(Locale.ROOT);
+    if (!engines.contains(engine)) {
+      throw new InvalidConfigException(
+          PREFIX + key, value, "unknown engine (known: " + new TreeSet<>(engines) + ")");
+    }
+    return engine;
+  }
+
+  static ReconciledDataset dataset(
+      String name, TidemarkConfig.DatasetConfig ds, String defaultEngine, Set<String> engines) {
+    String prefix = PREFIX + "datasets." + name + ".";
+    try {
+      Checks.name("name", name);
+    } catch (InvalidDocumentException e) {
+      throw new InvalidConfigException(PREFIX + "datasets." + name, name, e);
+    }
+    ChangeMarker marker =
+        at(
+            prefix + "change-marker.",
+            () ->
+                new ChangeMarker(
+                    ds.changeMarker().column(),
+                    enumValue(ChangeMarkerType.class, "type", ds.changeMarker().type())));
+    RawSource raw =
+        at(
+            prefix + "raw.",
+            () -> new RawSource(ds.raw().location(), ds.raw().partitionColumn(), null));
+    String op = ds.operationColumn();
+    DatasetSpec spec =
+        at(
+            prefix,
+            () ->
+                new DatasetSpec(
+                    name,
+                    ds.pipeline(),
+                    ds.keyColumns(),
+                    marker,
+                    NO_OPERATION_COLUMN.equalsIgnoreCase(op) ? null : op,
+                    ds.comparedColumns().orElse(List.of()),
+                    raw,
+                    ds.curatedTable(),
+                    ds.quarantineTable().orElse(null)));
+    CatalogSpec catalog = catalog(prefix + "catalog.", ds.catalog());
+    List<RuleSpec> rules = rules(prefix + "rules.", ds.rules());
+    String cron = ds.cron().trim();
+    if (cron.isEmpty()) {
+      throw new InvalidConfigException(prefix + "cron", cron, "must be a cron or 'off'");
+    }
+    String engine =
+        ds.engine().isPresent()
+            ? engine("datasets." + name + ".engine", ds.engine().get(), engines)
+            : defaultEngine;
+    return new ReconciledDataset(spec, catalog, rules, cron, engine);
+  }
+
+  private static CatalogSpec catalog(String prefix, TidemarkConfig.Catalog c) {
+    Map<String, String> props = new HashMap<>();
+    boolean typed =
+        c.properties().containsKey("type") || c.properties().containsKey("catalog-impl");
+    if (!typed) {
+      String warehouse =
+          c.warehouse()
+              .orElseThrow(
+                  () ->
+                      new InvalidConfigException(
+                          prefix + "warehouse",
+                          null,
+                          "is required unless catalog.properties names a type or catalog-impl"));
+      props.putAll(CatalogSpec.localJdbc(warehouse).properties());
+    } else {
+      c.warehouse().ifPresent(w -> props.put("warehouse", w));
+    }
+    props.putAll(c.properties());
+    return at(prefix, () -> new CatalogSpec(c.name(), props));
+  }
+
+  static List<RuleSpec> rules(String prefix, Map<String, TidemarkConfig.RuleConfig> configured) {
+    Map<String, RuleSpec> rules = new LinkedHashMap<>();
+    for (RuleSpec d : RuleSpec.defaults()) {
+      rules.put(d.id(), d);
+    }
+    for (var e : new TreeMap<>(configured).entrySet()) {
+      String id = e.getKey();
+      TidemarkConfig.RuleConfig rc = e.getValue();
+      String key = prefix + id + ".";
+      if (!rc.enabled()) {
+        rules.remove(id);
+        continue;
+      }
+      rules.put(
+          id,
+          at(
+              key,
+              () ->
+                  new RuleSpec(
+                      id,
+                      RuleKind.fromId(rc.kind().orElse(id)),
+                      rc.threshold().orElse(null),
+                      rc.tolerance()
+                          .map(t -> enumValue(ToleranceMode.class, "tolerance", t))
+                          .orElse(null),
+                      rc.severity().map(s -> enumValue(Severity.class, "severity", s)).orElse(null),
+                      rc.sampleSize().orElse(null))));
+    }
+    return new ArrayList<>(rules.values());
+  }
+
+  /** Builds a contract record, turning its field-naming failure into one naming the config key. */
+  private static <T> T at(String prefix, java.util.function.Supplier<T> build) {
+    try {
+      return build.get();
+    } catch (InvalidDocumentException e) {
+      throw new InvalidConfigException(prefix + kebab(e.field()), null, e);
+    }
+  }
+
+  private static <E extends Enum<E>> E enumValue(Class<E> type, String field, String value) {
+    try {
+      return Enum.valueOf(type, value.trim().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new InvalidDocumentException(
+          field, value, "expected one of " + Set.of(type.getEnumConstants()));
+    }
+  }
+
+  /** {@code keyColumns[0]} -> {@code key-columns[0]}: the record's field as a config key. */
+  static String kebab(String field) {
+    if (field == null) {
+      return "";
+    }
+    return field.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
+  }
+}

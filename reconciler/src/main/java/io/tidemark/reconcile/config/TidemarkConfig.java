@@ -1,0 +1,188 @@
+package io.tidemark.reconcile.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The reconciler's configuration, under {@code tidemark.}. Unknown keys under the prefix are
+ * rejected at start-up; values that break the data contract fail start-up with a message naming the
+ * key (see {@link ReconcilerSettings#from}).
+ */
+@ConfigMapping(prefix = "tidemark")
+public interface TidemarkConfig {
+  String ENGINE_DEFAULT = "duckdb";
+  String CRON_DEFAULT = "0 0 2 * * ?";
+  String STATE_ROOT_DEFAULT = "state";
+
+  /** The query engine every dataset uses unless it names its own: {@code duckdb}. */
+  @WithDefault(ENGINE_DEFAULT)
+  String engine();
+
+  /**
+   * Where reports live: reconciliation reports under {@code _reconciliation/}, ingest run reports
+   * (written by the ingest job) under {@code _runs/}.
+   */
+  @WithDefault(STATE_ROOT_DEFAULT)
+  Path stateRoot();
+
+  /** API keys accepted in the {@code X-API-Key} header of write requests. Never logged. */
+  Optional<List<String>> apiKeys();
+
+  /** The datasets to reconcile, by name. */
+  Map<String, DatasetConfig> datasets();
+
+  /** Local evaluation of the alarm definitions of {@code alerts/}. */
+  Alarms alarms();
+
+  /** Micrometer's CloudWatch registry. */
+  CloudWatch cloudwatch();
+
+  /** One dataset: its data contract, catalog, rules and schedule. */
+  interface DatasetConfig {
+    /** The pipeline the dataset belongs to (the CloudWatch {@code Pipeline} dimension). */
+    @WithDefault("default")
+    String pipeline();
+
+    /** The business key columns. */
+    @WithDefault("customer_id")
+    List<String> keyColumns();
+
+    /** The column ordering versions of a key. */
+    ChangeMarkerConfig changeMarker();
+
+    /** The operation column ({@code U}/{@code D}); {@code none} when the source only upserts. */
+    @WithDefault("op")
+    String operationColumn();
+
+    /** Payload columns whose values are compared (hashed) between raw and curated. */
+    Optional<List<String>> comparedColumns();
+
+    /** Where the raw files land. */
+    Raw raw();
+
+    /** The curated Iceberg table, {@code namespace.table}. */
+    String curatedTable();
+
+    /** The quarantine Iceberg table; default {@code <curated-table>_quarantine}. */
+    Optional<String> quarantineTable();
+
+    /** The Iceberg catalog holding the curated table. */
+    Catalog catalog();
+
+    /**
+     * When the scheduled reconciliation runs (Quartz cron, seconds first); {@code off} for never.
+     */
+    @WithDefault(CRON_DEFAULT)
+    String cron();
+
+    /** The engine for this dataset; default: {@code tidemark.engine}. */
+    Optional<String> engine();
+
+    /**
+     * Rules by id. Every rule kind runs with its defaults unless configured here; a configured id
+     * equal to a kind's id overrides that kind's default rule, another id adds a rule.
+     */
+    Map<String, RuleConfig> rules();
+  }
+
+  /** The change marker. */
+  interface ChangeMarkerConfig {
+    /** Column name. */
+    @WithDefault("updated_at")
+    String column();
+
+    /** {@code TIMESTAMP} (UTC) or {@code LONG} (a sequence). */
+    @WithDefault("TIMESTAMP")
+    String type();
+  }
+
+  /** The raw layer of one dataset. */
+  interface Raw {
+    /** The dataset's raw folder: {@code <location>/<partition-column>=YYYY-MM-DD/*.parquet}. */
+    String location();
+
+    /** The date partition's name. */
+    @WithDefault("ingest_date")
+    String partitionColumn();
+  }
+
+  /** The Iceberg catalog. */
+  interface Catalog {
+    /** The catalog's name. */
+    @WithDefault("tidemark")
+    String name();
+
+    /**
+     * The warehouse of the embedded default catalog: a JDBC catalog on {@code
+     * <warehouse>/catalog.db}. Ignored when {@code properties} names a catalog type or impl.
+     */
+    Optional<String> warehouse();
+
+    /** Iceberg catalog properties; they override those derived from {@code warehouse}. */
+    Map<String, String> properties();
+  }
+
+  /** One configured rule. */
+  interface RuleConfig {
+    /** The rule kind; default: the rule's id. */
+    Optional<String> kind();
+
+    /** The rule fails when its observed value is greater; default: the kind's default. */
+    Optional<Double> threshold();
+
+    /** For {@code count_match}: {@code ABSOLUTE} (default) or {@code RATIO}. */
+    Optional<String> tolerance();
+
+    /** {@code CRITICAL} (default) or {@code WARNING}. */
+    Optional<String> severity();
+
+    /** How many offending keys a result carries, 1..1000. */
+    Optional<Integer> sampleSize();
+
+    /** {@code false} removes the rule (e.g. a default one). */
+    @WithDefault("true")
+    boolean enabled();
+  }
+
+  /** Local alarm evaluation. */
+  interface Alarms {
+    /**
+     * The CloudFormation template with the alarm definitions; default: the copy of {@code
+     * alerts/tidemark-alarms.json} bundled at build time.
+     */
+    Optional<Path> template();
+  }
+
+  /** Micrometer's CloudWatch registry. */
+  interface CloudWatch {
+    /** Publish the catalogue metrics to CloudWatch. */
+    @WithDefault("false")
+    boolean enabled();
+
+    /** An endpoint override, e.g. a local emulator; default: the SDK's endpoint for the region. */
+    Optional<URI> endpoint();
+
+    /** The region; default: the SDK's region provider chain. */
+    Optional<String> region();
+
+    /** The CloudWatch namespace. */
+    @WithDefault("Tidemark")
+    String namespace();
+
+    /** How often the registry publishes. */
+    @WithDefault("1m")
+    Duration step();
+
+    /** A static access key id (for an emulator); default: the SDK's credential chain. */
+    Optional<String> accessKeyId();
+
+    /** The static secret key that goes with {@code access-key-id}. Never logged. */
+    Optional<String> secretAccessKey();
+  }
+}

@@ -1,0 +1,55 @@
+package io.tidemark.reconcile.engine;
+
+import io.tidemark.model.config.CatalogSpec;
+import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.config.RuleSpec;
+import io.tidemark.model.report.ReconciliationMode;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * What to observe.
+ *
+ * <p>The rows considered are the valid raw versions up to {@code to}. In WINDOW mode the keys
+ * checked are those with a raw version in {@code (from, to]} plus those whose curated row carries a
+ * change marker in that window; {@code from == null} means "from the beginning". In FULL mode every
+ * key is checked.
+ *
+ * @param dataset the data contract
+ * @param catalog where the curated table is
+ * @param mode WINDOW or FULL
+ * @param from window start, exclusive; null for FULL or a first run
+ * @param to window end, inclusive
+ * @param now the reference time of freshness
+ * @param sampleSize how many offending keys each measure keeps, 1..1000
+ */
+public record EngineRequest(
+    DatasetSpec dataset,
+    CatalogSpec catalog,
+    ReconciliationMode mode,
+    Instant from,
+    Instant to,
+    Instant now,
+    int sampleSize) {
+  public EngineRequest {
+    Objects.requireNonNull(dataset, "dataset is null");
+    Objects.requireNonNull(catalog, "catalog is null");
+    Objects.requireNonNull(mode, "mode is null");
+    Objects.requireNonNull(to, "to is null");
+    Objects.requireNonNull(now, "now is null");
+    if (mode == ReconciliationMode.FULL && from != null) {
+      throw new IllegalArgumentException("Cannot observe in FULL mode with a window start " + from);
+    }
+    if (from != null && !from.isBefore(to)) {
+      throw new IllegalArgumentException(
+          "Cannot observe window (" + from + ", " + to + "]: start is not before end");
+    }
+    if (sampleSize < 1 || sampleSize > RuleSpec.SAMPLE_SIZE_MAX) {
+      throw new IllegalArgumentException(
+          "Cannot observe with sample size "
+              + sampleSize
+              + ": must be 1.."
+              + RuleSpec.SAMPLE_SIZE_MAX);
+    }
+  }
+}

@@ -1,0 +1,35 @@
+package io.tidemark.reconcile.engine;
+
+/**
+ * How far the curated table is behind, in change-marker units: seconds for timestamp markers, the
+ * sequence for long markers.
+ *
+ * @param newestCurated the newest curated change marker (epoch seconds or sequence); null when the
+ *     table is empty
+ * @param newestRaw the newest valid raw change marker up to the window end; null when there is none
+ * @param lagBehindNow seconds the newest curated marker is behind the reference time; null for
+ *     sequence markers or an empty table
+ * @param pending keys whose newest raw version is newer than the newest curated marker (a sample)
+ * @param error why freshness could not be measured; null when it was
+ */
+public record Freshness(
+    Double newestCurated, Double newestRaw, Double lagBehindNow, Finding pending, String error) {
+  public Freshness {
+    pending = pending == null ? Finding.of(0, java.util.List.of()) : pending;
+  }
+
+  /** How far the newest curated marker is behind the newest raw one; 0 when it is not. */
+  public double lagBehindRaw() {
+    if (newestRaw == null) {
+      return 0;
+    }
+    if (newestCurated == null) {
+      return Double.NaN;
+    }
+    return Math.max(0, newestRaw - newestCurated);
+  }
+
+  public static Freshness failed(String error) {
+    return new Freshness(null, null, null, null, error);
+  }
+}

@@ -1,0 +1,121 @@
+package io.tidemark.reconcile.engine;
+
+import io.tidemark.model.config.CatalogSpec;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.io.CloseableIterable;
+
+/**
+ * Reaches the curated table through the Iceberg Java API, the way the ingest job's catalog sees it,
+ * and lists what a reader must read: the live data files of the current snapshot and the
+ * position-delete files that apply to them.
+ */
+public final class IcebergTables {
+  private IcebergTables() {}
+
+  /**
+   * The live files of the current snapshot.
+   *
+   * @param dataFiles data file locations as the table records them
+   * @param positionDeletes position-delete file locations that apply to them
+   * @param bytes the size of all of them
+   * @param snapshotId the snapshot read; null for a table without one
+   */
+  public record LiveFiles(
+      List<String> dataFiles, List<String> positionDeletes, long bytes, Long snapshotId) {
+    public LiveFiles {
+      dataFiles = List.copyOf(dataFiles);
+      positionDeletes = List.copyOf(positionDeletes);
+    }
+  }
+
+  /** Builds the catalog a spec describes; close it after use. */
+  public static Catalog catalog(CatalogSpec spec) {
+    return CatalogUtil.buildIcebergCatalog(spec.name(), spec.properties(), new Configuration());
+  }
+
+  public static Table load(Catalog catalog, String qualifiedName) {
+    try {
+      return catalog.loadTable(TableIdentifier.parse(qualifiedName));
+    } catch (NoSuchTableException e) {
+      throw new EngineException(
+          "Cannot load curated table "
+              + qualifiedName
+              + ": it does not exist in catalog "
+              + catalog.name(),
+          e);
+    }
+  }
+
+  /**
+   * Lists the live files of the table's current snapshot.
+   *
+   * @throws EngineException when a task carries equality deletes or deletion vectors, which the
+   *     embedded engine does not apply
+   */
+  public static LiveFiles liveFiles(Table table) {
+    if (table.currentSnapshot() == null) {
+      return new LiveFiles(List.of(), List.of(), 0, null);
+    }
+    List<String> data = new ArrayList<>();
+    Map<String, Long> deletes = new LinkedHashMap<>();
+    long bytes = 0;
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        if (task.file().format() != FileFormat.PARQUET) {
+          throw new EngineException(
+              "Cannot read data file "
+                  + task.file().location()
+                  + ": format "
+                  + task.file().format()
+                  + " (the embedded engine reads Parquet)");
+        }
+        data.add(task.file().location());
+        bytes += task.file().fileSizeInBytes();
+        for (DeleteFile d : task.deletes()) {
+          if (d.content() != FileContent.POSITION_DELETES || d.format() != FileFormat.PARQUET) {
+            throw new EngineException(
+                "Cannot apply delete file "
+                    + d.location()
+                    + " ("
+                    + d.content()
+                    + ", "
+                    + d.format()
+                    + "): the embedded engine applies Parquet position deletes only");
+          }
+          deletes.putIfAbsent(d.location(), d.fileSizeInBytes());
+        }
+      }
+    } catch (IOException e) {
+      throw new EngineException("Cannot plan a scan of " + table.name() + ": " + e.getMessage(), e);
+    }
+    bytes += deletes.values().stream().mapToLong(Long::longValue).sum();
+    return new LiveFiles(
+        data, new ArrayList<>(deletes.keySet()), bytes, table.currentSnapshot().snapshotId());
+  }
+
+  /** Closes a catalog if it holds resources (the JDBC catalog holds a connection pool). */
+  public static void close(Catalog catalog) {
+    if (catalog instanceof Closeable c) {
+      try {
+        c.close();
+      } catch (IOException e) {
+        // Nothing was written through it: a failed close loses nothing.
+      }
+    }
+  }
+}

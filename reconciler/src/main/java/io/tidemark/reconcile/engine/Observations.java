@@ -1,0 +1,39 @@
+package io.tidemark.reconcile.engine;
+
+import java.util.Objects;
+
+/**
+ * What an engine measured for one dataset; the rules turn it into results.
+ *
+ * @param expectedRows live keys in the expected state among the checked keys
+ * @param curatedRows curated rows among the checked keys (duplicates counted)
+ * @param countDifference keys behind the row-count difference (missing, unexpected, duplicated)
+ * @param missing expected live keys absent from curated
+ * @param unexpected curated keys that raw does not hold, or holds as deleted
+ * @param duplicates keys present more than once in curated
+ * @param stale keys whose curated change marker is older than the expected one
+ * @param mismatched keys at the same change marker whose compared columns hash differently
+ * @param freshness how far curated is behind
+ * @param bytesScanned bytes read from storage, 0 when unknown
+ */
+public record Observations(
+    long expectedRows,
+    long curatedRows,
+    Finding countDifference,
+    Finding missing,
+    Finding unexpected,
+    Finding duplicates,
+    Finding stale,
+    Finding mismatched,
+    Freshness freshness,
+    long bytesScanned) {
+  public Observations {
+    Objects.requireNonNull(countDifference, "countDifference is null");
+    Objects.requireNonNull(missing, "missing is null");
+    Objects.requireNonNull(unexpected, "unexpected is null");
+    Objects.requireNonNull(duplicates, "duplicates is null");
+    Objects.requireNonNull(stale, "stale is null");
+    Objects.requireNonNull(mismatched, "mismatched is null");
+    Objects.requireNonNull(freshness, "freshness is null");
+  }
+}

@@ -1,0 +1,298 @@
+package io.tidemark.reconcile.engine.duckdb;
+
+import io.tidemark.model.config.ChangeMarkerType;
+import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.report.ReconciliationMode;
+import io.tidemark.reconcile.engine.EngineException;
+import io.tidemark.reconcile.engine.EngineNames;
+import io.tidemark.reconcile.engine.EngineRequest;
+import io.tidemark.reconcile.engine.Finding;
+import io.tidemark.reconcile.engine.Freshness;
+import io.tidemark.reconcile.engine.IcebergTables;
+import io.tidemark.reconcile.engine.Observations;
+import io.tidemark.reconcile.engine.RawFiles;
+import io.tidemark.reconcile.engine.ReconciliationEngine;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+
+/**
+ * The embedded engine: an in-memory DuckDB per reconciliation reads the raw Parquet partitions and
+ * the curated table's live data files, with position deletes applied by an anti-join on file path
+ * and row position (DuckDB's own Iceberg extension is not needed, nor available offline).
+ */
+public final class DuckDbEngine implements ReconciliationEngine {
+  /**
+   * How far before the window start's date the raw partitions are read: a record lands in a
+   * partition dated no earlier than the day before its change marker (producer clock skew).
+   */
+  public static final long PARTITION_SLACK_DAYS = 1;
+
+  @Override
+  public String name() {
+    return EngineNames.DUCKDB;
+  }
+
+  @Override
+  public Observations observe(EngineRequest request) {
+    try (Connection c = open()) {
+      long bytes = loadRaw(c, request);
+      bytes += loadCurated(c, request);
+      return analyse(c, request, bytes);
+    } catch (SQLException e) {
+      throw new EngineException(
+          "Cannot reconcile dataset " + request.dataset().name() + " on DuckDB: " + e.getMessage(),
+          e);
+    }
+  }
+
+  static Connection open() throws SQLException {
+    Connection c = DriverManager.getConnection("jdbc:duckdb:");
+    try (Statement s = c.createStatement()) {
+      s.execute(DuckDbDialect.settings());
+    }
+    return c;
+  }
+
+  /** Loads the raw partitions the request needs into {@code raw_versions}; returns bytes read. */
+  static long loadRaw(Connection c, EngineRequest request) throws SQLException {
+    DatasetSpec spec = request.dataset();
+    LocalDate fromDate = null;
+    if (request.mode() == ReconciliationMode.WINDOW
+        && request.from() != null
+        && spec.changeMarker().type() == ChangeMarkerType.TIMESTAMP) {
+      fromDate = date(request.from()).minusDays(PARTITION_SLACK_DAYS);
+    }
+    List<RawFiles.RawFile> files = RawFiles.list(spec.raw(), fromDate);
+    try (Statement s = c.createStatement()) {
+      s.execute(DuckDbDialect.createFileTable("raw_files"));
+      if (files.isEmpty()) {
+        s.execute(DuckDbDialect.emptyCanonicalRaw());
+        return 0;
+      }
+    }
+    try (PreparedStatement ps = c.prepareStatement(DuckDbDialect.insertFile("raw_files"))) {
+      for (RawFiles.RawFile f : files) {
+        ps.setString(1, f.path());
+        ps.setString(2, f.path());
+        ps.setString(3, f.partitionDate().toString());
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    }
+    execute(
+        c,
+        DuckDbDialect.loadParquet("raw_src", files.stream().map(RawFiles.RawFile::path).toList()));
+    Map<String, String> types = columnTypes(c, "raw_src");
+    execute(c, DuckDbDialect.createRawVersions(spec, types));
+    return files.stream().mapToLong(RawFiles.RawFile::bytes).sum();
+  }
+
+  /** Loads the curated table's live rows into {@code curated_rows}; returns bytes read. */
+  static long loadCurated(Connection c, EngineRequest request) throws SQLException {
+    Catalog catalog = IcebergTables.catalog(request.catalog());
+    try {
+      Table table = IcebergTables.load(catalog, request.dataset().curatedTable());
+      IcebergTables.LiveFiles live = IcebergTables.liveFiles(table);
+      if (live.dataFiles().isEmpty()) {
+        try (Statement s = c.createStatement()) {
+          s.execute(DuckDbDialect.emptyCanonicalCurated());
+        }
+        return 0;
+      }
+      loadLive(c, live);
+      Map<String, String> types = columnTypes(c, "curated_live");
+      try (Statement s = c.createStatement()) {
+        s.execute(DuckDbDialect.createCuratedRows(request.dataset(), types));
+      }
+      return live.bytes();
+    } finally {
+      IcebergTables.close(catalog);
+    }
+  }
+
+  /**
+   * Creates {@code curated_live}: every column of the live rows of the given files, position
+   * deletes applied. Returns the column names.
+   */
+  public static List<String> loadLive(Connection c, IcebergTables.LiveFiles live)
+      throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute(DuckDbDialect.createFileTable("curated_files"));
+    }
+    List<String> paths = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(DuckDbDialect.insertFile("curated_files"))) {
+      for (String location : live.dataFiles()) {
+        String path = RawFiles.localPath(location).toString();
+        paths.add(path);
+        ps.setString(1, path);
+        ps.setString(2, location);
+        ps.setString(3, null);
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    }
+    execute(c, DuckDbDialect.loadParquet("curated_src", paths));
+    if (live.positionDeletes().isEmpty()) {
+      try (Statement s = c.createStatement()) {
+        s.execute(DuckDbDialect.emptyPositionDeletes());
+      }
+    } else {
+      List<String> deletes =
+          live.positionDeletes().stream().map(l -> RawFiles.localPath(l).toString()).toList();
+      execute(c, DuckDbDialect.loadPositionDeletes(deletes));
+    }
+    List<String> columns = new ArrayList<>(columnTypes(c, "curated_src").keySet());
+    columns.removeAll(List.of("filename", "file_row_number"));
+    try (Statement s = c.createStatement()) {
+      s.execute(DuckDbDialect.createCuratedLive(columns));
+    }
+    return columns;
+  }
+
+  private static Observations analyse(Connection c, EngineRequest r, long bytes)
+      throws SQLException {
+    DatasetSpec spec = r.dataset();
+    ChangeMarkerType type = spec.changeMarker().type();
+    long toMicros = micros(r.to());
+    String toDate = date(r.to()).toString();
+    Sql cap = DuckDbDialect.capPredicate(type, toMicros, toDate);
+    execute(c, DuckDbDialect.createExpected(cap));
+    execute(c, DuckDbDialect.createInFlight(cap));
+    if (r.mode() == ReconciliationMode.WINDOW) {
+      Long fromMicros = r.from() == null ? null : micros(r.from());
+      String fromDate = r.from() == null ? null : date(r.from()).toString();
+      execute(
+          c,
+          DuckDbDialect.createCheckedWindow(
+              DuckDbDialect.rawWindowPredicate(type, fromMicros, toMicros, fromDate, toDate),
+              DuckDbDialect.curatedWindowPredicate(type, fromMicros, toMicros)));
+    } else {
+      try (Statement s = c.createStatement()) {
+        s.execute(DuckDbDialect.createCheckedFull());
+      }
+    }
+    try (Statement s = c.createStatement()) {
+      for (String sql : DuckDbDialect.createComparison()) {
+        s.execute(sql);
+      }
+    }
+    int n = r.sampleSize();
+    return new Observations(
+        scalar(c, new Sql().append(DuckDbDialect.EXPECTED_ROWS)),
+        scalar(c, new Sql().append(DuckDbDialect.CURATED_ROWS)),
+        finding(c, DuckDbDialect.COUNT_DIFFERENCE, n),
+        finding(c, DuckDbDialect.MISSING, n),
+        finding(c, DuckDbDialect.UNEXPECTED, n),
+        finding(c, DuckDbDialect.DUPLICATES, n),
+        finding(c, DuckDbDialect.STALE, n),
+        finding(c, DuckDbDialect.MISMATCHED, n),
+        freshness(c, r, cap),
+        bytes);
+  }
+
+  private static Freshness freshness(Connection c, EngineRequest r, Sql cap) {
+    boolean timestamps = r.dataset().changeMarker().type() == ChangeMarkerType.TIMESTAMP;
+    try {
+      Long curated = nullableScalar(c, new Sql().append(DuckDbDialect.NEWEST_CURATED));
+      Long raw = nullableScalar(c, DuckDbDialect.newestRaw(cap));
+      Finding pending =
+          curated == null
+              ? Finding.of(0, List.of())
+              : finding(c, DuckDbDialect.pending(curated), r.sampleSize());
+      Double lagNow = null;
+      if (timestamps && curated != null) {
+        lagNow = Math.max(0, (micros(r.now()) - curated) / 1e6);
+      }
+      return new Freshness(
+          curated == null ? null : marker(curated, timestamps),
+          raw == null ? null : marker(raw, timestamps),
+          lagNow,
+          pending,
+          null);
+    } catch (SQLException | RuntimeException e) {
+      return Freshness.failed("Cannot measure freshness: " + e.getMessage());
+    }
+  }
+
+  private static double marker(long value, boolean timestamps) {
+    return timestamps ? value / 1e6 : value;
+  }
+
+  private static Finding finding(Connection c, String keysQuery, int sampleSize) {
+    return finding(c, new Sql().append(keysQuery), sampleSize);
+  }
+
+  private static Finding finding(Connection c, Sql keysQuery, int sampleSize) {
+    try {
+      long count = scalar(c, DuckDbDialect.count(keysQuery));
+      List<String> sample = new ArrayList<>();
+      try (PreparedStatement ps = DuckDbDialect.sample(keysQuery, sampleSize).prepare(c);
+          ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          sample.add(rs.getString(1));
+        }
+      }
+      return Finding.of(count, sample);
+    } catch (SQLException e) {
+      return Finding.failed("Cannot run the query: " + e.getMessage());
+    }
+  }
+
+  private static long scalar(Connection c, Sql sql) throws SQLException {
+    Long v = nullableScalar(c, sql);
+    return v == null ? 0 : v;
+  }
+
+  private static Long nullableScalar(Connection c, Sql sql) throws SQLException {
+    try (PreparedStatement ps = sql.prepare(c);
+        ResultSet rs = ps.executeQuery()) {
+      if (!rs.next()) {
+        return null;
+      }
+      long v = rs.getLong(1);
+      return rs.wasNull() ? null : v;
+    }
+  }
+
+  static void execute(Connection c, Sql sql) throws SQLException {
+    try (PreparedStatement ps = sql.prepare(c)) {
+      ps.execute();
+    }
+  }
+
+  /** Column name (lower case) to DuckDB type, in table order. */
+  static Map<String, String> columnTypes(Connection c, String table) throws SQLException {
+    Map<String, String> types = new LinkedHashMap<>();
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(DuckDbDialect.describe(table))) {
+      while (rs.next()) {
+        types.put(
+            rs.getString(1).toLowerCase(Locale.ROOT), rs.getString(2).toUpperCase(Locale.ROOT));
+      }
+    }
+    return types;
+  }
+
+  static long micros(Instant i) {
+    return ChronoUnit.MICROS.between(Instant.EPOCH, i);
+  }
+
+  static LocalDate date(Instant i) {
+    return LocalDate.ofInstant(i, ZoneOffset.UTC);
+  }
+}

@@ -1,0 +1,78 @@
+package io.tidemark.reconcile.metrics;
+
+import io.tidemark.model.cloudwatch.Datum;
+import io.tidemark.model.metrics.Metric;
+import io.tidemark.model.report.ReconciliationReport;
+import io.tidemark.model.report.ReconciliationStatus;
+import io.tidemark.model.report.RuleResult;
+import io.tidemark.model.report.RuleStatus;
+import io.tidemark.reconcile.engine.Observations;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The catalogue datapoints one finished reconciliation produces, timestamped at its end: per rule
+ * RuleStatus (0 pass, 1 fail or error) and RuleObservedValue; the kind metric of each default rule
+ * (MissingKeys, ...); CountRatio and FreshnessLag when the engine's observations are at hand;
+ * BytesScanned and ReconciliationDuration. An ABANDONED run produces none.
+ */
+public final class ReconciliationDatapoints {
+  private ReconciliationDatapoints() {}
+
+  /**
+   * @param observations the engine's measures, or null (e.g. when rebuilding from stored reports)
+   */
+  public static List<Datum> of(ReconciliationReport report, Observations observations) {
+    if (!report.status().finished() || report.status() == ReconciliationStatus.ABANDONED) {
+      return List.of();
+    }
+    String p = report.pipeline();
+    String d = report.dataset();
+    var at = report.finishedAt();
+    List<Datum> out = new ArrayList<>();
+    for (RuleResult r : report.results()) {
+      out.add(
+          Datum.ofRule(
+              Metric.RULE_STATUS, p, d, r.ruleId(), r.status() == RuleStatus.PASS ? 0 : 1, at));
+      if (r.observed() != null) {
+        out.add(Datum.ofRule(Metric.RULE_OBSERVED_VALUE, p, d, r.ruleId(), r.observed(), at));
+      }
+      boolean defaultRule = r.ruleId().equals(r.kind().id());
+      if (defaultRule && r.observed() != null) {
+        switch (r.kind()) {
+          case MISSING_KEYS, UNEXPECTED_KEYS, DUPLICATE_KEYS, STALE_VERSIONS, VALUE_MISMATCHES ->
+              out.add(Datum.of(r.kind().metric().orElseThrow(), p, d, r.observed(), at));
+          default -> {}
+        }
+      }
+    }
+    if (observations != null) {
+      if (observations.expectedRows() > 0) {
+        out.add(
+            Datum.of(
+                Metric.COUNT_RATIO,
+                p,
+                d,
+                (double) observations.curatedRows() / observations.expectedRows(),
+                at));
+      }
+      double lag = observations.freshness().lagBehindRaw();
+      boolean measured =
+          observations.freshness().error() == null
+              && observations.freshness().newestCurated() != null;
+      if (measured && Double.isFinite(lag)) {
+        out.add(Datum.of(Metric.FRESHNESS_LAG, p, d, lag, at));
+      }
+    }
+    out.add(Datum.of(Metric.BYTES_SCANNED, p, d, report.bytesScanned(), at));
+    out.add(
+        Datum.of(
+            Metric.RECONCILIATION_DURATION,
+            p,
+            d,
+            Duration.between(report.startedAt(), report.finishedAt()).toMillis() / 1000.0,
+            at));
+    return out;
+  }
+}

@@ -1,0 +1,125 @@
+package io.tidemark.reconcile.report;
+
+import io.tidemark.model.json.Json;
+import io.tidemark.model.report.ReconciliationReport;
+import io.tidemark.model.report.ReconciliationStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reports as JSON files: {@code <state-root>/_reconciliation/dt=YYYY-MM-DD/<id>.json}, dated by the
+ * run's start (UTC), each written atomically. The history is read back at construction, so it
+ * survives restarts; an index in memory answers queries.
+ */
+public final class LocalReportStore implements ReportStore {
+  public static final String FOLDER = "_reconciliation";
+  private static final Logger LOG = LoggerFactory.getLogger(LocalReportStore.class);
+
+  private final Path root;
+  private final Map<String, ReconciliationReport> byId = new ConcurrentHashMap<>();
+
+  public LocalReportStore(Path stateRoot) {
+    this.root = stateRoot.resolve(FOLDER);
+    load();
+  }
+
+  /** The file of a report. */
+  public Path file(ReconciliationReport report) {
+    LocalDate dt = LocalDate.ofInstant(report.startedAt(), ZoneOffset.UTC);
+    return root.resolve("dt=" + dt).resolve(report.id() + ".json");
+  }
+
+  private void load() {
+    if (!Files.isDirectory(root)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(root, 2)) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".json")).toList()) {
+        if (f.getFileName().toString().startsWith(".")) {
+          continue;
+        }
+        try {
+          ReconciliationReport r = Json.read(f, ReconciliationReport.class);
+          byId.put(r.id(), r);
+        } catch (RuntimeException e) {
+          // One unreadable report must not hide the others; it stays on disk for a person.
+          LOG.warn("Cannot read reconciliation report {}: {}", f, e.getMessage());
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "Cannot list reports under " + root + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void save(ReconciliationReport report) {
+    Json.writeAtomically(file(report), report);
+    byId.put(report.id(), report);
+  }
+
+  @Override
+  public Optional<ReconciliationReport> find(String id) {
+    return Optional.ofNullable(byId.get(id));
+  }
+
+  @Override
+  public List<ReconciliationReport> list(Optional<String> dataset, int limit) {
+    return byId.values().stream()
+        .filter(r -> dataset.isEmpty() || dataset.get().equals(r.dataset()))
+        .sorted(
+            Comparator.comparing(ReconciliationReport::startedAt)
+                .thenComparing(ReconciliationReport::id)
+                .reversed())
+        .limit(limit)
+        .toList();
+  }
+
+  @Override
+  public Optional<Instant> lastPassedWindowEnd(String dataset) {
+    return byId.values().stream()
+        .filter(r -> r.dataset().equals(dataset) && r.status() == ReconciliationStatus.PASSED)
+        .map(ReconciliationReport::windowTo)
+        .filter(java.util.Objects::nonNull)
+        .max(Comparator.naturalOrder());
+  }
+
+  @Override
+  public List<ReconciliationReport> abandonRunning(Instant now) {
+    List<ReconciliationReport> out = new ArrayList<>();
+    for (ReconciliationReport r : List.copyOf(byId.values())) {
+      if (r.status() != ReconciliationStatus.RUNNING) {
+        continue;
+      }
+      Instant end = now.isBefore(r.startedAt()) ? r.startedAt() : now;
+      ReconciliationReport abandoned =
+          r.withOutcome(
+              ReconciliationStatus.ABANDONED,
+              end,
+              r.results(),
+              r.bytesScanned(),
+              "The service stopped while this run was RUNNING; marked ABANDONED at the next start");
+      save(abandoned);
+      LOG.warn(
+          "Reconciliation {} of {} was cut off by a shutdown: marked ABANDONED",
+          r.id(),
+          r.dataset());
+      out.add(abandoned);
+    }
+    return out;
+  }
+}

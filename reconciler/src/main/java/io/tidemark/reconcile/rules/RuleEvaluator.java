@@ -1,0 +1,170 @@
+package io.tidemark.reconcile.rules;
+
+import io.tidemark.model.config.ChangeMarkerType;
+import io.tidemark.model.config.RuleSpec;
+import io.tidemark.model.config.ToleranceMode;
+import io.tidemark.model.report.RuleResult;
+import io.tidemark.reconcile.engine.Finding;
+import io.tidemark.reconcile.engine.Freshness;
+import io.tidemark.reconcile.engine.Observations;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns what an engine observed into one result per configured rule: observed value, threshold,
+ * PASS / FAIL / ERROR with the reason, and a bounded sample of offending keys. Pure: no I/O.
+ */
+public final class RuleEvaluator {
+  private RuleEvaluator() {}
+
+  /**
+   * What the rules look at.
+   *
+   * @param observations the engine's measures; null when the engine failed
+   * @param engineError why the engine failed; null when it did not
+   * @param runs the run-accounting outcome; null when the run reports could not be read
+   * @param runsError why the run reports could not be read
+   * @param markerType how the dataset orders versions (freshness units)
+   */
+  public record Inputs(
+      Observations observations,
+      String engineError,
+      RunAccounting.Outcome runs,
+      String runsError,
+      ChangeMarkerType markerType) {}
+
+  public static List<RuleResult> evaluate(List<RuleSpec> rules, Inputs in) {
+    List<RuleResult> results = new ArrayList<>();
+    for (RuleSpec rule : rules) {
+      results.add(evaluate(rule, in));
+    }
+    return results;
+  }
+
+  static RuleResult evaluate(RuleSpec rule, Inputs in) {
+    if (rule.kind() == io.tidemark.model.config.RuleKind.RUN_ACCOUNTING) {
+      return runAccounting(rule, in);
+    }
+    if (in.observations() == null) {
+      return RuleResult.error(rule, in.engineError());
+    }
+    Observations o = in.observations();
+    long bytes = o.bytesScanned();
+    return switch (rule.kind()) {
+      case COUNT_MATCH -> countMatch(rule, o);
+      case MISSING_KEYS ->
+          keys(rule, o.missing(), "expected keys are missing from the curated table", bytes);
+      case UNEXPECTED_KEYS ->
+          keys(rule, o.unexpected(), "curated keys are not in raw, or are deleted there", bytes);
+      case DUPLICATE_KEYS ->
+          keys(rule, o.duplicates(), "keys are present more than once in curated", bytes);
+      case STALE_VERSIONS ->
+          keys(rule, o.stale(), "keys hold an older version in curated than in raw", bytes);
+      case VALUE_MISMATCHES ->
+          keys(
+              rule,
+              o.mismatched(),
+              "keys have compared columns that differ from raw at the same version",
+              bytes);
+      case FRESHNESS -> freshness(rule, o.freshness(), in.markerType(), bytes);
+      case RUN_ACCOUNTING -> throw new IllegalStateException("handled above");
+    };
+  }
+
+  private static RuleResult keys(RuleSpec rule, Finding f, String what, long bytes) {
+    if (f.failed()) {
+      return RuleResult.error(rule, f.error());
+    }
+    return RuleResult.evaluate(
+        rule,
+        f.count(),
+        f.count() + " " + what + " (threshold " + rule.threshold() + ")",
+        f.sample(),
+        bytes);
+  }
+
+  /** Observed for the count rule: absolute row difference, or |curated / expected - 1|. */
+  public static double countObserved(ToleranceMode mode, long expected, long curated) {
+    if (mode == ToleranceMode.RATIO) {
+      if (expected == 0) {
+        return curated == 0 ? 0 : 1;
+      }
+      return Math.abs((double) curated / expected - 1);
+    }
+    return Math.abs(curated - expected);
+  }
+
+  private static RuleResult countMatch(RuleSpec rule, Observations o) {
+    if (o.countDifference().failed()) {
+      return RuleResult.error(rule, o.countDifference().error());
+    }
+    double observed = countObserved(rule.tolerance(), o.expectedRows(), o.curatedRows());
+    String reason =
+        "curated holds "
+            + o.curatedRows()
+            + " rows where raw expects "
+            + o.expectedRows()
+            + " ("
+            + rule.tolerance().name().toLowerCase(java.util.Locale.ROOT)
+            + " difference "
+            + observed
+            + " > threshold "
+            + rule.threshold()
+            + "); "
+            + o.countDifference().count()
+            + " keys differ";
+    return RuleResult.evaluate(
+        rule, observed, reason, o.countDifference().sample(), o.bytesScanned());
+  }
+
+  private static RuleResult freshness(
+      RuleSpec rule, Freshness f, ChangeMarkerType type, long bytes) {
+    if (f.error() != null) {
+      return RuleResult.error(rule, f.error());
+    }
+    if (f.newestCurated() == null) {
+      if (f.newestRaw() == null) {
+        return RuleResult.evaluate(rule, 0, "", List.of(), bytes);
+      }
+      return RuleResult.error(
+          rule,
+          "Cannot measure freshness: the curated table is empty while raw holds versions up to "
+              + f.newestRaw());
+    }
+    boolean timestamps = type == ChangeMarkerType.TIMESTAMP;
+    double observed = timestamps ? f.lagBehindNow() : f.lagBehindRaw();
+    String reason =
+        timestamps
+            ? "the newest curated change is "
+                + Math.round(observed)
+                + " s behind now and "
+                + Math.round(f.lagBehindRaw())
+                + " s behind raw (threshold "
+                + rule.threshold()
+                + " s); "
+                + f.pending().count()
+                + " keys wait in raw"
+            : "the newest curated sequence is "
+                + observed
+                + " behind raw (threshold "
+                + rule.threshold()
+                + "); "
+                + f.pending().count()
+                + " keys wait in raw";
+    return RuleResult.evaluate(rule, observed, reason, f.pending().sample(), bytes);
+  }
+
+  private static RuleResult runAccounting(RuleSpec rule, Inputs in) {
+    if (in.runs() == null) {
+      return RuleResult.error(rule, in.runsError());
+    }
+    RunAccounting.Outcome o = in.runs();
+    String reason =
+        o.offendingRuns().size()
+            + " of "
+            + o.runsChecked()
+            + " runs do not account for their records or files: "
+            + String.join("; ", o.errors().stream().limit(10).toList());
+    return RuleResult.evaluate(rule, o.unaccounted(), reason, o.offendingRuns(), 0);
+  }
+}

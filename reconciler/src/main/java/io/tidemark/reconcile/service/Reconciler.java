@@ -1,0 +1,444 @@
+package io.tidemark.reconcile.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tidemark.model.alarms.AlarmDefinition;
+import io.tidemark.model.cloudwatch.Datum;
+import io.tidemark.model.cloudwatch.IngestRunMetrics;
+import io.tidemark.model.config.CatalogSpec;
+import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.config.RuleSpec;
+import io.tidemark.model.metrics.Emitter;
+import io.tidemark.model.report.IngestRunReport;
+import io.tidemark.model.report.ReconciliationMode;
+import io.tidemark.model.report.ReconciliationReport;
+import io.tidemark.model.report.ReconciliationStatus;
+import io.tidemark.model.report.RuleResult;
+import io.tidemark.reconcile.alarms.AlarmBoard;
+import io.tidemark.reconcile.alarms.AlarmDefinitions;
+import io.tidemark.reconcile.alarms.AlarmStatus;
+import io.tidemark.reconcile.config.ReconciledDataset;
+import io.tidemark.reconcile.engine.EngineRequest;
+import io.tidemark.reconcile.engine.Observations;
+import io.tidemark.reconcile.engine.ReconciliationEngine;
+import io.tidemark.reconcile.engine.duckdb.DuckDbEngine;
+import io.tidemark.reconcile.metrics.MetricHistory;
+import io.tidemark.reconcile.metrics.ReconciliationDatapoints;
+import io.tidemark.reconcile.report.LocalReportStore;
+import io.tidemark.reconcile.report.LocalRunReports;
+import io.tidemark.reconcile.report.ReportStore;
+import io.tidemark.reconcile.report.RunReportSource;
+import io.tidemark.reconcile.rules.RuleEvaluator;
+import io.tidemark.reconcile.rules.RunAccounting;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs reconciliations and evaluates alarms, with no framework: the Quarkus service wraps one, and
+ * another module's test or a plain {@code main} can use one directly.
+ *
+ * <pre>{@code
+ * Reconciler r = Reconciler.builder(stateRoot)
+ *     .dataset(DatasetSpec.customers(rawRoot + "/customers", "curated.customers"),
+ *              CatalogSpec.localJdbc(warehouse), RuleSpec.defaults())
+ *     .build();
+ * r.recover();                                   // marks runs cut off by a crash ABANDONED
+ * ReconciliationReport report = r.run("customers", ReconciliationMode.FULL, null, null, "demo");
+ * List<AlarmStatus> alarms = r.alarms();         // OK / ALARM / INSUFFICIENT_DATA, with reasons
+ * }</pre>
+ *
+ * At most one reconciliation per dataset runs at a time: a second {@link #begin} fails with {@link
+ * AlreadyRunningException} naming the running one.
+ */
+public final class Reconciler {
+  private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
+  private static final DateTimeFormatter ID_TIME =
+      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  /** Told about every finished reconciliation, e.g. to publish its datapoints as meters. */
+  @FunctionalInterface
+  public interface Listener {
+    void finished(ReconciliationReport report, List<Datum> datapoints);
+  }
+
+  /** A reconciliation that has begun: its RUNNING report is stored. */
+  public record Started(ReconciliationReport report, ReconciledDataset dataset) {}
+
+  private final Map<String, ReconciledDataset> datasets;
+  private final Map<String, ReconciliationEngine> engines;
+  private final ReportStore reports;
+  private final RunReportSource runReports;
+  private final Clock clock;
+  private final MetricHistory history = new MetricHistory();
+  private final AlarmBoard alarms;
+  private final List<Listener> listeners;
+  private final Map<String, String> running = new ConcurrentHashMap<>();
+
+  private Reconciler(Builder b) {
+    this.datasets = java.util.Collections.unmodifiableMap(new TreeMap<>(b.datasets));
+    this.engines = Map.copyOf(b.engines);
+    this.reports = b.reports != null ? b.reports : new LocalReportStore(b.stateRoot);
+    this.runReports = b.runReports != null ? b.runReports : new LocalRunReports(b.stateRoot);
+    this.clock = b.clock;
+    this.listeners = List.copyOf(b.listeners);
+    JsonNode template = b.alarmTemplate != null ? b.alarmTemplate : AlarmDefinitions.bundled();
+    Map<String, List<AlarmDefinition>> defs = new LinkedHashMap<>();
+    for (ReconciledDataset d : datasets.values()) {
+      if (!engines.containsKey(d.engine())) {
+        throw new IllegalArgumentException(
+            "Cannot reconcile dataset "
+                + d.name()
+                + ": no engine named '"
+                + d.engine()
+                + "' (have "
+                + engines.keySet()
+                + ")");
+      }
+      defs.put(d.name(), AlarmDefinitions.forDataset(template, d.spec().pipeline(), d.name()));
+    }
+    this.alarms = new AlarmBoard(defs);
+  }
+
+  public static Builder builder(Path stateRoot) {
+    return new Builder(stateRoot);
+  }
+
+  public Map<String, ReconciledDataset> datasets() {
+    return datasets;
+  }
+
+  public ReportStore reports() {
+    return reports;
+  }
+
+  public MetricHistory history() {
+    return history;
+  }
+
+  /** The id of the dataset's running reconciliation, if one runs. */
+  public Optional<String> running(String dataset) {
+    return Optional.ofNullable(running.get(dataset));
+  }
+
+  /**
+   * Call once before the first run: rewrites RUNNING reports left by a process that died as
+   * ABANDONED, and rebuilds the alarm history from the stored reports.
+   */
+  public List<ReconciliationReport> recover() {
+    List<ReconciliationReport> abandoned = reports.abandonRunning(clock.instant());
+    for (ReconciliationReport r : reports.list(Optional.empty(), Integer.MAX_VALUE)) {
+      if (datasets.containsKey(r.dataset())) {
+        history.record(ReconciliationDatapoints.of(r, null));
+      }
+    }
+    return abandoned;
+  }
+
+  /** Begins and runs a reconciliation on the calling thread; never throws once begun. */
+  public ReconciliationReport run(
+      String dataset, ReconciliationMode mode, Instant from, Instant to, String trigger) {
+    return execute(begin(dataset, mode, from, to, trigger));
+  }
+
+  /**
+   * Validates a request, resolves its window and stores its RUNNING report.
+   *
+   * @param mode WINDOW (default when null) or FULL
+   * @param from window start (exclusive); default: the end of the last PASSED run's window
+   * @param to window end (inclusive); default: now
+   * @throws UnknownDatasetException for a dataset that is not configured
+   * @throws InvalidRequestException naming the field for an impossible window
+   * @throws AlreadyRunningException when the dataset has a run in progress
+   */
+  public Started begin(
+      String dataset, ReconciliationMode mode, Instant from, Instant to, String trigger) {
+    ReconciledDataset ds = datasets.get(dataset);
+    if (ds == null) {
+      throw new UnknownDatasetException(dataset);
+    }
+    mode = mode == null ? ReconciliationMode.WINDOW : mode;
+    Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
+    if (to != null && to.isAfter(now)) {
+      throw new InvalidRequestException("to", to, "is in the future (now is " + now + ")");
+    }
+    Instant end = to == null ? now : to;
+    if (mode == ReconciliationMode.FULL && from != null) {
+      throw new InvalidRequestException("from", from, "applies to mode 'window' only");
+    }
+    Instant start = null;
+    if (mode == ReconciliationMode.WINDOW) {
+      if (from != null) {
+        if (!from.isBefore(end)) {
+          throw new InvalidRequestException("from", from, "must be before 'to' (" + end + ")");
+        }
+        start = from;
+      } else {
+        start = reports.lastPassedWindowEnd(dataset).orElse(null);
+        if (start != null && !start.isBefore(end)) {
+          // Nothing changed since the last passed run: an empty window, checked all the same.
+          start = end.minus(1, ChronoUnit.MICROS);
+        }
+      }
+    }
+    String id = newId(now);
+    String other = running.putIfAbsent(dataset, id);
+    if (other != null) {
+      throw new AlreadyRunningException(dataset, other);
+    }
+    try {
+      ReconciliationReport report =
+          new ReconciliationReport(
+              ReconciliationReport.SCHEMA_VERSION,
+              id,
+              ds.spec().pipeline(),
+              dataset,
+              mode,
+              start,
+              end,
+              ds.engine(),
+              trigger,
+              ReconciliationStatus.RUNNING,
+              now,
+              null,
+              List.of(),
+              0,
+              null);
+      reports.save(report);
+      LOG.info(
+          "Reconciliation {} of {} started ({} mode, window ({}, {}], trigger {})",
+          id,
+          dataset,
+          mode,
+          start,
+          end,
+          trigger);
+      return new Started(report, ds);
+    } catch (RuntimeException e) {
+      running.remove(dataset, id);
+      throw e;
+    }
+  }
+
+  /** Runs a begun reconciliation to its end and stores the outcome; never throws. */
+  public ReconciliationReport execute(Started started) {
+    ReconciliationReport report = started.report();
+    ReconciledDataset ds = started.dataset();
+    try {
+      Observations observations = null;
+      String engineError = null;
+      try {
+        observations =
+            engines
+                .get(ds.engine())
+                .observe(
+                    new EngineRequest(
+                        ds.spec(),
+                        ds.catalog(),
+                        report.mode(),
+                        report.windowFrom(),
+                        report.windowTo(),
+                        report.startedAt(),
+                        ds.maxSampleSize()));
+      } catch (RuntimeException | LinkageError e) {
+        engineError = message(e);
+        LOG.warn(
+            "Reconciliation {} of {}: the engine failed: {}",
+            report.id(),
+            ds.name(),
+            engineError,
+            e);
+      }
+      RunAccounting.Outcome runs = null;
+      String runsError = null;
+      try {
+        List<IngestRunReport> inWindow =
+            runReports.read(
+                ds.spec().pipeline(), ds.name(), report.windowFrom(), report.windowTo());
+        runs = RunAccounting.check(inWindow);
+      } catch (RuntimeException e) {
+        runsError = message(e);
+      }
+      List<RuleResult> results =
+          RuleEvaluator.evaluate(
+              ds.rules(),
+              new RuleEvaluator.Inputs(
+                  observations, engineError, runs, runsError, ds.spec().changeMarker().type()));
+      ReconciliationStatus status =
+          observations == null
+              ? ReconciliationStatus.ERROR
+              : ReconciliationReport.statusOf(results);
+      ReconciliationReport done =
+          report.withOutcome(
+              status,
+              finishTime(report),
+              results,
+              observations == null ? 0 : observations.bytesScanned(),
+              engineError);
+      reports.save(done);
+      List<Datum> datapoints = ReconciliationDatapoints.of(done, observations);
+      history.record(datapoints);
+      for (Listener l : listeners) {
+        l.finished(done, datapoints);
+      }
+      LOG.info(
+          "Reconciliation {} of {} {}: {}", done.id(), ds.name(), done.status(), summary(results));
+      alarms.evaluate(ds.name(), clock.instant(), this::datapoints);
+      return done;
+    } catch (RuntimeException e) {
+      ReconciliationReport failed =
+          report.withOutcome(
+              ReconciliationStatus.ERROR, finishTime(report), List.of(), 0, message(e));
+      try {
+        reports.save(failed);
+      } catch (RuntimeException saveFailure) {
+        e.addSuppressed(saveFailure);
+      }
+      LOG.error("Reconciliation {} of {} broke", report.id(), ds.name(), e);
+      return failed;
+    } finally {
+      running.remove(ds.name(), report.id());
+    }
+  }
+
+  /** Evaluates every alarm of every dataset now. */
+  public List<AlarmStatus> alarms() {
+    return alarms.evaluate(clock.instant(), this::datapoints);
+  }
+
+  /** The definitions the service evaluates for a dataset. */
+  public List<AlarmDefinition> alarmDefinitions(String dataset) {
+    return alarms.definitions(dataset);
+  }
+
+  /**
+   * An alarm's datapoints: the reconciler's own from its history; the ingest job's derived from the
+   * run reports it wrote (the same values the job publishes).
+   */
+  private List<Datum> datapoints(AlarmDefinition alarm, Instant from, Instant to) {
+    if (alarm.metric().emitter() == Emitter.RECONCILER) {
+      return history.series(alarm.metric(), alarm.dimensions()).stream()
+          .filter(d -> d.timestamp().isAfter(from) && !d.timestamp().isAfter(to))
+          .toList();
+    }
+    String pipeline = alarm.dimensions().get(io.tidemark.model.metrics.Dimension.PIPELINE);
+    String dataset = alarm.dimensions().get(io.tidemark.model.metrics.Dimension.DATASET);
+    List<Datum> out = new ArrayList<>();
+    for (IngestRunReport r : runReports.read(pipeline, dataset, from, to)) {
+      for (Datum d : IngestRunMetrics.datums(r)) {
+        if (d.metric() == alarm.metric() && d.dimensions().equals(alarm.dimensions())) {
+          out.add(d);
+        }
+      }
+    }
+    return out;
+  }
+
+  private Instant finishTime(ReconciliationReport report) {
+    Instant now = clock.instant();
+    return now.isBefore(report.startedAt()) ? report.startedAt() : now;
+  }
+
+  private static String summary(List<RuleResult> results) {
+    StringBuilder sb = new StringBuilder();
+    for (RuleResult r : results) {
+      sb.append(sb.isEmpty() ? "" : ", ").append(r.ruleId()).append('=').append(r.status());
+    }
+    return sb.toString();
+  }
+
+  private static String message(Throwable e) {
+    String m = e.getMessage();
+    return m == null || m.isBlank() ? e.getClass().getSimpleName() : m;
+  }
+
+  private static String newId(Instant now) {
+    byte[] bytes = new byte[4];
+    RANDOM.nextBytes(bytes);
+    return ID_TIME.format(now) + "-" + HexFormat.of().formatHex(bytes);
+  }
+
+  /** Builds a {@link Reconciler}. */
+  public static final class Builder {
+    private final Path stateRoot;
+    private final Map<String, ReconciledDataset> datasets = new LinkedHashMap<>();
+    private final Map<String, ReconciliationEngine> engines = new LinkedHashMap<>();
+    private final List<Listener> listeners = new ArrayList<>();
+    private ReportStore reports;
+    private RunReportSource runReports;
+    private Clock clock = Clock.systemUTC();
+    private JsonNode alarmTemplate;
+
+    private Builder(Path stateRoot) {
+      this.stateRoot = Objects.requireNonNull(stateRoot, "stateRoot is null");
+      engine(new DuckDbEngine());
+    }
+
+    public Builder dataset(ReconciledDataset dataset) {
+      datasets.put(dataset.name(), dataset);
+      return this;
+    }
+
+    /** A dataset on the embedded engine, reconciled on demand only. */
+    public Builder dataset(DatasetSpec spec, CatalogSpec catalog, List<RuleSpec> rules) {
+      return dataset(
+          new ReconciledDataset(
+              spec, catalog, rules, ReconciledDataset.CRON_OFF, new DuckDbEngine().name()));
+    }
+
+    /** Adds (or replaces) an engine, found by its name. */
+    public Builder engine(ReconciliationEngine engine) {
+      engines.put(engine.name(), engine);
+      return this;
+    }
+
+    public Builder reportStore(ReportStore store) {
+      this.reports = store;
+      return this;
+    }
+
+    public Builder runReports(RunReportSource source) {
+      this.runReports = source;
+      return this;
+    }
+
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock is null");
+      return this;
+    }
+
+    /** The alarm template; default: the copy of {@code alerts/tidemark-alarms.json} bundled. */
+    public Builder alarmTemplate(JsonNode template) {
+      this.alarmTemplate = template;
+      return this;
+    }
+
+    public Builder alarmTemplate(Path template) {
+      return alarmTemplate(AlarmDefinitions.read(template));
+    }
+
+    public Builder listener(Listener listener) {
+      listeners.add(Objects.requireNonNull(listener, "listener is null"));
+      return this;
+    }
+
+    public Reconciler build() {
+      return new Reconciler(this);
+    }
+  }
+}

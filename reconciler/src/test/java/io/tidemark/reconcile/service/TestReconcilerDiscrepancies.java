@@ -1,0 +1,253 @@
+package io.tidemark.reconcile.service;
+
+import static io.tidemark.reconcile.fixtures.CustomersScenario.NOW;
+import static io.tidemark.reconcile.fixtures.CustomersScenario.at;
+import static io.tidemark.reconcile.fixtures.CustomersScenario.email;
+import static io.tidemark.reconcile.fixtures.CustomersScenario.key;
+import static io.tidemark.reconcile.fixtures.CustomersScenario.name;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.model.config.RuleKind;
+import io.tidemark.model.config.RuleSpec;
+import io.tidemark.model.config.ToleranceMode;
+import io.tidemark.model.report.IngestCounts;
+import io.tidemark.model.report.ReconciliationMode;
+import io.tidemark.model.report.ReconciliationReport;
+import io.tidemark.model.report.ReconciliationStatus;
+import io.tidemark.model.report.RuleResult;
+import io.tidemark.model.report.RuleStatus;
+import io.tidemark.reconcile.alarms.AlarmState;
+import io.tidemark.reconcile.alarms.AlarmStatus;
+import io.tidemark.reconcile.fixtures.CuratedTable;
+import io.tidemark.reconcile.fixtures.CustomersScenario;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * One fixture per kind of discrepancy, each the clean customers fixture damaged in one way: the
+ * matching rule fails with exactly the offending keys, every other rule passes, and the matching
+ * rule's alarm goes to ALARM.
+ *
+ * <p>Any missing, unexpected or duplicated key also moves the row count, so these fixtures give
+ * count_match a ratio tolerance of 0.2 (one or two keys of 19 stay inside it); the count fixture
+ * removes four keys, beyond that tolerance, and lets missing_keys tolerate four.
+ */
+class TestReconcilerDiscrepancies {
+  @TempDir Path dir;
+  private CustomersScenario scenario;
+
+  @BeforeEach
+  void clean() {
+    scenario = CustomersScenario.clean(dir);
+  }
+
+  @AfterEach
+  void close() {
+    scenario.close();
+  }
+
+  private static List<RuleSpec> rules(double missingThreshold) {
+    List<RuleSpec> rules = new ArrayList<>();
+    for (RuleKind k : RuleKind.values()) {
+      rules.add(
+          switch (k) {
+            case COUNT_MATCH -> new RuleSpec(null, k, 0.2, ToleranceMode.RATIO, null, null);
+            case MISSING_KEYS -> new RuleSpec(null, k, missingThreshold, null, null, null);
+            default -> RuleSpec.of(k);
+          });
+    }
+    return rules;
+  }
+
+  private Reconciler reconciler(List<RuleSpec> rules, Clock clock) {
+    return Reconciler.builder(scenario.stateRoot)
+        .dataset(scenario.spec(), scenario.catalog(), rules)
+        .clock(clock)
+        .build();
+  }
+
+  private ReconciliationReport runFull(List<RuleSpec> rules) {
+    return reconciler(rules, Clock.fixed(NOW, ZoneOffset.UTC))
+        .run("customers", ReconciliationMode.FULL, null, null, "test");
+  }
+
+  private static Map<RuleKind, RuleResult> byKind(ReconciliationReport report) {
+    return report.results().stream().collect(Collectors.toMap(RuleResult::kind, r -> r));
+  }
+
+  /** The one failing rule, with its sample; every other rule passes. */
+  private static void assertOnlyFails(
+      ReconciliationReport report, RuleKind failing, List<String> sample) {
+    Map<RuleKind, RuleResult> results = byKind(report);
+    assertThat(results).hasSize(RuleKind.values().length);
+    assertThat(report.status()).isEqualTo(ReconciliationStatus.FAILED);
+    assertThat(results.get(failing).status())
+        .as("%s: %s", failing, results.get(failing).reason())
+        .isEqualTo(RuleStatus.FAIL);
+    assertThat(results.get(failing).sampleKeys()).containsExactlyElementsOf(sample);
+    results.forEach(
+        (kind, r) -> {
+          if (kind != failing) {
+            assertThat(r.status()).as("%s: %s", kind, r.reason()).isEqualTo(RuleStatus.PASS);
+          }
+        });
+  }
+
+  @Test
+  void cleanFixturePassesEveryRuleAndRaisesNoAlarm() {
+    Reconciler r = reconciler(RuleSpec.defaults(), Clock.fixed(NOW, ZoneOffset.UTC));
+    ReconciliationReport report = r.run("customers", ReconciliationMode.FULL, null, null, "test");
+
+    assertThat(report.status()).isEqualTo(ReconciliationStatus.PASSED);
+    assertThat(report.results())
+        .hasSize(RuleKind.values().length)
+        .allSatisfy(
+            x -> {
+              assertThat(x.status()).as("%s: %s", x.kind(), x.reason()).isEqualTo(RuleStatus.PASS);
+              assertThat(x.sampleKeys()).isEmpty();
+            });
+    assertThat(byKind(report).get(RuleKind.COUNT_MATCH).observed()).isZero();
+    assertThat(byKind(report).get(RuleKind.FRESHNESS).observed())
+        .isEqualTo(Duration.ofHours(3).toSeconds());
+    assertThat(report.bytesScanned()).isPositive();
+
+    List<AlarmStatus> alarms = r.alarms();
+    assertThat(alarms).hasSize(14);
+    assertThat(alarms).noneMatch(a -> a.state() == AlarmState.ALARM);
+    assertThat(alarms)
+        .filteredOn(a -> a.rule() != null)
+        .hasSize(8)
+        .allSatisfy(a -> assertThat(a.state()).isEqualTo(AlarmState.OK));
+    assertThat(alarms)
+        .filteredOn(a -> a.logicalId().equals("ChangedRecordsAnomaly"))
+        .singleElement()
+        .satisfies(
+            a -> {
+              assertThat(a.state()).isEqualTo(AlarmState.INSUFFICIENT_DATA);
+              assertThat(a.reason()).contains("not evaluated locally");
+            });
+    assertThat(alarms)
+        .filteredOn(a -> a.rule() == null && !a.logicalId().equals("ChangedRecordsAnomaly"))
+        .allSatisfy(a -> assertThat(a.state()).as(a.logicalId()).isEqualTo(AlarmState.OK));
+  }
+
+  @Test
+  void missingKeyFailsMissingKeysAndItsAlarm() {
+    scenario.curated.delete(List.of(key(10)));
+    Reconciler r = reconciler(rules(0), Clock.fixed(NOW, ZoneOffset.UTC));
+    ReconciliationReport report = r.run("customers", ReconciliationMode.FULL, null, null, "test");
+
+    assertOnlyFails(report, RuleKind.MISSING_KEYS, List.of(key(10)));
+    assertThat(byKind(report).get(RuleKind.MISSING_KEYS).observed()).isEqualTo(1);
+    assertThat(r.alarms())
+        .filteredOn(a -> a.state() == AlarmState.ALARM)
+        .singleElement()
+        .satisfies(
+            a -> {
+              assertThat(a.alarmName())
+                  .isEqualTo("tidemark-default-customers-rule-missing-keys-failing");
+              assertThat(a.rule()).isEqualTo("missing_keys");
+              assertThat(a.reason()).contains("1 of 1 periods breached Maximum >= 1.0");
+            });
+  }
+
+  @Test
+  void unexpectedKeysIncludeOneDeletedInRaw() {
+    scenario.curated.append(
+        List.of(
+            new CuratedTable.Row(key(3), name(3, 1), email(3, 1), at(30)),
+            new CuratedTable.Row("k99", "phantom", "k99@example.com", at(6))));
+
+    assertOnlyFails(runFull(rules(0)), RuleKind.UNEXPECTED_KEYS, List.of(key(3), "k99"));
+  }
+
+  @Test
+  void duplicateKey() {
+    scenario.curated.append(List.of(new CuratedTable.Row(key(8), name(8, 1), email(8, 1), at(30))));
+
+    assertOnlyFails(runFull(rules(0)), RuleKind.DUPLICATE_KEYS, List.of(key(8)));
+  }
+
+  @Test
+  void staleVersion() {
+    scenario.curated.upsert(List.of(new CuratedTable.Row(key(1), name(1, 1), email(1, 1), at(30))));
+
+    assertOnlyFails(runFull(rules(0)), RuleKind.STALE_VERSIONS, List.of(key(1)));
+  }
+
+  @Test
+  void valueMismatch() {
+    scenario.curated.upsert(
+        List.of(new CuratedTable.Row(key(9), name(9, 1), "changed@example.com", at(30))));
+
+    assertOnlyFails(runFull(rules(0)), RuleKind.VALUE_MISMATCHES, List.of(key(9)));
+  }
+
+  @Test
+  void countMismatch() {
+    scenario.curated.delete(List.of(key(10), key(11), key(12), key(13)));
+    ReconciliationReport report = runFull(rules(4));
+
+    assertOnlyFails(report, RuleKind.COUNT_MATCH, List.of(key(10), key(11), key(12), key(13)));
+    assertThat(byKind(report).get(RuleKind.COUNT_MATCH).observed())
+        .isCloseTo(4.0 / 19, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(byKind(report).get(RuleKind.COUNT_MATCH).reason())
+        .contains("curated holds 15 rows where raw expects 19");
+  }
+
+  @Test
+  void freshnessFailsWhenTheNewestCuratedChangeIsTooOld() {
+    Clock later = Clock.fixed(NOW.plus(Duration.ofDays(2)), ZoneOffset.UTC);
+    ReconciliationReport report =
+        reconciler(rules(0), later).run("customers", ReconciliationMode.FULL, null, null, "test");
+
+    assertOnlyFails(report, RuleKind.FRESHNESS, List.of());
+    assertThat(byKind(report).get(RuleKind.FRESHNESS).observed())
+        .isEqualTo(Duration.ofHours(48 + 3).toSeconds());
+    assertThat(byKind(report).get(RuleKind.FRESHNESS).reason())
+        .contains("183600 s behind now and 0 s behind raw");
+  }
+
+  @Test
+  void freshnessSamplesTheKeysWaitingInRaw() {
+    scenario.raw.write(
+        CustomersScenario.day(at(1)),
+        "part-003.parquet",
+        List.of(
+            io.tidemark.reconcile.fixtures.RawRow.upsert("k21", "new", "k21@example.com", at(1))));
+    List<RuleSpec> rules =
+        List.of(new RuleSpec(null, RuleKind.FRESHNESS, 3600.0, null, null, null));
+    ReconciliationReport report = runFull(rules);
+
+    RuleResult freshness = report.results().get(0);
+    assertThat(freshness.status()).isEqualTo(RuleStatus.FAIL);
+    assertThat(freshness.observed()).isEqualTo(3 * 3600);
+    assertThat(freshness.sampleKeys()).containsExactly("k21");
+    assertThat(freshness.reason()).contains("10800 s behind now and 7200 s behind raw");
+  }
+
+  @Test
+  void runAccountingNamesTheRunWhoseCountsDoNotAddUp() {
+    IngestCounts broken = new IngestCounts(5, 4, 0, 0, 30, 28, 3, 2, 22, 20, 0, 1, 0, 1, 0);
+    scenario.writeRunReport("run-0002", at(1), broken);
+    ReconciliationReport report = runFull(rules(0));
+
+    assertOnlyFails(report, RuleKind.RUN_ACCOUNTING, List.of("run-0002"));
+    RuleResult r = byKind(report).get(RuleKind.RUN_ACCOUNTING);
+    assertThat(r.observed()).isEqualTo(2);
+    assertThat(r.reason())
+        .contains("1 of 2 runs")
+        .contains("run-0002: filesDiscovered 5 != filesNew 4 + filesSkipped 0")
+        .contains("run-0002: recordsChanged 28 != recordsWritten 22");
+  }
+}
