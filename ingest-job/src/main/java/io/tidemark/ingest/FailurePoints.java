@@ -7,10 +7,15 @@ package io.tidemark.ingest;
  */
 @FunctionalInterface
 public interface FailurePoints {
-  void reached(FailurePoint point);
+  /**
+   * Called when the run reaches the point.
+   *
+   * @param batchId the batch the run is working on (its deterministic id)
+   */
+  void reached(FailurePoint point, String batchId);
 
   /** The production hook: does nothing. */
   static FailurePoints none() {
-    return point -> {};
+    return (point, batchId) -> {};
   }
 }

@@ -142,7 +142,7 @@ public final class IngestJob {
       exit = exit == 0 ? 1 : exit;
     }
     RunMetrics.publish(settings.cloudWatch(), report);
-    return new IngestOutcome(report, location, exit);
+    return new IngestOutcome(report, location, exit, run.partitionsListed);
   }
 
   private static int exitCode(IngestRunReport report) {
@@ -331,7 +331,7 @@ public final class IngestJob {
         byReason,
         lateRecords,
         problems.size());
-    failurePoints.reached(FailurePoint.AFTER_READ);
+    failurePoints.reached(FailurePoint.AFTER_READ, batchId);
 
     // 4. Deduplicate and plan the MERGE against the snapshot we read the checkpoint from.
     Dataset<Row> latest = Dedup.latestPerKey(validated.filter(validCandidate), spec.keyColumns());
@@ -421,7 +421,7 @@ public final class IngestJob {
     try {
       writeQuarantine(
           run, tables, validated.filter(isCandidate.and(invalid)), problemRows, batchId, now);
-      failurePoints.reached(FailurePoint.AFTER_QUARANTINE_WRITE);
+      failurePoints.reached(FailurePoint.AFTER_QUARANTINE_WRITE, batchId);
       writeTombstones(run, tables, planned, batchId, full);
       commit(run, tables, planned, props, base, full);
     } catch (RuntimeException e) {
@@ -513,7 +513,7 @@ public final class IngestJob {
         run.watermarkBefore,
         run.watermarkAfter);
     run.status = IngestStatus.SUCCEEDED;
-    failurePoints.reached(FailurePoint.AFTER_COMMIT);
+    failurePoints.reached(FailurePoint.AFTER_COMMIT, batchId);
   }
 
   private void writeQuarantine(
@@ -615,7 +615,7 @@ public final class IngestJob {
     CommitMetadata.withCommitProperties(
         props,
         () -> {
-          failurePoints.reached(FailurePoint.BEFORE_COMMIT);
+          failurePoints.reached(FailurePoint.BEFORE_COMMIT, run.batchId);
           long currentNow = snapshotId(tables.loadCurated());
           if (currentNow != base) {
             throw new ConcurrentCommit(

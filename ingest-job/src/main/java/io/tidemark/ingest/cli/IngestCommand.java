@@ -1,0 +1,652 @@
+package io.tidemark.ingest.cli;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import io.tidemark.ingest.ErrorCode;
+import io.tidemark.ingest.IngestJob;
+import io.tidemark.ingest.IngestOutcome;
+import io.tidemark.ingest.config.Durations;
+import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.ingest.config.IngestSpark;
+import io.tidemark.model.cloudwatch.CloudWatchPublisher;
+import io.tidemark.model.config.CatalogSpec;
+import io.tidemark.model.config.ChangeMarker;
+import io.tidemark.model.config.ChangeMarkerType;
+import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.config.RawSource;
+import io.tidemark.model.json.InvalidDocumentException;
+import io.tidemark.model.json.Json;
+import io.tidemark.model.report.DiscoveryMode;
+import io.tidemark.model.report.IngestMode;
+import io.tidemark.model.report.IngestRunReport;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.spark.sql.SparkSession;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+
+/**
+ * The command line: {@code tidemark-ingest [--config FILE] [OPTIONS]}. Every option can also be a
+ * key of the JSON config file (its long name without the dashes); flags override the file.
+ *
+ * <p>Exit codes: 0 success (including nothing to do and a batch already committed), 2 bad usage or
+ * config, 4 batch rejected by the validation policy (nothing committed), 1 any other failure.
+ */
+@Command(
+    name = "tidemark-ingest",
+    mixinStandardHelpOptions = true,
+    version = "tidemark-ingest 0.1.0",
+    sortOptions = false,
+    usageHelpWidth = 100,
+    description = {
+      "Incremental, exactly-once ingest of raw Parquet files into a curated Iceberg table.",
+      "Reads only new files (or changed records), quarantines invalid ones, and MERGEs the",
+      "rest with a version guard; the checkpoint is committed in the same Iceberg snapshot.",
+      ""
+    },
+    footer = {
+      "",
+      "Every option can be a key of the --config JSON file (long name without '--'), e.g.",
+      "  {\"raw-root\": \"/data/raw\", \"warehouse\": \"/data/wh\", \"state-root\": \"/data/state\",",
+      "   \"key-columns\": [\"customer_id\"], \"lookback\": \"2d\", \"catalog-property\": {\"k\": \"v\"}}",
+      "Flags given on the command line override the file.",
+      "",
+      "Exit codes: 0 success (also nothing to do, or batch already committed);",
+      "            2 bad usage or config (the message names the option or key and its value);",
+      "            4 batch rejected: invalid ratio above --max-invalid-ratio, nothing committed;",
+      "            1 any other failure (e.g. another run committed first: rerunning is safe)."
+    })
+public final class IngestCommand {
+  static final Set<String> NOT_IN_CONFIG = Set.of("config", "help", "version");
+
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description = "JSON config file; its keys are these options' long names. Default: none.")
+  String config;
+
+  @Option(
+      names = "--raw-root",
+      paramLabel = "PATH",
+      description =
+          "Raw layer root holding <dataset>/<partition-column>=YYYY-MM-DD/*.parquet; a local path"
+              + " or a Hadoop URI (s3a://...). Required.")
+  String rawRoot;
+
+  @Option(
+      names = "--dataset",
+      defaultValue = "customers",
+      description =
+          "Dataset name (raw sub-folder, report and metric dimension). Default: ${DEFAULT-VALUE}.")
+  String dataset;
+
+  @Option(
+      names = "--pipeline",
+      defaultValue = DatasetSpec.PIPELINE_DEFAULT,
+      description = "Pipeline name (report and metric dimension). Default: ${DEFAULT-VALUE}.")
+  String pipeline;
+
+  @Option(
+      names = "--warehouse",
+      paramLabel = "PATH",
+      description =
+          "Local Iceberg warehouse for the embedded catalog (Iceberg JDBC catalog on SQLite"
+              + " <warehouse>/catalog.db). Required unless --catalog-property sets the catalog.")
+  String warehouse;
+
+  @Option(
+      names = "--catalog-name",
+      defaultValue = CatalogSpec.NAME_DEFAULT,
+      description = "Spark name of the Iceberg catalog. Default: ${DEFAULT-VALUE}.")
+  String catalogName;
+
+  @Option(
+      names = "--catalog-property",
+      paramLabel = "KEY=VALUE",
+      description =
+          "Iceberg catalog property (repeatable), e.g. type=glue, warehouse=s3://bucket/wh. When"
+              + " given, these define the catalog instead of the embedded default. Default: none.")
+  Map<String, String> catalogProperties = new LinkedHashMap<>();
+
+  @Option(
+      names = "--table",
+      paramLabel = "NS.TABLE",
+      description = "Curated Iceberg table. Default: curated.<dataset>.")
+  String table;
+
+  @Option(
+      names = "--quarantine-table",
+      paramLabel = "NS.TABLE",
+      description = "Quarantine Iceberg table. Default: <table>_quarantine.")
+  String quarantineTable;
+
+  @Option(
+      names = "--tombstone-table",
+      paramLabel = "NS.TABLE",
+      description =
+          "Table remembering applied deletes, so an older version arriving after a delete does"
+              + " not bring the key back. Default: <table>_tombstones.")
+  String tombstoneTable;
+
+  @Option(
+      names = "--key-columns",
+      paramLabel = "COL[,COL...]",
+      defaultValue = "customer_id",
+      description = "Business key column(s), comma-separated. Default: ${DEFAULT-VALUE}.")
+  String keyColumns;
+
+  @Option(
+      names = "--payload-columns",
+      paramLabel = "COL[,COL...]",
+      defaultValue = "customer_name,email",
+      description =
+          "Payload columns carried to the curated table (and compared by the reconciler),"
+              + " comma-separated. Default: ${DEFAULT-VALUE}.")
+  String payloadColumns;
+
+  @Option(
+      names = "--change-marker",
+      paramLabel = "COL",
+      defaultValue = ChangeMarker.COLUMN_DEFAULT,
+      description = "Column ordering versions of a key. Default: ${DEFAULT-VALUE}.")
+  String changeMarker;
+
+  @Option(
+      names = "--change-marker-type",
+      paramLabel = "TYPE",
+      defaultValue = "TIMESTAMP",
+      description =
+          "TIMESTAMP (UTC timestamp or ISO-8601 text) or LONG (a sequence). Default:"
+              + " ${DEFAULT-VALUE}.")
+  ChangeMarkerType changeMarkerType;
+
+  @Option(
+      names = "--operation-column",
+      paramLabel = "COL",
+      defaultValue = "op",
+      description =
+          "Column holding U (upsert) or D (delete); absent or null means U; empty string for a"
+              + " source without one. Default: ${DEFAULT-VALUE}.")
+  String operationColumn;
+
+  @Option(
+      names = "--partition-column",
+      paramLabel = "NAME",
+      defaultValue = RawSource.PARTITION_COLUMN_DEFAULT,
+      description = "Name of the raw date partition folders. Default: ${DEFAULT-VALUE}.")
+  String partitionColumn;
+
+  @Option(
+      names = "--lookback",
+      paramLabel = "DURATION",
+      defaultValue = IngestSettings.LOOKBACK_DEFAULT_TEXT,
+      description =
+          "How far before the checkpoint's partition discovery lists again (late files), and in"
+              + " watermark mode how far before the watermark records are kept. ISO-8601 (P2D,"
+              + " PT36H) or 2d, 36h. Default: ${DEFAULT-VALUE}.")
+  String lookback;
+
+  @Option(
+      names = "--discovery",
+      paramLabel = "MODE",
+      defaultValue = "files",
+      description =
+          "files: read only new files of the candidate partitions (every record a candidate);"
+              + " watermark: re-read candidate partitions, keep records after watermark minus"
+              + " lookback (sources that rewrite files). Default: ${DEFAULT-VALUE}.")
+  String discovery;
+
+  @Option(
+      names = "--max-invalid-ratio",
+      paramLabel = "RATIO",
+      defaultValue = "" + IngestSettings.MAX_INVALID_RATIO_DEFAULT,
+      description =
+          "Reject the batch (exit 4, nothing committed) when invalid / candidate records is above"
+              + " this, 0..1. Default: ${DEFAULT-VALUE}.")
+  double maxInvalidRatio;
+
+  @Option(
+      names = "--future-tolerance",
+      paramLabel = "DURATION",
+      defaultValue = IngestSettings.FUTURE_TOLERANCE_DEFAULT_TEXT,
+      description =
+          "A timestamp change marker later than now plus this is invalid. Default:"
+              + " ${DEFAULT-VALUE}.")
+  String futureTolerance;
+
+  @Option(
+      names = "--mode",
+      paramLabel = "MODE",
+      defaultValue = "incremental",
+      description =
+          "incremental: only what changed since the checkpoint; full-refresh: rebuild the table"
+              + " from all raw data (baseline and recovery). Default: ${DEFAULT-VALUE}.")
+  String mode;
+
+  @Option(
+      names = "--state-root",
+      paramLabel = "PATH",
+      description =
+          "Where run reports go: <state-root>/_runs/dt=YYYY-MM-DD/<run-id>.json. Required.")
+  String stateRoot;
+
+  @Option(
+      names = "--run-id",
+      paramLabel = "ID",
+      description = "The run's id. Default: generated from the start time.")
+  String runId;
+
+  @Option(
+      names = "--cloudwatch",
+      arity = "0..1",
+      fallbackValue = "true",
+      defaultValue = "false",
+      description =
+          "Publish the run's metrics to CloudWatch (on by itself when --cloudwatch-endpoint is"
+              + " given). Default: ${DEFAULT-VALUE}.")
+  boolean cloudWatch;
+
+  @Option(
+      names = "--cloudwatch-endpoint",
+      paramLabel = "URL",
+      description = "CloudWatch endpoint override, e.g. a local emulator. Default: AWS.")
+  String cloudWatchEndpoint;
+
+  @Option(
+      names = "--cloudwatch-namespace",
+      paramLabel = "NS",
+      defaultValue = CloudWatchPublisher.Settings.NAMESPACE_DEFAULT,
+      description = "CloudWatch namespace. Default: ${DEFAULT-VALUE}.")
+  String cloudWatchNamespace;
+
+  @Option(
+      names = "--cloudwatch-region",
+      paramLabel = "REGION",
+      description = "AWS region for CloudWatch. Default: $AWS_REGION, else us-east-1.")
+  String cloudWatchRegion;
+
+  @Option(
+      names = "--spark-master",
+      paramLabel = "URL",
+      description =
+          "Spark master. Default: the launcher's (spark-submit, Glue), else local[*] on loopback.")
+  String sparkMaster;
+
+  /** Runs the command line and returns the exit code; never calls System.exit. */
+  public static int run(String[] args, PrintWriter out, PrintWriter err, SessionFactory sessions) {
+    IngestCommand cmd = new IngestCommand();
+    CommandLine cl = new CommandLine(cmd).setOverwrittenOptionsAllowed(true);
+    cl.setOut(out);
+    cl.setErr(err);
+    List<String> all;
+    try {
+      all = new ArrayList<>(configArgs(cl, configPath(args)));
+    } catch (InvalidDocumentException e) {
+      err.println(e.getMessage());
+      err.flush();
+      return ErrorCode.INVALID_CONFIG.exitCode();
+    }
+    all.addAll(Arrays.asList(args));
+    try {
+      cl.parseArgs(all.toArray(String[]::new));
+    } catch (CommandLine.ParameterException e) {
+      err.println(e.getMessage());
+      err.println("Try 'tidemark-ingest --help' for every option and its default.");
+      err.flush();
+      return ErrorCode.INVALID_CONFIG.exitCode();
+    }
+    if (cl.isUsageHelpRequested()) {
+      cl.usage(out);
+      out.flush();
+      return 0;
+    }
+    if (cl.isVersionHelpRequested()) {
+      cl.printVersionHelp(out);
+      out.flush();
+      return 0;
+    }
+    IngestSettings settings;
+    try {
+      settings = cmd.settings();
+    } catch (InvalidDocumentException e) {
+      err.println("Cannot start ingest: " + e.getMessage());
+      err.flush();
+      return ErrorCode.INVALID_CONFIG.exitCode();
+    }
+    SparkSession spark = sessions.create(settings, cmd.sparkMaster);
+    IngestOutcome outcome = new IngestJob(spark, settings).run();
+    IngestRunReport r = outcome.report();
+    var c = r.counts();
+    out.printf(
+        Locale.ROOT,
+        "%s run %s batch %s: files new %d, skipped %d, quarantined %d; records read %d, inserted %d,"
+            + " updated %d, deleted %d, unchanged %d, invalid %d, superseded %d; watermark %s -> %s;"
+            + " report %s%n",
+        r.status(),
+        r.runId(),
+        r.batchId(),
+        c.filesNew(),
+        c.filesSkipped(),
+        c.filesQuarantined(),
+        c.recordsRead(),
+        c.recordsInserted(),
+        c.recordsUpdated(),
+        c.recordsDeleted(),
+        c.recordsUnchanged(),
+        c.recordsInvalid(),
+        c.recordsSuperseded(),
+        r.watermarkBefore(),
+        r.watermarkAfter(),
+        outcome.reportLocation());
+    out.flush();
+    if (r.error() != null) {
+      err.println("[" + r.errorCode() + "] " + r.error());
+      err.flush();
+    }
+    return outcome.exitCode();
+  }
+
+  /** Makes the Spark session a run uses, from the settings and the --spark-master option. */
+  @FunctionalInterface
+  public interface SessionFactory {
+    SparkSession create(IngestSettings settings, String sparkMaster);
+  }
+
+  public static void main(String[] args) {
+    PrintWriter out = new PrintWriter(System.out, true);
+    PrintWriter err = new PrintWriter(System.err, true);
+    SparkSession[] started = new SparkSession[1];
+    int code;
+    try {
+      code =
+          run(
+              args,
+              out,
+              err,
+              (settings, master) -> {
+                started[0] = defaultSession(settings, master);
+                return started[0];
+              });
+    } finally {
+      if (started[0] != null) {
+        started[0].stop();
+      }
+    }
+    System.exit(code);
+  }
+
+  /** The CLI's own session: the given or launcher's master, else local[*] on loopback. */
+  static SparkSession defaultSession(IngestSettings s, String sparkMaster) {
+    String master = sparkMaster;
+    if (master == null && System.getProperty("spark.master") == null) {
+      master = "local[*]";
+    }
+    SparkSession.Builder b = IngestSpark.builder(s.catalog(), master);
+    if (master != null && master.startsWith("local")) {
+      b.config("spark.driver.host", "127.0.0.1")
+          .config("spark.driver.bindAddress", "127.0.0.1")
+          .config("spark.ui.enabled", "false")
+          .config("spark.sql.shuffle.partitions", "8");
+    }
+    return b.getOrCreate();
+  }
+
+  /** Builds and validates the settings; errors name the option and its value. */
+  IngestSettings settings() {
+    require("--raw-root", rawRoot);
+    require("--state-root", stateRoot);
+    String curated = table == null ? "curated." + dataset : table;
+    CatalogSpec catalog =
+        option(
+            catalogProperties.isEmpty() ? "--warehouse" : "--catalog-property",
+            catalogProperties.isEmpty() ? warehouse : catalogProperties,
+            () -> {
+              if (catalogProperties.isEmpty()) {
+                require("--warehouse", warehouse);
+                CatalogSpec local = CatalogSpec.localJdbc(warehouse);
+                return new CatalogSpec(catalogName, local.properties());
+              }
+              Map<String, String> props = new LinkedHashMap<>(catalogProperties);
+              if (warehouse != null) {
+                props.putIfAbsent("warehouse", warehouse);
+              }
+              return new CatalogSpec(catalogName, props);
+            });
+    String root = rawRoot.endsWith("/") ? rawRoot.substring(0, rawRoot.length() - 1) : rawRoot;
+    RawSource raw =
+        option(
+            "--partition-column",
+            partitionColumn,
+            () -> new RawSource(root + "/" + dataset, partitionColumn, null));
+    DatasetSpec spec =
+        option(
+            fieldOption(null),
+            null,
+            () ->
+                new DatasetSpec(
+                    dataset,
+                    pipeline,
+                    split(keyColumns),
+                    new ChangeMarker(changeMarker, changeMarkerType),
+                    operationColumn == null || operationColumn.isBlank() ? null : operationColumn,
+                    split(payloadColumns),
+                    raw,
+                    curated,
+                    quarantineTable));
+    Duration lb = option("--lookback", lookback, () -> Durations.parse("lookback", lookback));
+    Duration ft =
+        option(
+            "--future-tolerance",
+            futureTolerance,
+            () -> Durations.parse("future-tolerance", futureTolerance));
+    IngestMode m =
+        option(
+            "--mode",
+            mode,
+            () ->
+                switch (mode.toLowerCase(Locale.ROOT)) {
+                  case "incremental" -> IngestMode.INCREMENTAL;
+                  case "full-refresh", "full_refresh" -> IngestMode.FULL_REFRESH;
+                  default ->
+                      throw new InvalidDocumentException(
+                          "mode", mode, "must be incremental or full-refresh");
+                });
+    DiscoveryMode d =
+        option(
+            "--discovery",
+            discovery,
+            () ->
+                switch (discovery.toLowerCase(Locale.ROOT)) {
+                  case "files" -> DiscoveryMode.FILES;
+                  case "watermark" -> DiscoveryMode.WATERMARK;
+                  default ->
+                      throw new InvalidDocumentException(
+                          "discovery", discovery, "must be files or watermark");
+                });
+    CloudWatchPublisher.Settings cw = null;
+    if (cloudWatch || cloudWatchEndpoint != null) {
+      cw =
+          option(
+              "--cloudwatch-endpoint",
+              cloudWatchEndpoint,
+              () -> {
+                CloudWatchPublisher.Settings base =
+                    CloudWatchPublisher.Settings.defaults().withNamespace(cloudWatchNamespace);
+                if (cloudWatchRegion != null) {
+                  base =
+                      new CloudWatchPublisher.Settings(
+                          base.namespace(),
+                          base.endpoint(),
+                          cloudWatchRegion,
+                          base.credentials(),
+                          base.batchSize(),
+                          base.maxAttempts(),
+                          base.initialBackoff(),
+                          base.callTimeout());
+                }
+                if (cloudWatchEndpoint != null) {
+                  URI uri = URI.create(cloudWatchEndpoint);
+                  if (uri.getScheme() == null || uri.getHost() == null) {
+                    throw new InvalidDocumentException(
+                        "cloudwatch-endpoint", cloudWatchEndpoint, "not an http(s) URL");
+                  }
+                  base = base.withEndpoint(uri);
+                }
+                return base;
+              });
+    }
+    CloudWatchPublisher.Settings cws = cw;
+    return option(
+        fieldOption(null),
+        null,
+        () ->
+            new IngestSettings(
+                spec,
+                catalog,
+                tombstoneTable,
+                m,
+                d,
+                lb,
+                maxInvalidRatio,
+                ft,
+                stateRoot,
+                java.util.Optional.ofNullable(cws),
+                runId,
+                null));
+  }
+
+  private static void require(String option, Object value) {
+    if (value == null || (value instanceof String s && s.isBlank())) {
+      throw new InvalidDocumentException(
+          "Missing required option '" + option + "' (or config key '" + option.substring(2) + "')",
+          option,
+          (Throwable) null);
+    }
+  }
+
+  /** Runs a builder step; a record's complaint is re-said with the option that caused it. */
+  private static <T> T option(String option, Object value, java.util.function.Supplier<T> step) {
+    try {
+      return step.get();
+    } catch (InvalidDocumentException e) {
+      if (e.getMessage().startsWith("Missing required option")) {
+        throw e;
+      }
+      String opt = option != null ? option : fieldOption(e.field());
+      throw new InvalidDocumentException(
+          "Invalid value for option '" + opt + "': " + e.getMessage(), opt, e);
+    } catch (IllegalArgumentException e) {
+      String opt = option != null ? option : "?";
+      throw new InvalidDocumentException(
+          "Invalid value for option '" + opt + "' (" + value + "): " + e.getMessage(), opt, e);
+    }
+  }
+
+  /** The option that feeds a contract record's field. */
+  static String fieldOption(String field) {
+    if (field == null) {
+      return null;
+    }
+    String f = field.replaceAll("\\[.*", "");
+    return switch (f) {
+      case "name" -> "--dataset";
+      case "pipeline" -> "--pipeline";
+      case "keyColumns" -> "--key-columns";
+      case "column", "changeMarker.column", "changeMarker" -> "--change-marker";
+      case "operationColumn" -> "--operation-column";
+      case "comparedColumns" -> "--payload-columns";
+      case "curatedTable", "table" -> "--table";
+      case "quarantineTable" -> "--quarantine-table";
+      case "tombstoneTable" -> "--tombstone-table";
+      case "maxInvalidRatio" -> "--max-invalid-ratio";
+      case "stateRoot" -> "--state-root";
+      case "runId" -> "--run-id";
+      case "location" -> "--raw-root";
+      case "partitionColumn" -> "--partition-column";
+      default -> field;
+    };
+  }
+
+  private static List<String> split(String csv) {
+    if (csv == null || csv.isBlank()) {
+      return List.of();
+    }
+    return Arrays.stream(csv.split(",")).map(String::trim).toList();
+  }
+
+  private static Path configPath(String[] args) {
+    for (int i = 0; i < args.length; i++) {
+      if (args[i].equals("--config") && i + 1 < args.length) {
+        return Path.of(args[i + 1]);
+      }
+      if (args[i].startsWith("--config=")) {
+        return Path.of(args[i].substring("--config=".length()));
+      }
+    }
+    return null;
+  }
+
+  /** The config file's settings as leading flags, so flags given later override them. */
+  static List<String> configArgs(CommandLine cl, Path file) {
+    if (file == null) {
+      return List.of();
+    }
+    Map<String, Object> doc;
+    try {
+      doc = Json.mapper().readValue(Files.readString(file), new TypeReference<>() {});
+    } catch (IOException e) {
+      throw new InvalidDocumentException(
+          "Cannot read config file " + file + ": " + e.getMessage(), "config", e);
+    }
+    Set<String> known = new TreeSet<>();
+    for (OptionSpec o : cl.getCommandSpec().options()) {
+      String name = o.longestName().substring(2);
+      if (!NOT_IN_CONFIG.contains(name)) {
+        known.add(name);
+      }
+    }
+    List<String> out = new ArrayList<>();
+    for (Map.Entry<String, Object> e : doc.entrySet()) {
+      String key = e.getKey();
+      if (!known.contains(key)) {
+        throw new InvalidDocumentException(
+            "Cannot read config file "
+                + file
+                + ": unknown key '"
+                + key
+                + "' (known: "
+                + known
+                + ")",
+            key,
+            (Throwable) null);
+      }
+      Object v = e.getValue();
+      if (v instanceof Map<?, ?> m) {
+        m.forEach((k, val) -> out.add("--" + key + "=" + k + "=" + val));
+      } else if (v instanceof List<?> l) {
+        out.add("--" + key + "=" + String.join(",", l.stream().map(String::valueOf).toList()));
+      } else if (v == null) {
+        throw new InvalidDocumentException(
+            "Cannot read config file " + file + ": key '" + key + "' is null",
+            key,
+            (Throwable) null);
+      } else {
+        out.add("--" + key + "=" + v);
+      }
+    }
+    return out;
+  }
+}

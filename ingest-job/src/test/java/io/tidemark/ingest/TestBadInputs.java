@@ -1,0 +1,225 @@
+package io.tidemark.ingest;
+
+import static io.tidemark.ingest.RawFixtures.u;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.ingest.RawFixtures.Rec;
+import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.model.report.IngestRunReport;
+import io.tidemark.model.report.IngestStatus;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.spark.Spark3Util;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Each bad input ends quarantined with its reason, or with its exit code; no valid record lost. */
+class TestBadInputs extends SparkTestSupport {
+  @TempDir Path dir;
+
+  static Timestamp ts(String s) {
+    return Timestamp.from(Instant.parse(s));
+  }
+
+  @Test
+  void everyKindOfBadRecordAndFileIsQuarantinedWithItsReasonAndGoodRecordsLand() throws Exception {
+    IngestSettings s = settings(dir).withMaxInvalidRatio(1.0);
+    Path raw = Path.of(s.dataset().raw().location());
+    String day = "2024-03-01";
+    // Row-level problems in an otherwise good file.
+    RawFixtures.write(
+        spark,
+        raw,
+        day,
+        "a-rows.parquet",
+        List.of(
+            u("G1", "Good", "2024-03-01T10:00:00Z"),
+            new Rec(null, "NullKey", null, Instant.parse("2024-03-01T10:00:00Z"), "U"),
+            new Rec(" ", "BlankKey", null, Instant.parse("2024-03-01T10:00:00Z"), "U"),
+            new Rec("M1", "NoMarker", null, null, "U"),
+            u("F1", "Future", "2024-04-01T00:00:00Z"),
+            new Rec("O1", "BadOp", null, Instant.parse("2024-03-01T10:00:00Z"), "X"),
+            new Rec("N1", "NullOpIsUpsert", null, Instant.parse("2024-03-01T10:00:00Z"), null)));
+    // The change marker as text: one parses, one does not.
+    StructType textMarker =
+        new StructType()
+            .add("customer_id", DataTypes.StringType)
+            .add("customer_name", DataTypes.StringType)
+            .add("email", DataTypes.StringType)
+            .add("updated_at", DataTypes.StringType)
+            .add("op", DataTypes.StringType);
+    RawFixtures.write(
+        spark,
+        raw.resolve("ingest_date=" + day).resolve("b-text-marker.parquet"),
+        textMarker,
+        List.of(
+            RowFactory.create("G2", "TextTime", "g2@x", "2024-03-01T11:00:00Z", "U"),
+            RowFactory.create("P1", "Yesterday", "p1@x", "yesterday", "U")));
+    // A file that is not Parquet at all.
+    Files.writeString(raw.resolve("ingest_date=" + day).resolve("c-broken.parquet"), "not parquet");
+    // A file missing a contract column.
+    StructType noEmail =
+        new StructType()
+            .add("customer_id", DataTypes.StringType)
+            .add("customer_name", DataTypes.StringType)
+            .add("updated_at", DataTypes.TimestampType);
+    RawFixtures.write(
+        spark,
+        raw.resolve("ingest_date=" + day).resolve("d-no-email.parquet"),
+        noEmail,
+        List.of(RowFactory.create("X1", "NoEmail", ts("2024-03-01T10:00:00Z"))));
+    // A file whose contract column changed type.
+    StructType intEmail =
+        new StructType()
+            .add("customer_id", DataTypes.StringType)
+            .add("customer_name", DataTypes.StringType)
+            .add("email", DataTypes.IntegerType)
+            .add("updated_at", DataTypes.TimestampType);
+    RawFixtures.write(
+        spark,
+        raw.resolve("ingest_date=" + day).resolve("e-int-email.parquet"),
+        intEmail,
+        List.of(
+            RowFactory.create("Y1", "IntEmail", 7, ts("2024-03-01T10:00:00Z")),
+            RowFactory.create("Y2", "IntEmail2", 8, ts("2024-03-01T10:00:00Z"))));
+    // Extra columns are drift: ignored, reported by name; the file's rows are valid. No op column
+    // means every row is an upsert.
+    StructType extra =
+        new StructType()
+            .add("customer_id", DataTypes.StringType)
+            .add("customer_name", DataTypes.StringType)
+            .add("email", DataTypes.StringType)
+            .add("updated_at", DataTypes.TimestampType)
+            .add("loyalty_tier", DataTypes.StringType);
+    RawFixtures.write(
+        spark,
+        raw.resolve("ingest_date=" + day).resolve("f-extra.parquet"),
+        extra,
+        List.of(RowFactory.create("G3", "Extra", "g3@x", ts("2024-03-01T12:00:00Z"), "gold")));
+
+    IngestOutcome out = new IngestJob(spark, s).run();
+    IngestRunReport r = out.report();
+    assertThat(r.status()).as(r.error()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(out.exitCode()).isZero();
+
+    // Every valid record landed.
+    assertThat(curated(s).keySet()).containsExactlyInAnyOrder("G1", "N1", "G2", "G3");
+    assertThat(curated(s).get("G2").get(2)).isEqualTo(Instant.parse("2024-03-01T11:00:00Z"));
+
+    // Each bad record or file is in quarantine with its reason, file and batch.
+    Map<String, String> reasons = new TreeMap<>();
+    for (Row q :
+        spark
+            .table(s.quarantineSparkName())
+            .select("source_file", "row_number", "reason", "batch_id", "original_values")
+            .collectAsList()) {
+      String file = q.getString(0).substring(q.getString(0).lastIndexOf('/') + 1);
+      reasons.put(file + "#" + q.getLong(1), q.getString(2));
+      assertThat(q.getString(3)).isEqualTo(r.batchId());
+      if (q.getLong(1) >= 0) {
+        assertThat(q.getString(4)).startsWith("{").contains("customer_name");
+      }
+    }
+    assertThat(reasons)
+        .containsExactlyEntriesOf(
+            new TreeMap<>(
+                Map.of(
+                    "a-rows.parquet#1", "NULL_KEY",
+                    "a-rows.parquet#2", "NULL_KEY",
+                    "a-rows.parquet#3", "MISSING_CHANGE_MARKER",
+                    "a-rows.parquet#4", "FUTURE_CHANGE_MARKER",
+                    "a-rows.parquet#5", "UNKNOWN_OPERATION",
+                    "b-text-marker.parquet#1", "UNPARSEABLE_CHANGE_MARKER",
+                    "c-broken.parquet#-1", "UNREADABLE_FILE",
+                    "d-no-email.parquet#0", "MISSING_COLUMN",
+                    "e-int-email.parquet#0", "INCOMPATIBLE_TYPE",
+                    "e-int-email.parquet#1", "INCOMPATIBLE_TYPE")));
+    // The original values are kept for replay, e.g. the marker text that did not parse.
+    assertThat(
+            spark
+                .table(s.quarantineSparkName())
+                .filter("reason = 'UNPARSEABLE_CHANGE_MARKER'")
+                .first()
+                .getAs("original_values")
+                .toString())
+        .contains("\"updated_at\":\"yesterday\"");
+
+    // The report names the quarantined files and the drift.
+    assertThat(r.quarantinedFiles())
+        .hasSize(3)
+        .anySatisfy(f -> assertThat(f).contains("c-broken.parquet").contains("UNREADABLE_FILE"))
+        .anySatisfy(f -> assertThat(f).contains("d-no-email.parquet").contains("[email]"))
+        .anySatisfy(f -> assertThat(f).contains("e-int-email.parquet").contains("email is int"));
+    assertThat(r.warnings())
+        .anySatisfy(w -> assertThat(w).contains("[loyalty_tier]").contains("f-extra.parquet"));
+    assertThat(r.counts().filesQuarantined()).isEqualTo(3);
+    assertThat(r.counts().recordsInvalid()).isEqualTo(6 + 3);
+    assertThat(r.counts().recordsWritten()).isEqualTo(4);
+    assertThat(r.counts().accountingErrors()).isEmpty();
+  }
+
+  @Test
+  void aBatchAboveTheInvalidRatioIsRejectedWithExitFourAndNothingCommitted() throws Exception {
+    IngestSettings s = settings(dir);
+    Path raw = Path.of(s.dataset().raw().location());
+    RawFixtures.write(
+        spark, raw, "2024-03-01", "a.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
+    assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+    Table table = Spark3Util.loadIcebergTable(spark, s.curatedSparkName());
+    long before = table.currentSnapshot().snapshotId();
+    long quarantineBefore = count(s.quarantineSparkName());
+
+    RawFixtures.write(
+        spark,
+        raw,
+        "2024-03-02",
+        "a.parquet",
+        List.of(
+            u("B", "Bo", "2024-03-02T10:00:00Z"),
+            new Rec(null, "x", null, Instant.parse("2024-03-02T10:00:00Z"), "U"),
+            new Rec("C", "y", null, Instant.parse("2024-03-02T10:00:00Z"), "?")));
+    IngestOutcome rejected = new IngestJob(spark, s).run();
+    assertThat(rejected.exitCode()).isEqualTo(4);
+    assertThat(rejected.report().status()).isEqualTo(IngestStatus.REJECTED);
+    assertThat(rejected.report().errorCode()).isEqualTo("BATCH_REJECTED");
+    assertThat(rejected.report().error())
+        .contains("invalid ratio 0.6667 (2 of 3 candidate records) is above the limit 0.1000")
+        .contains("NULL_KEY=1")
+        .contains("UNKNOWN_OPERATION=1")
+        .contains("nothing was committed");
+    assertThat(rejected.report().counts().accountingErrors()).isEmpty();
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(before);
+    assertThat(count(s.quarantineSparkName())).isEqualTo(quarantineBefore);
+    assertThat(curated(s).keySet()).containsExactly("A");
+
+    // With the limit raised, the same files go through: nothing was lost by the rejection.
+    IngestOutcome accepted = new IngestJob(spark, s.withMaxInvalidRatio(0.7)).run();
+    assertThat(accepted.report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(curated(s).keySet()).containsExactlyInAnyOrder("A", "B");
+    assertThat(count(s.quarantineSparkName())).isEqualTo(2);
+  }
+
+  @Test
+  void aMissingRawRootIsAConfigErrorNamingThePath() {
+    IngestSettings s = settings(dir);
+    IngestOutcome out = new IngestJob(spark, s).run();
+    assertThat(out.exitCode()).isEqualTo(2);
+    assertThat(out.report().status()).isEqualTo(IngestStatus.FAILED);
+    assertThat(out.report().errorCode()).isEqualTo("RAW_ROOT_NOT_FOUND");
+    assertThat(out.report().error())
+        .isEqualTo(
+            "Cannot list raw root file:" + s.dataset().raw().location() + ": it does not exist");
+    assertThat(out.reportLocation()).isNotNull();
+  }
+}

@@ -1,0 +1,205 @@
+package io.tidemark.ingest;
+
+import static io.tidemark.ingest.RawFixtures.u;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.ingest.RawFixtures.Rec;
+import io.tidemark.ingest.checkpoint.CheckpointCodec;
+import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.model.report.IngestStatus;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.spark.Spark3Util;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two runs on the same table at the same moment: one commits; the other fails with a clear message
+ * or finds its batch already committed. Never a key twice, never a lost batch.
+ */
+class TestConcurrentRuns extends SparkTestSupport {
+  @TempDir Path dir;
+
+  static List<Rec> day(String date, String... ids) {
+    List<Rec> out = new ArrayList<>();
+    for (String id : ids) {
+      out.add(u(id, "N" + id + date, date + "T10:00:00Z"));
+    }
+    return out;
+  }
+
+  /** A hook that holds each run at the given point until both have reached it. */
+  static FailurePoints meetAt(FailurePoint point, CyclicBarrier barrier) {
+    return (p, batchId) -> {
+      if (p == point) {
+        try {
+          barrier.await(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+          throw new IllegalStateException("the other run never arrived", e);
+        }
+      }
+    };
+  }
+
+  @Test
+  void twoRunsOfTheSameBatchCommitItOnce() throws Exception {
+    IngestSettings s = settings(dir);
+    Path raw = Path.of(s.dataset().raw().location());
+    RawFixtures.write(spark, raw, "2024-03-01", "a.parquet", day("2024-03-01", "A", "B"));
+    assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+    RawFixtures.write(spark, raw, "2024-03-02", "a.parquet", day("2024-03-02", "A", "C"));
+
+    CyclicBarrier barrier = new CyclicBarrier(2);
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      Future<IngestOutcome> one =
+          pool.submit(
+              () -> new IngestJob(spark, s, meetAt(FailurePoint.BEFORE_COMMIT, barrier)).run());
+      Future<IngestOutcome> two =
+          pool.submit(
+              () -> new IngestJob(spark, s, meetAt(FailurePoint.BEFORE_COMMIT, barrier)).run());
+      List<IngestOutcome> outcomes =
+          List.of(one.get(3, TimeUnit.MINUTES), two.get(3, TimeUnit.MINUTES));
+      List<IngestStatus> statuses = outcomes.stream().map(o -> o.report().status()).toList();
+      assertThat(statuses).containsOnlyOnce(IngestStatus.SUCCEEDED);
+      IngestOutcome loser =
+          outcomes.stream()
+              .filter(o -> o.report().status() != IngestStatus.SUCCEEDED)
+              .findFirst()
+              .orElseThrow();
+      if (loser.report().status() == IngestStatus.FAILED) {
+        assertThat(loser.exitCode()).isEqualTo(1);
+        assertThat(loser.report().errorCode()).isEqualTo("CONCURRENT_COMMIT");
+        assertThat(loser.report().error())
+            .contains("another run committed first")
+            .contains("rerunning is safe");
+      } else {
+        assertThat(loser.report().status()).isEqualTo(IngestStatus.ALREADY_COMMITTED);
+        assertThat(loser.exitCode()).isZero();
+        assertThat(loser.report().counts().recordsWritten()).isZero();
+      }
+      assertThat(outcomes.get(0).report().batchId()).isEqualTo(outcomes.get(1).report().batchId());
+      assertThat(commitsOf(s, outcomes.get(0).report().batchId())).isEqualTo(1);
+    } finally {
+      pool.shutdownNow();
+    }
+    // No key twice (curated() fails on a duplicate), nothing lost.
+    assertThat(curated(s).keySet()).containsExactlyInAnyOrder("A", "B", "C");
+    assertThat(curated(s).get("A").get(0)).isEqualTo("NA2024-03-02");
+    assertThat(new IngestJob(spark, s).run().report().status())
+        .isEqualTo(IngestStatus.NOTHING_TO_DO);
+  }
+
+  @Test
+  void aRunThatFindsItsBatchCommittedWhileItWaitedIsANoOp() throws Exception {
+    IngestSettings s = settings(dir);
+    Path raw = Path.of(s.dataset().raw().location());
+    RawFixtures.write(spark, raw, "2024-03-01", "a.parquet", day("2024-03-01", "A", "B"));
+
+    // The slow run plans its batch, then waits just before committing while the fast one
+    // commits the same batch.
+    CountDownLatch slowReady = new CountDownLatch(1);
+    CountDownLatch fastDone = new CountDownLatch(1);
+    FailurePoints slowHook =
+        (p, batchId) -> {
+          if (p == FailurePoint.BEFORE_COMMIT) {
+            slowReady.countDown();
+            try {
+              assertThat(fastDone.await(2, TimeUnit.MINUTES)).isTrue();
+            } catch (InterruptedException e) {
+              throw new IllegalStateException(e);
+            }
+          }
+        };
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<IngestOutcome> slow = pool.submit(() -> new IngestJob(spark, s, slowHook).run());
+      assertThat(slowReady.await(2, TimeUnit.MINUTES)).isTrue();
+      IngestOutcome fast = new IngestJob(spark, s).run();
+      fastDone.countDown();
+      IngestOutcome late = slow.get(3, TimeUnit.MINUTES);
+      assertThat(fast.report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+      assertThat(late.report().status()).isEqualTo(IngestStatus.ALREADY_COMMITTED);
+      assertThat(late.exitCode()).isZero();
+      assertThat(late.report().snapshotId()).isEqualTo(fast.report().snapshotId());
+      assertThat(commitsOf(s, fast.report().batchId())).isEqualTo(1);
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(curated(s).keySet()).containsExactlyInAnyOrder("A", "B");
+  }
+
+  @Test
+  void twoRunsOfDifferentBatchesNeverBothCommitAndTheLoserCanRerun() throws Exception {
+    IngestSettings s = settings(dir);
+    Path raw = Path.of(s.dataset().raw().location());
+    RawFixtures.write(spark, raw, "2024-03-01", "a.parquet", day("2024-03-01", "A", "B"));
+    assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+    RawFixtures.write(spark, raw, "2024-03-02", "a.parquet", day("2024-03-02", "A", "C"));
+
+    // Run one reads its batch and waits; a file lands; run two reads a bigger batch; both then
+    // try to commit at the same moment.
+    CyclicBarrier atCommit = new CyclicBarrier(2);
+    CountDownLatch oneRead = new CountDownLatch(1);
+    FailurePoints first =
+        (p, batchId) -> {
+          if (p == FailurePoint.AFTER_READ) {
+            oneRead.countDown();
+          }
+          meetAt(FailurePoint.BEFORE_COMMIT, atCommit).reached(p, batchId);
+        };
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    IngestOutcome a;
+    IngestOutcome b;
+    try {
+      Future<IngestOutcome> one = pool.submit(() -> new IngestJob(spark, s, first).run());
+      assertThat(oneRead.await(2, TimeUnit.MINUTES)).isTrue();
+      RawFixtures.write(spark, raw, "2024-03-02", "b.parquet", day("2024-03-02", "D"));
+      b = new IngestJob(spark, s, meetAt(FailurePoint.BEFORE_COMMIT, atCommit)).run();
+      a = one.get(3, TimeUnit.MINUTES);
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(a.report().batchId()).isNotEqualTo(b.report().batchId());
+    List<IngestOutcome> both = List.of(a, b);
+    assertThat(both.stream().filter(o -> o.report().status() == IngestStatus.SUCCEEDED)).hasSize(1);
+    IngestOutcome loser =
+        both.stream()
+            .filter(o -> o.report().status() != IngestStatus.SUCCEEDED)
+            .findFirst()
+            .orElseThrow();
+    assertThat(loser.report().status()).isEqualTo(IngestStatus.FAILED);
+    assertThat(loser.exitCode()).isEqualTo(1);
+    assertThat(loser.report().errorCode()).isEqualTo("CONCURRENT_COMMIT");
+    assertThat(loser.report().error())
+        .startsWith("Cannot commit batch " + loser.report().batchId())
+        .contains("another run committed first")
+        .contains("rerunning is safe");
+    assertThat(commitsOf(s, loser.report().batchId())).isZero();
+
+    // The rerun picks up whatever the winner did not include; nothing is lost or doubled.
+    IngestOutcome rerun = new IngestJob(spark, s).run();
+    assertThat(rerun.report().status()).isIn(IngestStatus.SUCCEEDED, IngestStatus.NOTHING_TO_DO);
+    assertThat(curated(s).keySet()).containsExactlyInAnyOrder("A", "B", "C", "D");
+    assertThat(curated(s).get("A").get(0)).isEqualTo("NA2024-03-02");
+  }
+
+  static long commitsOf(IngestSettings s, String batchId) throws Exception {
+    Table t = Spark3Util.loadIcebergTable(spark, s.curatedSparkName());
+    long n = 0;
+    for (var snap : t.snapshots()) {
+      if (batchId.equals(snap.summary().get(CheckpointCodec.BATCH_ID))) {
+        n++;
+      }
+    }
+    return n;
+  }
+}

@@ -1,0 +1,136 @@
+package io.tidemark.ingest;
+
+import static io.tidemark.ingest.RawFixtures.u;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.model.report.DiscoveryMode;
+import io.tidemark.model.report.IngestCounts;
+import io.tidemark.model.report.IngestMode;
+import io.tidemark.model.report.IngestStatus;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What discovery lists and reads, in files and watermark mode. */
+class TestDiscovery extends SparkTestSupport {
+  @TempDir Path dir;
+
+  static LocalDate day(int d) {
+    return LocalDate.of(2024, 3, d);
+  }
+
+  @Test
+  void filesModeListsOnlyPartitionsFromTheCheckpointMinusTheLookback() {
+    IngestSettings s = settings(dir).withLookback(Duration.ofDays(2));
+    Path raw = Path.of(s.dataset().raw().location());
+    for (int d = 1; d <= 12; d++) {
+      RawFixtures.write(
+          spark,
+          raw,
+          day(d).toString(),
+          "a.parquet",
+          List.of(u("K" + d, "N" + d, day(d) + "T10:00:00Z")));
+    }
+    IngestOutcome bootstrap = new IngestJob(spark, s).run();
+    assertThat(bootstrap.report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(bootstrap.partitionsListed()).hasSize(12);
+    assertThat(bootstrap.report().counts().filesNew()).isEqualTo(12);
+
+    // Next day: one more file in the latest partition, a new partition, and a file landing far
+    // behind the lookback.
+    RawFixtures.write(
+        spark,
+        raw,
+        day(12).toString(),
+        "b.parquet",
+        List.of(u("K12b", "x", "2024-03-12T11:00:00Z")));
+    RawFixtures.write(
+        spark,
+        raw,
+        day(13).toString(),
+        "a.parquet",
+        List.of(u("K13", "x", "2024-03-13T10:00:00Z")));
+    RawFixtures.write(
+        spark,
+        raw,
+        day(5).toString(),
+        "too-late.parquet",
+        List.of(u("OLD", "x", "2024-03-05T11:00:00Z")));
+    IngestOutcome next = new IngestJob(spark, s).run();
+    assertThat(next.report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+    // Checkpoint partition 2024-03-12 minus 2 days: four partitions listed, not thirteen.
+    assertThat(next.partitionsListed()).containsExactly(day(10), day(11), day(12), day(13));
+    IngestCounts c = next.report().counts();
+    assertThat(c.filesDiscovered()).isEqualTo(5);
+    assertThat(c.filesNew()).isEqualTo(2);
+    assertThat(c.filesSkipped()).isEqualTo(3);
+    assertThat(curated(s)).containsKeys("K12b", "K13").doesNotContainKey("OLD");
+
+    // A full refresh, the recovery path, reads everything and picks the straggler up.
+    IngestOutcome full = new IngestJob(spark, s.withMode(IngestMode.FULL_REFRESH)).run();
+    assertThat(full.report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(full.partitionsListed()).hasSize(13);
+    assertThat(curated(s).keySet())
+        .containsAll(IntStream.rangeClosed(1, 13).mapToObj(d -> "K" + d).toList())
+        .contains("K12b", "OLD")
+        .hasSize(15);
+    // After it, incremental runs go on from the full refresh's checkpoint.
+    IngestOutcome after = new IngestJob(spark, s).run();
+    assertThat(after.report().status()).isEqualTo(IngestStatus.NOTHING_TO_DO);
+    assertThat(after.partitionsListed()).containsExactly(day(11), day(12), day(13));
+  }
+
+  @Test
+  void watermarkModeRereadsRewrittenFilesAndKeepsRecordsAfterWatermarkMinusLookback()
+      throws Exception {
+    IngestSettings s =
+        settings(dir).withDiscovery(DiscoveryMode.WATERMARK).withLookback(Duration.ofDays(2));
+    Path raw = Path.of(s.dataset().raw().location());
+    Path file =
+        RawFixtures.write(
+            spark,
+            raw,
+            "2024-03-01",
+            "snapshot.parquet",
+            List.of(u("A", "Ada", "2024-03-01T10:00:00Z"), u("B", "Bo", "2024-03-01T11:00:00Z")));
+    assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+
+    // The source rewrites the same file in place with its current state.
+    Files.delete(file);
+    RawFixtures.write(
+        spark,
+        raw,
+        "2024-03-01",
+        "snapshot.parquet",
+        List.of(
+            u("A", "Ada", "2024-03-01T10:00:00Z"),
+            u("B", "Bo2", "2024-03-02T09:00:00Z"),
+            u("C", "Cy", "2024-03-02T09:30:00Z"),
+            u("Z", "Zed", "2024-02-20T00:00:00Z")));
+    Files.setLastModifiedTime(file, FileTime.from(Instant.parse("2024-03-02T12:00:00Z")));
+    IngestOutcome out = new IngestJob(spark, s).run();
+    assertThat(out.report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+    IngestCounts c = out.report().counts();
+    assertThat(c.filesNew()).isEqualTo(1);
+    assertThat(c.recordsRead()).isEqualTo(4);
+    // Z is older than the watermark (03-01T11:00) minus two days: not a candidate.
+    assertThat(c.recordsChanged()).isEqualTo(3);
+    assertThat(c.recordsUnchanged()).isEqualTo(1);
+    assertThat(c.recordsUpdated()).isEqualTo(1);
+    assertThat(c.recordsInserted()).isEqualTo(1);
+    assertThat(c.accountingErrors()).isEmpty();
+    assertThat(curated(s).keySet()).containsExactlyInAnyOrder("A", "B", "C");
+    assertThat(curated(s).get("B").get(0)).isEqualTo("Bo2");
+    // Unchanged files: nothing to do.
+    assertThat(new IngestJob(spark, s).run().report().status())
+        .isEqualTo(IngestStatus.NOTHING_TO_DO);
+  }
+}

@@ -1,0 +1,102 @@
+package io.tidemark.ingest.checkpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.ingest.discovery.RawFile;
+import io.tidemark.model.report.DiscoveryMode;
+import io.tidemark.model.report.IngestMode;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TestCheckpoint {
+  static RawFile file(String date, String name, long size, long mtime) {
+    return new RawFile(
+        "file:/raw/customers/ingest_date=" + date + "/" + name,
+        LocalDate.parse(date),
+        name,
+        size,
+        mtime);
+  }
+
+  @Test
+  void processedSetStaysBoundedByFoldingOldPartitions() {
+    Checkpoint cp = null;
+    LocalDate day = LocalDate.parse("2024-01-01");
+    for (int i = 0; i < 400; i++) {
+      LocalDate d = day.plusDays(i);
+      cp =
+          Checkpoint.advance(
+              cp,
+              "b" + i,
+              d + "T12:00:00Z",
+              List.of(
+                  file(d.toString(), "a.parquet", 100, i), file(d.toString(), "b.parquet", 50, i)),
+              2);
+    }
+    // Only the partitions within the lookback keep their files; older ones are folded.
+    assertThat(cp.processed().keySet())
+        .containsExactly(day.plusDays(397), day.plusDays(398), day.plusDays(399));
+    assertThat(cp.processedFileCount()).isEqualTo(6);
+    assertThat(cp.foldedThrough()).isEqualTo(day.plusDays(396));
+    assertThat(cp.folded()).hasSize(Checkpoint.FOLDED_MARKS_KEPT);
+    assertThat(cp.folded().get(day.plusDays(396))).isEqualTo("files=2;bytes=150");
+    // And the encoded summary stays small.
+    int size = CheckpointCodec.encode(cp).values().stream().mapToInt(String::length).sum();
+    assertThat(size).isLessThan(4000);
+  }
+
+  @Test
+  void aRewrittenFileIsNotProcessedButTheSameOneIs() {
+    Checkpoint cp =
+        Checkpoint.advance(null, "b1", null, List.of(file("2024-01-01", "a.parquet", 10, 1)), 2);
+    assertThat(cp.isProcessed(file("2024-01-01", "a.parquet", 10, 1))).isTrue();
+    assertThat(cp.isProcessed(file("2024-01-01", "a.parquet", 11, 2))).isFalse();
+    assertThat(cp.isProcessed(file("2024-01-02", "a.parquet", 10, 1))).isFalse();
+    assertThat(cp.previousBatchId()).isNull();
+    Checkpoint next = Checkpoint.advance(cp, "b2", null, List.of(), 2);
+    assertThat(next.previousBatchId()).isEqualTo("b1");
+  }
+
+  @Test
+  void codecRoundTrips() {
+    Checkpoint cp = null;
+    for (int i = 1; i <= 5; i++) {
+      cp =
+          Checkpoint.advance(
+              cp,
+              "batch-" + i,
+              "2024-01-0" + i + "T00:00:00Z",
+              List.of(file("2024-01-0" + i, "part-" + i + ".parquet", i * 10, i)),
+              1);
+    }
+    Map<String, String> summary = new java.util.HashMap<>(CheckpointCodec.encode(cp));
+    summary.put("spark.app.id", "local-1");
+    Checkpoint back = CheckpointCodec.decode(42, summary).orElseThrow();
+    assertThat(back).isEqualTo(cp.committedAs(42));
+    assertThat(CheckpointCodec.decode(1, Map.of("spark.app.id", "x"))).isEmpty();
+  }
+
+  @Test
+  void batchIdDependsOnFilesAndPreviousBatchOnly() {
+    List<RawFile> files =
+        new ArrayList<>(
+            List.of(
+                file("2024-01-01", "a.parquet", 10, 1), file("2024-01-02", "b.parquet", 20, 2)));
+    String id = BatchIds.of(files, "prev", IngestMode.INCREMENTAL, DiscoveryMode.FILES);
+    List<RawFile> reversed = new ArrayList<>(files);
+    java.util.Collections.reverse(reversed);
+    assertThat(BatchIds.of(reversed, "prev", IngestMode.INCREMENTAL, DiscoveryMode.FILES))
+        .isEqualTo(id);
+    assertThat(BatchIds.of(files, "other", IngestMode.INCREMENTAL, DiscoveryMode.FILES))
+        .isNotEqualTo(id);
+    assertThat(BatchIds.of(files, null, IngestMode.INCREMENTAL, DiscoveryMode.FILES))
+        .isNotEqualTo(id);
+    files.set(1, file("2024-01-02", "b.parquet", 21, 2));
+    assertThat(BatchIds.of(files, "prev", IngestMode.INCREMENTAL, DiscoveryMode.FILES))
+        .isNotEqualTo(id);
+    assertThat(id).hasSize(32);
+  }
+}

@@ -1,0 +1,207 @@
+package io.tidemark.ingest.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.ingest.config.IngestSpark;
+import io.tidemark.model.config.ChangeMarkerType;
+import io.tidemark.model.report.DiscoveryMode;
+import io.tidemark.model.report.IngestMode;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
+
+class TestIngestCommand {
+  static SparkSession spark;
+  @TempDir Path dir;
+
+  final StringWriter out = new StringWriter();
+  final StringWriter err = new StringWriter();
+  final List<IngestSettings> seen = new ArrayList<>();
+
+  @BeforeAll
+  static void start() {
+    spark = IngestSpark.local(2).getOrCreate();
+  }
+
+  @AfterAll
+  static void stop() {
+    spark.stop();
+  }
+
+  int run(String... args) {
+    return IngestCommand.run(
+        args,
+        new PrintWriter(out, true),
+        new PrintWriter(err, true),
+        (settings, master) -> {
+          seen.add(settings);
+          return spark;
+        });
+  }
+
+  @Test
+  void helpExplainsEveryOptionWithItsDefault() {
+    assertThat(run("--help")).isZero();
+    String help = out.toString();
+    for (OptionSpec o : new CommandLine(new IngestCommand()).getCommandSpec().options()) {
+      assertThat(help).contains(o.longestName());
+      if (!o.usageHelp() && !o.versionHelp()) {
+        assertThat(String.join(" ", o.description()))
+            .as("description of " + o.longestName())
+            .containsAnyOf("Default", "Required");
+      }
+    }
+    assertThat(help).contains("Default: P2D").contains("Default: 0.1").contains("Exit codes");
+    assertThat(seen).isEmpty();
+  }
+
+  @Test
+  void configFileSetsOptionsAndFlagsOverrideIt() throws Exception {
+    Path config = dir.resolve("ingest.json");
+    Files.writeString(
+        config,
+        """
+        {"raw-root": "%s", "warehouse": "%s", "state-root": "%s",
+         "table": "silver.clients", "key-columns": ["tenant", "client_id"],
+         "lookback": "5d", "discovery": "watermark", "max-invalid-ratio": 0.25,
+         "cloudwatch-endpoint": "http://127.0.0.1:1", "catalog-name": "cli1"}
+        """
+            .formatted(dir.resolve("raw"), dir.resolve("wh"), dir.resolve("state")));
+    int code = run("--config", config.toString(), "--lookback", "36h", "--mode", "full-refresh");
+    // The raw root does not exist: the run itself is a config error, after the options parsed.
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString())
+        .contains("[RAW_ROOT_NOT_FOUND]")
+        .contains(dir.resolve("raw").toString());
+    IngestSettings s = seen.get(0);
+    assertThat(s.lookback()).isEqualTo(Duration.ofHours(36));
+    assertThat(s.mode()).isEqualTo(IngestMode.FULL_REFRESH);
+    assertThat(s.discovery()).isEqualTo(DiscoveryMode.WATERMARK);
+    assertThat(s.maxInvalidRatio()).isEqualTo(0.25);
+    assertThat(s.dataset().curatedTable()).isEqualTo("silver.clients");
+    assertThat(s.dataset().quarantineTable()).isEqualTo("silver.clients_quarantine");
+    assertThat(s.tombstoneTable()).isEqualTo("silver.clients_tombstones");
+    assertThat(s.dataset().keyColumns()).containsExactly("tenant", "client_id");
+    assertThat(s.dataset().raw().location()).isEqualTo(dir.resolve("raw/customers").toString());
+    assertThat(s.catalog().properties().get("uri"))
+        .isEqualTo("jdbc:sqlite:" + dir.resolve("wh") + "/catalog.db");
+    assertThat(s.cloudWatch()).isPresent();
+    assertThat(s.cloudWatch().get().endpoint().get().toString()).isEqualTo("http://127.0.0.1:1");
+  }
+
+  @Test
+  void badUsageExitsTwoNamingTheOptionAndValue() throws Exception {
+    String[] base = {"--raw-root", "r", "--warehouse", "w", "--state-root", "s"};
+    assertThat(run(concat(base, "--lookback", "two days"))).isEqualTo(2);
+    assertThat(err.toString()).contains("'--lookback'").contains("'two days'");
+
+    assertThat(run(concat(base, "--key-columns", "1bad"))).isEqualTo(2);
+    assertThat(err.toString()).contains("'--key-columns'").contains("'1bad'");
+
+    assertThat(run(concat(base, "--max-invalid-ratio", "lots"))).isEqualTo(2);
+    assertThat(err.toString()).contains("--max-invalid-ratio").contains("lots");
+
+    assertThat(run(concat(base, "--mode", "sometimes"))).isEqualTo(2);
+    assertThat(err.toString()).contains("'--mode'").contains("'sometimes'");
+
+    assertThat(run("--warehouse", "w", "--state-root", "s")).isEqualTo(2);
+    assertThat(err.toString()).contains("Missing required option '--raw-root'");
+
+    assertThat(run(concat(base, "--no-such-flag"))).isEqualTo(2);
+    assertThat(err.toString()).contains("--no-such-flag");
+
+    Path config = dir.resolve("bad.json");
+    Files.writeString(config, "{\"look-back\": \"2d\"}");
+    assertThat(run("--config", config.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("unknown key 'look-back'").contains(config.toString());
+    assertThat(seen).isEmpty();
+  }
+
+  @Test
+  void runsALongSequenceDatasetWithoutOperationColumnAndRejectsABadBatchWithExitFour()
+      throws Exception {
+    StructType schema =
+        new StructType()
+            .add("id", DataTypes.LongType)
+            .add("name", DataTypes.StringType)
+            .add("seq", DataTypes.LongType);
+    Path raw = dir.resolve("raw/accounts");
+    write(
+        raw.resolve("ingest_date=2024-03-01/a.parquet"),
+        schema,
+        List.of(
+            RowFactory.create(1L, "one", 10L),
+            RowFactory.create(2L, "two", 11L),
+            RowFactory.create(1L, "uno", 12L)));
+    String[] args = {
+      "--raw-root", dir.resolve("raw").toString(),
+      "--dataset", "accounts",
+      "--warehouse", dir.resolve("wh").toString(),
+      "--catalog-name", "cli2",
+      "--state-root", dir.resolve("state").toString(),
+      "--table", "curated.accounts",
+      "--key-columns", "id",
+      "--payload-columns", "name",
+      "--change-marker", "seq",
+      "--change-marker-type", "LONG",
+      "--operation-column=",
+    };
+    assertThat(run(args)).as(err.toString()).isZero();
+    assertThat(out.toString())
+        .contains("SUCCEEDED")
+        .contains("inserted 2")
+        .contains("superseded 1");
+    assertThat(seen.get(0).dataset().changeMarker().type()).isEqualTo(ChangeMarkerType.LONG);
+    assertThat(seen.get(0).dataset().operationColumn()).isNull();
+    List<Row> rows = spark.table("cli2.curated.accounts").orderBy("id").collectAsList();
+    assertThat(rows).hasSize(2);
+    assertThat(rows.get(0).<String>getAs("name")).isEqualTo("uno");
+    assertThat(rows.get(0).<Long>getAs("seq")).isEqualTo(12L);
+    try (Stream<Path> reports = Files.walk(dir.resolve("state/_runs"))) {
+      assertThat(reports.filter(p -> p.toString().endsWith(".json"))).hasSize(1);
+    }
+
+    write(
+        raw.resolve("ingest_date=2024-03-02/a.parquet"),
+        schema,
+        List.of(RowFactory.create(3L, "three", 13L), RowFactory.create(4L, "four", null)));
+    assertThat(run(concat(args, "--max-invalid-ratio", "0.2"))).isEqualTo(4);
+    assertThat(err.toString()).contains("[BATCH_REJECTED]").contains("MISSING_CHANGE_MARKER=1");
+    assertThat(spark.table("cli2.curated.accounts").count()).isEqualTo(2);
+  }
+
+  static void write(Path target, StructType schema, List<Row> rows) throws Exception {
+    Path tmp = Files.createTempDirectory("cli-fixture");
+    Files.delete(tmp);
+    spark.createDataFrame(rows, schema).coalesce(1).write().parquet(tmp.toString());
+    try (Stream<Path> s = Files.list(tmp)) {
+      Path part = s.filter(p -> p.toString().endsWith(".parquet")).findFirst().orElseThrow();
+      Files.createDirectories(target.getParent());
+      Files.move(part, target);
+    }
+  }
+
+  static String[] concat(String[] a, String... b) {
+    String[] out = new String[a.length + b.length];
+    System.arraycopy(a, 0, out, 0, a.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+}
