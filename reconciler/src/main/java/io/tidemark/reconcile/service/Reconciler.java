@@ -316,6 +316,22 @@ public final class Reconciler {
     }
   }
 
+  /**
+   * Gives up a begun reconciliation that will never execute (its executor shut down): stores it as
+   * ABANDONED and frees the dataset.
+   */
+  public ReconciliationReport abandon(Started started, String reason) {
+    ReconciliationReport r = started.report();
+    try {
+      ReconciliationReport abandoned =
+          r.withOutcome(ReconciliationStatus.ABANDONED, finishTime(r), List.of(), 0, reason);
+      reports.save(abandoned);
+      return abandoned;
+    } finally {
+      running.remove(started.dataset().name(), r.id());
+    }
+  }
+
   /** Evaluates every alarm of every dataset now. */
   public List<AlarmStatus> alarms() {
     return alarms.evaluate(clock.instant(), this::datapoints);

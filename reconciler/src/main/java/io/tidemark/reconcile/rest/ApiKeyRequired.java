@@ -1,0 +1,13 @@
+package io.tidemark.reconcile.rest;
+
+import jakarta.ws.rs.NameBinding;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/** Marks an endpoint that needs a valid {@value ApiKeyFilter#HEADER} header. */
+@NameBinding
+@Retention(RetentionPolicy.RUNTIME)
+@Target({ElementType.TYPE, ElementType.METHOD})
+public @interface ApiKeyRequired {}

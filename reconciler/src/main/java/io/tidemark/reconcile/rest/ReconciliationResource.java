@@ -1,0 +1,196 @@
+package io.tidemark.reconcile.rest;
+
+import io.tidemark.model.json.Checks;
+import io.tidemark.model.report.ReconciliationMode;
+import io.tidemark.model.report.ReconciliationReport;
+import io.tidemark.reconcile.service.InvalidRequestException;
+import io.tidemark.reconcile.service.ReconciliationService;
+import io.tidemark.reconcile.service.UnknownDatasetException;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.net.URI;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SecuritySchemeIn;
+import org.eclipse.microprofile.openapi.annotations.enums.SecuritySchemeType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** Starts reconciliations and shows their reports. */
+@Path("/api/reconciliations")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "reconciliations")
+@SecurityScheme(
+    securitySchemeName = "apiKey",
+    type = SecuritySchemeType.APIKEY,
+    apiKeyName = ApiKeyFilter.HEADER,
+    in = SecuritySchemeIn.HEADER)
+public class ReconciliationResource {
+  public static final int LIMIT_DEFAULT = 20;
+  public static final int LIMIT_MAX = 1000;
+
+  private final ReconciliationService service;
+
+  public ReconciliationResource(ReconciliationService service) {
+    this.service = service;
+  }
+
+  @POST
+  @ApiKeyRequired
+  @Consumes(MediaType.APPLICATION_JSON)
+  @SecurityRequirement(name = "apiKey")
+  @Operation(
+      summary = "Start a reconciliation",
+      description =
+          "Starts a reconciliation of one dataset in the background and answers at once with its"
+              + " id; follow it at the Location. One run per dataset at a time.")
+  @APIResponse(
+      responseCode = "202",
+      description = "Started",
+      content = @Content(schema = @Schema(implementation = StartResponse.class)))
+  @APIResponse(
+      responseCode = "400",
+      description = "A field is missing or malformed; the answer names it",
+      content = @Content(schema = @Schema(implementation = ApiError.class)))
+  @APIResponse(
+      responseCode = "401",
+      description = "No valid X-API-Key header",
+      content = @Content(schema = @Schema(implementation = ApiError.class)))
+  @APIResponse(
+      responseCode = "404",
+      description = "Unknown dataset",
+      content = @Content(schema = @Schema(implementation = ApiError.class)))
+  @APIResponse(
+      responseCode = "409",
+      description = "The dataset already has a run going; the answer carries its id",
+      content = @Content(schema = @Schema(implementation = ApiError.class)))
+  public Response start(StartRequest request) {
+    if (request == null) {
+      throw new InvalidRequestException("dataset", null, "the body must be a JSON object");
+    }
+    String dataset = dataset(request.dataset(), true);
+    ReconciliationMode mode = mode(request.mode());
+    Instant from = instant("from", request.from());
+    Instant to = instant("to", request.to());
+    ReconciliationReport r = service.start(dataset, mode, from, to, "api");
+    URI location = URI.create("/api/reconciliations/" + r.id());
+    return Response.accepted(
+            new StartResponse(
+                r.id(),
+                r.dataset(),
+                r.mode(),
+                r.windowFrom(),
+                r.windowTo(),
+                r.status(),
+                location.toString()))
+        .location(location)
+        .build();
+  }
+
+  @GET
+  @Operation(summary = "List reconciliations", description = "Newest first.")
+  @APIResponse(responseCode = "200", description = "The reports")
+  @APIResponse(
+      responseCode = "400",
+      description = "A malformed dataset or limit",
+      content = @Content(schema = @Schema(implementation = ApiError.class)))
+  @APIResponse(
+      responseCode = "404",
+      description = "Unknown dataset",
+      content = @Content(schema = @Schema(implementation = ApiError.class)))
+  public List<ReconciliationReport> list(
+      @Parameter(description = "Only this dataset's reconciliations") @QueryParam("dataset")
+          String dataset,
+      @Parameter(description = "At most this many, 1..1000, default 20") @QueryParam("limit")
+          String limit) {
+    Optional<String> ds = dataset == null ? Optional.empty() : Optional.of(dataset(dataset, true));
+    return service.list(ds, limit(limit));
+  }
+
+  @GET
+  @Path("/{id}")
+  @Operation(summary = "One reconciliation: status, rule results and sample keys")
+  @APIResponse(
+      responseCode = "200",
+      description = "The report",
+      content = @Content(schema = @Schema(implementation = ReconciliationReport.class)))
+  @APIResponse(
+      responseCode = "404",
+      description = "No such reconciliation",
+      content = @Content(schema = @Schema(implementation = ApiError.class)))
+  public ReconciliationReport get(@PathParam("id") String id) {
+    if (!Checks.NAME.matcher(id).matches()) {
+      throw new ReconciliationNotFoundException(id);
+    }
+    return service.find(id).orElseThrow(() -> new ReconciliationNotFoundException(id));
+  }
+
+  /** A dataset name: refused as malformed before it is looked up, and looked up before use. */
+  private String dataset(String value, boolean mustExist) {
+    if (value == null || value.isBlank()) {
+      throw new InvalidRequestException("dataset", value, "is required");
+    }
+    if (!Checks.NAME.matcher(value).matches()) {
+      throw new InvalidRequestException(
+          "dataset", value, "not a dataset name (letters, digits, '_', '.', '-')");
+    }
+    if (mustExist && !service.datasets().containsKey(value)) {
+      throw new UnknownDatasetException(value);
+    }
+    return value;
+  }
+
+  private static ReconciliationMode mode(String value) {
+    if (value == null || value.isBlank()) {
+      return ReconciliationMode.WINDOW;
+    }
+    return switch (value.trim().toLowerCase(Locale.ROOT)) {
+      case "window" -> ReconciliationMode.WINDOW;
+      case "full" -> ReconciliationMode.FULL;
+      default -> throw new InvalidRequestException("mode", value, "expected 'window' or 'full'");
+    };
+  }
+
+  private static Instant instant(String field, String value) {
+    if (value == null || value.isBlank()) {
+      return null;
+    }
+    try {
+      return Instant.parse(value.trim());
+    } catch (DateTimeParseException e) {
+      throw new InvalidRequestException(
+          field, value, "not an ISO-8601 instant such as 2026-03-10T00:00:00Z");
+    }
+  }
+
+  private static int limit(String value) {
+    if (value == null || value.isBlank()) {
+      return LIMIT_DEFAULT;
+    }
+    try {
+      int n = Integer.parseInt(value.trim());
+      if (n >= 1 && n <= LIMIT_MAX) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // Reported below with the field's name.
+    }
+    throw new InvalidRequestException("limit", value, "must be a whole number 1.." + LIMIT_MAX);
+  }
+}

@@ -1,0 +1,126 @@
+package io.tidemark.reconcile.service;
+
+import io.quarkus.arc.All;
+import io.quarkus.runtime.Startup;
+import io.tidemark.model.report.ReconciliationMode;
+import io.tidemark.model.report.ReconciliationReport;
+import io.tidemark.reconcile.alarms.AlarmStatus;
+import io.tidemark.reconcile.config.ReconciledDataset;
+import io.tidemark.reconcile.config.ReconcilerSettings;
+import io.tidemark.reconcile.config.TidemarkConfig;
+import io.tidemark.reconcile.engine.ReconciliationEngine;
+import io.tidemark.reconcile.metrics.MeterPublisher;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
+
+/**
+ * The service's reconciliations: validates the configuration at start-up (a bad value stops the
+ * start with a message naming its key), marks runs cut off by the last shutdown ABANDONED, and runs
+ * reconciliations in the background, one at a time per dataset.
+ */
+@Startup
+@ApplicationScoped
+public class ReconciliationService {
+  private static final Logger LOG = Logger.getLogger(ReconciliationService.class);
+
+  private final ReconcilerSettings settings;
+  private final Reconciler reconciler;
+  private final ExecutorService executor;
+
+  public ReconciliationService(
+      TidemarkConfig config, @All List<ReconciliationEngine> engines, MeterPublisher meters) {
+    Set<String> names =
+        engines.stream().map(ReconciliationEngine::name).collect(Collectors.toSet());
+    this.settings = ReconcilerSettings.from(config, names);
+    Reconciler.Builder b =
+        Reconciler.builder(settings.stateRoot())
+            .listener((r, datapoints) -> meters.publish(datapoints));
+    engines.forEach(b::engine);
+    settings.datasets().values().forEach(b::dataset);
+    config.alarms().template().ifPresent(b::alarmTemplate);
+    this.reconciler = b.build();
+    List<ReconciliationReport> abandoned = reconciler.recover();
+    AtomicInteger n = new AtomicInteger();
+    this.executor =
+        Executors.newFixedThreadPool(
+            Math.max(1, Math.min(4, settings.datasets().size())),
+            r -> {
+              Thread t = new Thread(r, "reconciliation-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    LOG.infof(
+        "Reconciler ready: %s; %d run(s) of the last shutdown marked ABANDONED",
+        settings, abandoned.size());
+  }
+
+  public ReconcilerSettings settings() {
+    return settings;
+  }
+
+  public Map<String, ReconciledDataset> datasets() {
+    return settings.datasets();
+  }
+
+  public Reconciler reconciler() {
+    return reconciler;
+  }
+
+  /**
+   * Starts a reconciliation in the background.
+   *
+   * @return its RUNNING report
+   * @throws UnknownDatasetException, InvalidRequestException, AlreadyRunningException
+   */
+  public ReconciliationReport start(
+      String dataset, ReconciliationMode mode, Instant from, Instant to, String trigger) {
+    Reconciler.Started started = reconciler.begin(dataset, mode, from, to, trigger);
+    try {
+      executor.execute(() -> reconciler.execute(started));
+    } catch (RejectedExecutionException e) {
+      reconciler.abandon(started, "The service is shutting down");
+      throw new IllegalStateException("Cannot start a reconciliation: the service is stopping", e);
+    }
+    return started.report();
+  }
+
+  public Optional<ReconciliationReport> find(String id) {
+    return reconciler.reports().find(id);
+  }
+
+  public List<ReconciliationReport> list(Optional<String> dataset, int limit) {
+    return reconciler.reports().list(dataset, limit);
+  }
+
+  public Optional<String> running(String dataset) {
+    return reconciler.running(dataset);
+  }
+
+  public List<AlarmStatus> alarms() {
+    return reconciler.alarms();
+  }
+
+  @PreDestroy
+  void stop() {
+    executor.shutdownNow();
+    try {
+      if (!executor.awaitTermination(10, TimeUnit.SECONDS)) {
+        LOG.warn("Reconciliations still running at shutdown: the next start marks them ABANDONED");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,253 @@
+package io.tidemark.reconcile.rest;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItems;
+import static org.hamcrest.Matchers.not;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.scheduler.Scheduler;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+import io.restassured.response.Response;
+import io.tidemark.reconcile.fixtures.GatedEngine;
+import io.tidemark.reconcile.fixtures.QuarkusFixtures;
+import io.tidemark.reconcile.service.ScheduledReconciliations;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+/** The service over HTTP: happy paths, every error status, overlaps, restart recovery. */
+@QuarkusTest
+@QuarkusTestResource(QuarkusFixtures.class)
+class TestReconciliationApi {
+  private static final String KEY = QuarkusFixtures.API_KEY;
+
+  @Inject GatedEngine gate;
+  @Inject ScheduledReconciliations schedule;
+  @Inject Scheduler scheduler;
+  @Inject MeterRegistry registry;
+
+  static String start(String body) {
+    return given()
+        .header(ApiKeyFilter.HEADER, KEY)
+        .contentType(ContentType.JSON)
+        .body(body)
+        .when()
+        .post("/api/reconciliations")
+        .then()
+        .statusCode(202)
+        .extract()
+        .path("id");
+  }
+
+  static JsonPath awaitFinished(String id) {
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () ->
+                !"RUNNING"
+                    .equals(
+                        given().get("/api/reconciliations/" + id).then().extract().path("status")));
+    return given().get("/api/reconciliations/" + id).then().statusCode(200).extract().jsonPath();
+  }
+
+  @Test
+  void fullReconciliationOfTheCleanDatasetPassesAndItsAlarmsAreOk() {
+    Response accepted =
+        given()
+            .header(ApiKeyFilter.HEADER, KEY)
+            .contentType(ContentType.JSON)
+            .body("{\"dataset\":\"customers\",\"mode\":\"full\"}")
+            .when()
+            .post("/api/reconciliations");
+    accepted
+        .then()
+        .statusCode(202)
+        .body("status", equalTo("RUNNING"))
+        .body("mode", equalTo("FULL"));
+    String id = accepted.path("id");
+    assertThat(accepted.header("Location")).endsWith("/api/reconciliations/" + id);
+
+    JsonPath report = awaitFinished(id);
+    assertThat(report.getString("status")).isEqualTo("PASSED");
+    assertThat(report.getList("results.status")).hasSize(8).containsOnly("PASS");
+    assertThat(report.getString("results.find { it.ruleId == 'missing_keys' }.kind"))
+        .isEqualTo("missing_keys");
+
+    given()
+        .get("/api/reconciliations?dataset=customers&limit=1")
+        .then()
+        .statusCode(200)
+        .body("size()", equalTo(1))
+        .body("[0].id", equalTo(id));
+
+    List<Map<String, Object>> alarms =
+        given().get("/api/alarms?dataset=customers").then().statusCode(200).extract().path("$");
+    assertThat(alarms).hasSize(14);
+    assertThat(alarms)
+        .filteredOn(a -> a.get("rule") != null)
+        .extracting(a -> a.get("state"))
+        .containsOnly("OK");
+    assertThat(alarms).extracting(a -> a.get("state")).doesNotContain("ALARM");
+
+    // The next window starts where this passed run's window ended.
+    String next = start("{\"dataset\":\"customers\"}");
+    JsonPath windowed = awaitFinished(next);
+    assertThat(windowed.getString("mode")).isEqualTo("WINDOW");
+    assertThat(windowed.getString("windowFrom")).isEqualTo(report.getString("windowTo"));
+    assertThat(windowed.getString("status")).isEqualTo("PASSED");
+
+    String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+    assertThat(metrics)
+        .containsPattern(
+            "RuleStatus\\{Dataset=\"customers\",Pipeline=\"default\",Rule=\"missing_keys\"[^}]*\\} 0\\.0")
+        .containsPattern("MissingKeys\\{Dataset=\"customers\",Pipeline=\"default\"[^}]*\\} 0\\.0")
+        .contains("ReconciliationDuration{");
+  }
+
+  @Test
+  void aMissingKeyFailsItsRuleAndRaisesItsAlarm() {
+    String id = start("{\"dataset\":\"damaged\",\"mode\":\"full\"}");
+    JsonPath report = awaitFinished(id);
+
+    assertThat(report.getString("status")).isEqualTo("FAILED");
+    assertThat(report.getList("results.findAll { it.status == 'FAIL' }.ruleId"))
+        .containsExactly("missing_keys");
+    assertThat(report.getList("results.find { it.ruleId == 'missing_keys' }.sampleKeys"))
+        .containsExactly("k10");
+
+    given()
+        .get("/api/alarms?dataset=damaged")
+        .then()
+        .statusCode(200)
+        .body(
+            "find { it.rule == 'missing_keys' }.alarmName",
+            equalTo("tidemark-default-damaged-rule-missing-keys-failing"))
+        .body("find { it.rule == 'missing_keys' }.state", equalTo("ALARM"))
+        .body(
+            "find { it.rule == 'missing_keys' }.reason", containsString("1 of 1 periods breached"))
+        .body(
+            "findAll { it.rule != null && it.rule != 'missing_keys' }.state",
+            not(hasItems("ALARM")));
+  }
+
+  @Test
+  void aSecondRunWhileOneRunsIsRefusedAndAScheduledOneSkipped() {
+    gate.close();
+    try {
+      String first = start("{\"dataset\":\"gated\"}");
+
+      given()
+          .header(ApiKeyFilter.HEADER, KEY)
+          .contentType(ContentType.JSON)
+          .body("{\"dataset\":\"gated\",\"mode\":\"full\"}")
+          .when()
+          .post("/api/reconciliations")
+          .then()
+          .statusCode(409)
+          .body("code", equalTo("ALREADY_RUNNING"))
+          .body("runningId", equalTo(first));
+      given()
+          .get("/api/datasets")
+          .then()
+          .body("find { it.name == 'gated' }.runningId", equalTo(first));
+
+      double before = skipped();
+      assertThat(schedule.trigger("gated")).isEqualTo(ScheduledReconciliations.Outcome.SKIPPED);
+      assertThat(skipped()).isEqualTo(before + 1);
+      assertThat(
+              given()
+                  .get("/api/reconciliations?dataset=gated")
+                  .then()
+                  .extract()
+                  .jsonPath()
+                  .getList("id"))
+          .as("a skipped run leaves no report: it is not queued")
+          .containsOnlyOnce(first);
+    } finally {
+      gate.open();
+    }
+    String id =
+        given().get("/api/reconciliations?dataset=gated&limit=1").then().extract().path("[0].id");
+    assertThat(awaitFinished(id).getString("status")).isEqualTo("PASSED");
+    assertThat(schedule.trigger("gated")).isEqualTo(ScheduledReconciliations.Outcome.STARTED);
+    String scheduled =
+        given().get("/api/reconciliations?dataset=gated&limit=1").then().extract().path("[0].id");
+    assertThat(awaitFinished(scheduled).getString("trigger")).isEqualTo("schedule");
+  }
+
+  private double skipped() {
+    return registry
+        .get(ScheduledReconciliations.SKIPPED_METER)
+        .tag("dataset", "gated")
+        .counter()
+        .count();
+  }
+
+  @Test
+  void eachDatasetHasItsCronJobAndAnOffScheduleHasNone() {
+    assertThat(scheduler.getScheduledJob(ScheduledReconciliations.jobId("customers"))).isNotNull();
+    assertThat(scheduler.getScheduledJob(ScheduledReconciliations.jobId("damaged"))).isNotNull();
+    assertThat(scheduler.getScheduledJob(ScheduledReconciliations.jobId("gated"))).isNull();
+  }
+
+  @Test
+  void aRunCutOffByTheLastShutdownIsShownAbandoned() {
+    given()
+        .get("/api/reconciliations/" + QuarkusFixtures.ABANDONED_ID)
+        .then()
+        .statusCode(200)
+        .body("status", equalTo("ABANDONED"))
+        .body("error", containsString("stopped while this run was RUNNING"));
+  }
+
+  @Test
+  void datasetsAreListedWithTheirRulesAndSchedule() {
+    given()
+        .get("/api/datasets")
+        .then()
+        .statusCode(200)
+        .body("name", equalTo(List.of("customers", "damaged", "gated")))
+        .body("find { it.name == 'customers' }.cron", equalTo("0 0 2 * * ?"))
+        .body("find { it.name == 'customers' }.engine", equalTo("duckdb"))
+        .body("find { it.name == 'customers' }.rules.size()", equalTo(8))
+        .body("find { it.name == 'customers' }.keyColumns", equalTo(List.of("customer_id")))
+        .body(
+            "find { it.name == 'damaged' }.rules.find { it.id == 'count_match' }.tolerance",
+            equalTo("RATIO"));
+  }
+
+  @Test
+  void theApiIsDocumentedInOpenApi() {
+    given()
+        .accept("application/json")
+        .get("/q/openapi")
+        .then()
+        .statusCode(200)
+        .body(
+            "paths.keySet()",
+            hasItems(
+                "/api/reconciliations",
+                "/api/reconciliations/{id}",
+                "/api/datasets",
+                "/api/alarms"))
+        .body(
+            "paths.'/api/reconciliations'.post.responses.keySet()",
+            hasItems("202", "400", "401", "404", "409"))
+        .body("components.securitySchemes.apiKey.name", equalTo("X-API-Key"));
+  }
+
+  @Test
+  void healthIsUp() {
+    given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+  }
+}

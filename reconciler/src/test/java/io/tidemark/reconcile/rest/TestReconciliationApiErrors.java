@@ -1,0 +1,208 @@
+package io.tidemark.reconcile.rest;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.response.ValidatableResponse;
+import io.tidemark.reconcile.fixtures.QuarkusFixtures;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Every error status, as JSON naming the problem, never a stack trace; hostile input is refused
+ * before any reconciliation (and so any SQL) starts.
+ */
+@QuarkusTest
+@QuarkusTestResource(QuarkusFixtures.class)
+class TestReconciliationApiErrors {
+  private static ValidatableResponse post(String body) {
+    return given()
+        .header(ApiKeyFilter.HEADER, QuarkusFixtures.API_KEY)
+        .contentType(ContentType.JSON)
+        .body(body)
+        .when()
+        .post("/api/reconciliations")
+        .then()
+        .log()
+        .ifValidationFails()
+        .contentType(ContentType.JSON)
+        .body(not(containsString("Exception")))
+        .body(not(containsString("\tat ")));
+  }
+
+  private static int reports() {
+    return given()
+        .get("/api/reconciliations?limit=1000")
+        .then()
+        .extract()
+        .jsonPath()
+        .getList("id")
+        .size();
+  }
+
+  @Test
+  void postWithoutAnApiKeyIs401() {
+    given()
+        .contentType(ContentType.JSON)
+        .body("{\"dataset\":\"customers\"}")
+        .when()
+        .post("/api/reconciliations")
+        .then()
+        .statusCode(401)
+        .contentType(ContentType.JSON)
+        .body("code", equalTo("UNAUTHORIZED"))
+        .body("message", containsString("X-API-Key"));
+  }
+
+  @Test
+  void postWithAWrongApiKeyIs401AndTheKeyIsNotEchoed() {
+    given()
+        .header(ApiKeyFilter.HEADER, "wrong-key-1234")
+        .contentType(ContentType.JSON)
+        .body("not even json")
+        .when()
+        .post("/api/reconciliations")
+        .then()
+        .statusCode(401)
+        .body("code", equalTo("UNAUTHORIZED"))
+        .body(not(containsString("wrong-key-1234")));
+  }
+
+  @Test
+  void malformedJsonIs400() {
+    post("{\"dataset\": ").statusCode(400).body("code", equalTo("MALFORMED_BODY"));
+  }
+
+  @Test
+  void anUnknownFieldIs400NamingIt() {
+    post("{\"dataset\":\"customers\",\"where\":\"1=1\"}")
+        .statusCode(400)
+        .body("field", equalTo("where"))
+        .body("message", containsString("'where'"));
+  }
+
+  @Test
+  void aMissingDatasetIs400NamingTheField() {
+    post("{\"mode\":\"full\"}")
+        .statusCode(400)
+        .body("code", equalTo("INVALID_FIELD"))
+        .body("field", equalTo("dataset"));
+  }
+
+  @Test
+  void anUnknownModeIs400NamingTheField() {
+    post("{\"dataset\":\"customers\",\"mode\":\"sideways\"}")
+        .statusCode(400)
+        .body("field", equalTo("mode"))
+        .body("message", containsString("'sideways'"));
+  }
+
+  @Test
+  void aWindowStartInFullModeIs400() {
+    post("{\"dataset\":\"customers\",\"mode\":\"full\",\"from\":\"2026-01-01T00:00:00Z\"}")
+        .statusCode(400)
+        .body("field", equalTo("from"));
+  }
+
+  @Test
+  void aWindowThatEndsBeforeItStartsIs400() {
+    post("{\"dataset\":\"customers\",\"from\":\"2026-01-02T00:00:00Z\","
+            + "\"to\":\"2026-01-01T00:00:00Z\"}")
+        .statusCode(400)
+        .body("field", equalTo("from"));
+  }
+
+  @Test
+  void aWindowEndInTheFutureIs400() {
+    String future = Instant.now().plus(1, ChronoUnit.DAYS).toString();
+    post("{\"dataset\":\"customers\",\"to\":\"" + future + "\"}")
+        .statusCode(400)
+        .body("field", equalTo("to"));
+  }
+
+  @Test
+  void anUnknownDatasetIs404() {
+    post("{\"dataset\":\"orders\"}")
+        .statusCode(404)
+        .body("code", equalTo("DATASET_NOT_FOUND"))
+        .body("message", containsString("'orders'"));
+    given().get("/api/reconciliations?dataset=orders").then().statusCode(404);
+  }
+
+  @Test
+  void anUnknownReconciliationIs404() {
+    given()
+        .get("/api/reconciliations/20260101T000000Z-00000000")
+        .then()
+        .statusCode(404)
+        .body("code", equalTo("RECONCILIATION_NOT_FOUND"));
+  }
+
+  @Test
+  void aBadLimitIs400() {
+    given()
+        .get("/api/reconciliations?limit=0")
+        .then()
+        .statusCode(400)
+        .body("field", equalTo("limit"));
+    given()
+        .get("/api/reconciliations?limit=ten")
+        .then()
+        .statusCode(400)
+        .body("field", equalTo("limit"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "{\"dataset\":\"customers; DROP TABLE curated.customers\"}",
+        "{\"dataset\":\"customers' OR '1'='1\"}",
+        "{\"dataset\":\"../../etc/passwd\"}",
+        "{\"dataset\":\"customer_id\\\" FROM raw_src --\"}",
+        "{\"dataset\":\"customers\",\"mode\":\"full; DELETE FROM expected\"}",
+        "{\"dataset\":\"customers\",\"from\":\"2026-01-01T00:00:00Z' OR 1=1 --\"}",
+        "{\"dataset\":\"customers\",\"to\":\"updated_at\"}",
+        "{\"dataset\":\"customers\",\"from\":\"yesterday\"}",
+        "{\"dataset\":[\"customers\"]}"
+      })
+  void hostileInputIsRefusedBeforeAnyReconciliationStarts(String body) {
+    int before = reports();
+    post(body).statusCode(400);
+    assertThat(reports()).as("no reconciliation was started").isEqualTo(before);
+  }
+
+  @Test
+  void hostileQueryAndPathValuesAreRefused() {
+    given()
+        .get("/api/reconciliations?dataset=x' OR 1=1")
+        .then()
+        .statusCode(400)
+        .body("field", equalTo("dataset"));
+    given().get("/api/reconciliations/x' OR 1=1").then().statusCode(404);
+    given().get("/api/alarms?dataset=' OR 1=1").then().statusCode(200).body("size()", equalTo(0));
+  }
+
+  @Test
+  void unknownPathsAndMethodsAnswerJson() {
+    given()
+        .get("/api/nothing")
+        .then()
+        .statusCode(404)
+        .contentType(ContentType.JSON)
+        .body("code", equalTo("NOT_FOUND"));
+    given()
+        .delete("/api/reconciliations")
+        .then()
+        .statusCode(405)
+        .body("code", equalTo("METHOD_NOT_ALLOWED"));
+  }
+}
