@@ -1,0 +1,218 @@
+package io.tidemark.e2e;
+
+import io.tidemark.ingest.FailurePoints;
+import io.tidemark.ingest.IngestJob;
+import io.tidemark.ingest.IngestOutcome;
+import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.ingest.config.IngestSpark;
+import io.tidemark.model.config.CatalogSpec;
+import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.config.RuleKind;
+import io.tidemark.model.config.RuleSpec;
+import io.tidemark.reconcile.service.Reconciler;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The whole pipeline on its embedded default, in one folder: raw Parquet files, a local Iceberg
+ * warehouse (JDBC catalog on SQLite), run and reconciliation reports under the state root. The
+ * ingest job runs on a caller-owned local Spark session; the reconciler on DuckDB.
+ */
+public final class Pipeline implements AutoCloseable {
+  public static final String CURATED_TABLE = "curated.customers";
+
+  /**
+   * A daily export is fresh enough when its newest change is under three days old: the freshness
+   * rule's threshold for this dataset.
+   */
+  public static final double FRESHNESS_THRESHOLD_SECONDS = 3 * 86_400;
+
+  private static final java.time.format.DateTimeFormatter SPARK_TIMESTAMP =
+      java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS")
+          .withZone(java.time.ZoneOffset.UTC);
+
+  private final Path root;
+  private final Path rawRoot;
+  private final Path warehouse;
+  private final Path stateRoot;
+  private final DatasetSpec spec;
+  private final CatalogSpec catalog;
+  private final SparkSession spark;
+  private final List<RawFile> landed = new ArrayList<>();
+  private final RawWriter writer = new RawWriter();
+  private Reconciler reconciler;
+
+  public Pipeline(Path root, SparkSession spark) {
+    this.root = root.toAbsolutePath();
+    this.rawRoot = this.root.resolve("raw");
+    this.warehouse = this.root.resolve("warehouse");
+    this.stateRoot = this.root.resolve("state");
+    this.spec = DatasetSpec.customers(rawRoot.resolve("customers").toString(), CURATED_TABLE);
+    this.catalog = CatalogSpec.localJdbc(warehouse.toString());
+    this.spark = spark;
+    try {
+      Files.createDirectories(warehouse);
+      Files.createDirectories(stateRoot);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** A local Spark session (loopback, no UI) that can reach this pipeline's catalog. */
+  public static SparkSession localSpark(Path root) {
+    return IngestSpark.local(
+            CatalogSpec.localJdbc(root.toAbsolutePath().resolve("warehouse").toString()), 2)
+        .config("spark.sql.adaptive.enabled", "true")
+        .getOrCreate();
+  }
+
+  /** Lands a delivery's files in the raw layer. */
+  public List<Path> land(Delivery delivery) {
+    List<Path> paths = new ArrayList<>();
+    for (RawFile f : delivery.files()) {
+      paths.add(writer.write(rawRoot.resolve("customers"), f));
+      landed.add(f);
+    }
+    return paths;
+  }
+
+  /** Every raw file landed so far. */
+  public List<RawFile> landed() {
+    return List.copyOf(landed);
+  }
+
+  public IngestSettings ingestSettings() {
+    return IngestSettings.of(spec, catalog, stateRoot.toString());
+  }
+
+  /** One ingest run, with a failure hook (a simulated crash) or {@link FailurePoints#none()}. */
+  public IngestOutcome ingest(FailurePoints failurePoints) {
+    return new IngestJob(spark, ingestSettings(), failurePoints).run();
+  }
+
+  /** The curated table, read through Spark, by key. Fails on a key seen twice. */
+  public Map<String, ExpectedState.Row> curated() {
+    Map<String, ExpectedState.Row> rows = new TreeMap<>();
+    for (Row r :
+        spark
+            .sql("SELECT customer_id, customer_name, email, updated_at FROM " + sparkTable())
+            .collectAsList()) {
+      ExpectedState.Row row =
+          new ExpectedState.Row(
+              r.getString(0),
+              r.getString(1),
+              r.getString(2),
+              ((java.sql.Timestamp) r.get(3)).toInstant());
+      if (rows.put(row.customerId(), row) != null) {
+        throw new AssertionError("key " + row.customerId() + " is in the curated table twice");
+      }
+    }
+    return rows;
+  }
+
+  /** Rows in the curated table, duplicates included. */
+  public long curatedCount() {
+    return spark.table(sparkTable()).count();
+  }
+
+  /** The rows the quarantine table holds. */
+  public long quarantinedCount() {
+    return spark.table(catalog.name() + "." + spec.quarantineTable()).count();
+  }
+
+  /** Iceberg snapshots of the curated table. */
+  public long snapshotCount() {
+    return spark.sql("SELECT count(*) FROM " + sparkTable() + ".snapshots").first().getLong(0);
+  }
+
+  public String sparkTable() {
+    return catalog.name() + "." + CURATED_TABLE;
+  }
+
+  /** The reconciler for this pipeline: every rule, alarms from alerts/. */
+  public Reconciler reconciler() {
+    if (reconciler == null) {
+      List<RuleSpec> rules = new ArrayList<>();
+      for (RuleKind kind : RuleKind.values()) {
+        rules.add(
+            kind == RuleKind.FRESHNESS
+                ? new RuleSpec(null, kind, FRESHNESS_THRESHOLD_SECONDS, null, null, null)
+                : RuleSpec.of(kind));
+      }
+      reconciler = Reconciler.builder(stateRoot).dataset(spec, catalog, rules).build();
+      reconciler.recover();
+    }
+    return reconciler;
+  }
+
+  /**
+   * Damages the curated table out of band, as a careless hand or a buggy job would: drops rows,
+   * alters a value, and brings back a key that raw deleted.
+   */
+  public void damage(List<String> dropKeys, String alterKey, ExpectedState.Row resurrect) {
+    spark.sql(
+        "DELETE FROM "
+            + sparkTable()
+            + " WHERE customer_id IN ('"
+            + String.join("','", dropKeys)
+            + "')");
+    spark.sql(
+        "UPDATE "
+            + sparkTable()
+            + " SET email = 'tampered@example.com' WHERE customer_id = '"
+            + alterKey
+            + "'");
+    spark.sql(
+        "INSERT INTO "
+            + sparkTable()
+            + " (customer_id, customer_name, email, updated_at) VALUES ('"
+            + resurrect.customerId()
+            + "', '"
+            + resurrect.customerName().replace("'", "''")
+            + "', '"
+            + resurrect.email()
+            + "', TIMESTAMP '"
+            + SPARK_TIMESTAMP.format(resurrect.updatedAt())
+            + "')");
+  }
+
+  public Path root() {
+    return root;
+  }
+
+  public Path rawRoot() {
+    return rawRoot;
+  }
+
+  public Path warehouse() {
+    return warehouse;
+  }
+
+  public Path stateRoot() {
+    return stateRoot;
+  }
+
+  public DatasetSpec spec() {
+    return spec;
+  }
+
+  public CatalogSpec catalog() {
+    return catalog;
+  }
+
+  public Instant now() {
+    return Instant.now();
+  }
+
+  @Override
+  public void close() {
+    writer.close();
+  }
+}

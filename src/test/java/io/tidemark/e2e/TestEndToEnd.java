@@ -1,0 +1,194 @@
+package io.tidemark.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tidemark.ingest.FailurePoint;
+import io.tidemark.ingest.FailurePoints;
+import io.tidemark.model.config.RuleKind;
+import io.tidemark.model.report.IngestRunReport;
+import io.tidemark.model.report.IngestStatus;
+import io.tidemark.model.report.ReconciliationMode;
+import io.tidemark.model.report.ReconciliationReport;
+import io.tidemark.model.report.ReconciliationStatus;
+import io.tidemark.model.report.RuleResult;
+import io.tidemark.model.report.RuleStatus;
+import io.tidemark.reconcile.alarms.AlarmState;
+import io.tidemark.reconcile.alarms.AlarmStatus;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Raw files → ingest → reconcile → damage → reconcile → alarm, on the embedded default: the flow
+ * the demo shows, with assertions. The expected curated state is computed from the raw rows in
+ * plain Java ({@link ExpectedState}), never with the job's code.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class TestEndToEnd {
+  private static final int CUSTOMERS = 3_000;
+  private static final Duration FUTURE_TOLERANCE = Duration.ofHours(1);
+
+  @TempDir static Path work;
+  private static SparkSession spark;
+  private static Pipeline pipeline;
+
+  private final List<Delivery> deliveries =
+      new CustomerScenario(CUSTOMERS, 42, LocalDate.now(ZoneOffset.UTC)).deliveries();
+
+  @BeforeAll
+  static void start() {
+    spark = Pipeline.localSpark(work);
+    pipeline = new Pipeline(work, spark);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (pipeline != null) {
+      pipeline.close();
+    }
+    if (spark != null) {
+      spark.stop();
+    }
+  }
+
+  private Map<String, ExpectedState.Row> expected() {
+    return ExpectedState.of(pipeline.landed(), java.time.Instant.now(), FUTURE_TOLERANCE);
+  }
+
+  @Test
+  @Order(1)
+  void dayByDayTheCuratedTableEqualsTheExpectedStateThroughACrashAndItsRetry() {
+    for (Delivery day : deliveries) {
+      pipeline.land(day);
+      IngestRunReport report;
+      if (day.day() == 4) {
+        long snapshots = pipeline.snapshotCount();
+        Map<String, ExpectedState.Row> before = pipeline.curated();
+        long quarantined = pipeline.quarantinedCount();
+
+        assertThatThrownBy(() -> pipeline.ingest(SimulatedCrash.at(FailurePoint.BEFORE_COMMIT)))
+            .isInstanceOf(SimulatedCrash.class);
+        assertThat(pipeline.snapshotCount())
+            .as("nothing committed by the crashed run")
+            .isEqualTo(snapshots);
+        assertThat(pipeline.curated()).isEqualTo(before);
+
+        report = pipeline.ingest(FailurePoints.none()).report();
+        assertThat(report.status()).isEqualTo(IngestStatus.SUCCEEDED);
+        assertThat(pipeline.snapshotCount()).as("the retry commits once").isEqualTo(snapshots + 1);
+        assertThat(pipeline.quarantinedCount())
+            .as("the retry quarantines the day's invalid rows once")
+            .isEqualTo(quarantined + report.counts().recordsInvalid());
+      } else if (day.day() == 5) {
+        assertThatThrownBy(() -> pipeline.ingest(SimulatedCrash.at(FailurePoint.AFTER_COMMIT)))
+            .isInstanceOf(SimulatedCrash.class);
+        long snapshots = pipeline.snapshotCount();
+        Map<String, ExpectedState.Row> committed = pipeline.curated();
+
+        report = pipeline.ingest(FailurePoints.none()).report();
+        assertThat(report.status())
+            .as("the retry of a committed batch")
+            .isIn(IngestStatus.ALREADY_COMMITTED, IngestStatus.NOTHING_TO_DO);
+        assertThat(pipeline.snapshotCount()).as("the retry writes nothing").isEqualTo(snapshots);
+        assertThat(pipeline.curated()).isEqualTo(committed);
+      } else {
+        report = pipeline.ingest(FailurePoints.none()).report();
+        assertThat(report.status()).as("day %d", day.day()).isEqualTo(IngestStatus.SUCCEEDED);
+      }
+      assertThat(report.counts().accountingErrors()).as("day %d accounting", day.day()).isEmpty();
+      Map<String, ExpectedState.Row> expected = expected();
+      Map<String, ExpectedState.Row> curated = pipeline.curated();
+      assertThat(curated.size()).as("day %d rows", day.day()).isEqualTo(expected.size());
+      assertThat(curated).as("day %d curated state", day.day()).isEqualTo(expected);
+      if (day.day() == CustomerScenario.DAY_OF_LATE_FILE) {
+        assertThat(report.counts().recordsLate()).as("late versions counted").isEqualTo(200);
+      }
+      if (day.day() == CustomerScenario.DAY_OF_REDELIVERY) {
+        assertThat(report.counts().recordsUnchanged())
+            .as("a re-delivered file changes nothing")
+            .isGreaterThan(0);
+      }
+    }
+  }
+
+  @Test
+  @Order(2)
+  void aCorrectPipelinePassesEveryRuleAndRaisesNoAlarm() {
+    ReconciliationReport report =
+        pipeline.reconciler().run("customers", ReconciliationMode.FULL, null, null, "test");
+
+    assertThat(report.results())
+        .extracting(RuleResult::ruleId, RuleResult::status)
+        .containsExactlyInAnyOrderElementsOf(
+            java.util.Arrays.stream(RuleKind.values())
+                .map(k -> org.assertj.core.groups.Tuple.tuple(k.id(), RuleStatus.PASS))
+                .toList());
+    assertThat(report.status()).isEqualTo(ReconciliationStatus.PASSED);
+    assertThat(pipeline.reconciler().alarms()).noneMatch(a -> a.state() == AlarmState.ALARM);
+  }
+
+  @Test
+  @Order(3)
+  void damageOutOfBandTurnsExactlyTheMatchingRulesRedWithTheDamagedKeys() {
+    Map<String, ExpectedState.Row> expected = expected();
+    List<String> keys = new ArrayList<>(expected.keySet());
+    List<String> dropped = List.of(keys.get(10), keys.get(500), keys.get(1500));
+    String altered = keys.get(42);
+    // A key raw deleted: its last upsert comes back.
+    ExpectedState.Row resurrected = deletedKeyLastVersion(expected);
+
+    pipeline.damage(dropped, altered, resurrected);
+    ReconciliationReport report =
+        pipeline.reconciler().run("customers", ReconciliationMode.FULL, null, null, "test");
+
+    Map<String, RuleResult> byRule =
+        report.results().stream().collect(Collectors.toMap(RuleResult::ruleId, r -> r));
+    assertThat(report.status()).isEqualTo(ReconciliationStatus.FAILED);
+    assertThat(byRule.get("missing_keys").status()).isEqualTo(RuleStatus.FAIL);
+    assertThat(byRule.get("missing_keys").sampleKeys())
+        .containsExactlyInAnyOrderElementsOf(dropped);
+    assertThat(byRule.get("value_mismatches").status()).isEqualTo(RuleStatus.FAIL);
+    assertThat(byRule.get("value_mismatches").sampleKeys()).containsExactly(altered);
+    assertThat(byRule.get("unexpected_keys").status()).isEqualTo(RuleStatus.FAIL);
+    assertThat(byRule.get("unexpected_keys").sampleKeys())
+        .containsExactly(resurrected.customerId());
+    assertThat(byRule.get("count_match").status()).isEqualTo(RuleStatus.FAIL);
+    assertThat(byRule.get("count_match").observed()).isEqualTo(2.0);
+    for (String untouched :
+        List.of("duplicate_keys", "stale_versions", "freshness", "run_accounting")) {
+      assertThat(byRule.get(untouched).status()).as(untouched).isEqualTo(RuleStatus.PASS);
+    }
+
+    Map<String, AlarmState> ruleAlarms =
+        pipeline.reconciler().alarms().stream()
+            .filter(a -> a.rule() != null)
+            .collect(Collectors.toMap(AlarmStatus::rule, AlarmStatus::state));
+    assertThat(ruleAlarms)
+        .containsEntry("missing_keys", AlarmState.ALARM)
+        .containsEntry("value_mismatches", AlarmState.ALARM)
+        .containsEntry("unexpected_keys", AlarmState.ALARM)
+        .containsEntry("count_match", AlarmState.ALARM)
+        .containsEntry("duplicate_keys", AlarmState.OK)
+        .containsEntry("stale_versions", AlarmState.OK);
+  }
+
+  private ExpectedState.Row deletedKeyLastVersion(Map<String, ExpectedState.Row> expected) {
+    return DemoMain.lastUpsertOfADeletedKey(pipeline, expected);
+  }
+}
