@@ -42,6 +42,7 @@ import software.amazon.awssdk.services.cloudwatch.CloudWatchAsyncClientBuilder;
  * The CloudWatch registry is kept apart from the application's composite registry, so only
  * catalogue metrics reach CloudWatch.
  */
+@io.quarkus.runtime.Startup
 @ApplicationScoped
 public class MeterPublisher {
   private static final Logger LOG = Logger.getLogger(MeterPublisher.class);
