@@ -2,6 +2,8 @@ package io.tidemark.ingest.cli;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.tidemark.ingest.ErrorCode;
+import io.tidemark.ingest.FailurePoint;
+import io.tidemark.ingest.FailurePoints;
 import io.tidemark.ingest.IngestJob;
 import io.tidemark.ingest.IngestOutcome;
 import io.tidemark.ingest.config.Durations;
@@ -32,6 +34,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.IntConsumer;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -67,7 +70,8 @@ import picocli.CommandLine.Option;
       "Exit codes: 0 success (also nothing to do, or batch already committed);",
       "            2 bad usage or config (the message names the option or key and its value);",
       "            4 batch rejected: invalid ratio above --max-invalid-ratio, nothing committed;",
-      "            1 any other failure (e.g. another run committed first: rerunning is safe)."
+      "            1 any other failure (e.g. another run committed first: rerunning is safe);",
+      "            137 only for --crash-at drills."
     })
 public final class IngestCommand {
   static final Set<String> NOT_IN_CONFIG = Set.of("config", "help", "version");
@@ -285,6 +289,30 @@ public final class IngestCommand {
           "Spark master. Default: the launcher's (spark-submit, Glue), else local[*] on loopback.")
   String sparkMaster;
 
+  @Option(
+      names = "--crash-at",
+      paramLabel = "POINT",
+      description =
+          "Failure drill: halt the JVM (exit 137, as if killed: no cleanup, no report) when the run"
+              + " reaches POINT: ${COMPLETION-CANDIDATES}. For recovery drills and demos, never"
+              + " in production. Default: none.")
+  FailurePoint crashAt;
+
+  /** The exit status of a crash drill, as a process killed with SIGKILL would have. */
+  public static final int CRASH_EXIT_CODE = 137;
+
+  /** A hook that halts (through {@code halt}) when the run reaches {@code at}. */
+  static FailurePoints crashDrill(FailurePoint at, IntConsumer halt) {
+    return (point, batchId) -> {
+      if (point == at) {
+        System.err.println(
+            "tidemark-ingest: crash drill at " + point + " (batch " + batchId + "): halting now");
+        System.err.flush();
+        halt.accept(CRASH_EXIT_CODE);
+      }
+    };
+  }
+
   /** Runs the command line and returns the exit code; never calls System.exit. */
   public static int run(String[] args, PrintWriter out, PrintWriter err, SessionFactory sessions) {
     IngestCommand cmd = new IngestCommand();
@@ -327,7 +355,11 @@ public final class IngestCommand {
       return ErrorCode.INVALID_CONFIG.exitCode();
     }
     SparkSession spark = sessions.create(settings, cmd.sparkMaster);
-    IngestOutcome outcome = new IngestJob(spark, settings).run();
+    FailurePoints hook =
+        cmd.crashAt == null
+            ? FailurePoints.none()
+            : crashDrill(cmd.crashAt, code -> Runtime.getRuntime().halt(code));
+    IngestOutcome outcome = new IngestJob(spark, settings, hook).run();
     IngestRunReport r = outcome.report();
     var c = r.counts();
     out.printf(

@@ -187,6 +187,19 @@ class TestIngestCommand {
     assertThat(spark.table("cli2.curated.accounts").count()).isEqualTo(2);
   }
 
+  @Test
+  void crashDrillHaltsAtItsPointOnly() {
+    List<Integer> halts = new ArrayList<>();
+    var hook = IngestCommand.crashDrill(io.tidemark.ingest.FailurePoint.BEFORE_COMMIT, halts::add);
+    hook.reached(io.tidemark.ingest.FailurePoint.AFTER_READ, "b1");
+    hook.reached(io.tidemark.ingest.FailurePoint.AFTER_QUARANTINE_WRITE, "b1");
+    assertThat(halts).isEmpty();
+    hook.reached(io.tidemark.ingest.FailurePoint.BEFORE_COMMIT, "b1");
+    assertThat(halts).containsExactly(137);
+    assertThat(run("--help")).isZero();
+    assertThat(out.toString()).contains("--crash-at").contains("BEFORE_COMMIT");
+  }
+
   static void write(Path target, StructType schema, List<Row> rows) throws Exception {
     Path tmp = Files.createTempDirectory("cli-fixture");
     Files.delete(tmp);
