@@ -107,7 +107,7 @@ public final class AlarmEvaluator {
       case BREACHING -> {
         counted = breaches + (n - present);
         needed = m;
-        how = " (" + (n - present) + " missing counted as breaching)";
+        how = present < n ? " (" + (n - present) + " missing counted as breaching)" : "";
       }
       case NOT_BREACHING -> {
         counted = breaches;

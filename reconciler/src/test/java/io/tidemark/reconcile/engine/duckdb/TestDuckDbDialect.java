@@ -1,0 +1,38 @@
+package io.tidemark.reconcile.engine.duckdb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tidemark.model.config.ChangeMarkerType;
+import io.tidemark.model.json.InvalidDocumentException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Identifiers only from validated names; values only as parameters. */
+class TestDuckDbDialect {
+  @Test
+  void quoteRefusesAnythingButAnIdentifier() {
+    assertThat(DuckDbDialect.quote("customer_id")).isEqualTo("\"customer_id\"");
+    for (String hostile : List.of("a\"b", "x; DROP TABLE t", "a b", "1abc", "", "a--", "a.b")) {
+      assertThatThrownBy(() -> DuckDbDialect.quote(hostile))
+          .isInstanceOf(InvalidDocumentException.class)
+          .hasMessageStartingWith("field 'identifier' has invalid value");
+    }
+  }
+
+  @Test
+  void windowBoundsAndFileListsAreBoundNotSpliced() {
+    Sql window =
+        DuckDbDialect.rawWindowPredicate(ChangeMarkerType.TIMESTAMP, 10L, 20L, null, "2026-03-10");
+    assertThat(window.text()).isEqualTo("(marker > ? AND marker <= ?)");
+    assertThat(window.params()).containsExactly(10L, 20L);
+
+    Sql load = DuckDbDialect.loadParquet("raw_src", List.of("/x/it's.parquet"));
+    assertThat(load.text()).doesNotContain("it's").contains("read_parquet(?");
+    assertThat(load.params()).containsExactly(List.of("/x/it's.parquet"));
+
+    Sql sample = DuckDbDialect.sample(DuckDbDialect.MISSING, 5);
+    assertThat(sample.text()).endsWith("LIMIT ?");
+    assertThat(sample.params()).containsExactly("|", 5);
+  }
+}

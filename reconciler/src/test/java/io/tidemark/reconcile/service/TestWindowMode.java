@@ -1,0 +1,127 @@
+package io.tidemark.reconcile.service;
+
+import static io.tidemark.reconcile.fixtures.CustomersScenario.NOW;
+import static io.tidemark.reconcile.fixtures.CustomersScenario.at;
+import static io.tidemark.reconcile.fixtures.CustomersScenario.key;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tidemark.model.config.RuleKind;
+import io.tidemark.model.config.RuleSpec;
+import io.tidemark.model.report.ReconciliationMode;
+import io.tidemark.model.report.ReconciliationReport;
+import io.tidemark.model.report.ReconciliationStatus;
+import io.tidemark.model.report.RuleResult;
+import io.tidemark.reconcile.fixtures.CustomersScenario;
+import io.tidemark.reconcile.fixtures.RawRow;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Window mode checks what changed in the window; by default, since the last PASSED run. */
+class TestWindowMode {
+  @TempDir Path dir;
+
+  private static List<String> sample(ReconciliationReport r, RuleKind kind) {
+    return r.results().stream()
+        .filter(x -> x.kind() == kind)
+        .findFirst()
+        .map(RuleResult::sampleKeys)
+        .orElseThrow();
+  }
+
+  private static Reconciler reconciler(CustomersScenario s, Instant now) {
+    List<RuleSpec> rules =
+        List.of(
+            RuleSpec.of(RuleKind.MISSING_KEYS),
+            RuleSpec.of(RuleKind.STALE_VERSIONS),
+            RuleSpec.of(RuleKind.UNEXPECTED_KEYS));
+    return Reconciler.builder(s.stateRoot)
+        .dataset(s.spec(), s.catalog(), rules)
+        .clock(Clock.fixed(now, ZoneOffset.UTC))
+        .build();
+  }
+
+  @Test
+  void aWindowChecksOnlyKeysChangedInItAndTheDefaultWindowStartsAtTheLastPassedRun() {
+    try (CustomersScenario s = CustomersScenario.clean(dir)) {
+      ReconciliationReport full =
+          reconciler(s, NOW).run("customers", ReconciliationMode.FULL, null, null, "test");
+      assertThat(full.status()).isEqualTo(ReconciliationStatus.PASSED);
+
+      // k10 (last changed -30 h) and k01 (changed -5 h) vanish from curated.
+      s.curated.delete(List.of(key(10), key(1)));
+      ReconciliationReport recent =
+          reconciler(s, NOW).run("customers", ReconciliationMode.WINDOW, at(6), null, "test");
+      assertThat(recent.windowFrom()).isEqualTo(at(6));
+      assertThat(sample(recent, RuleKind.MISSING_KEYS)).containsExactly(key(1));
+
+      // After the passed run ending at NOW, k02 changes in raw and is not ingested.
+      Instant later = NOW.plus(Duration.ofHours(1));
+      s.raw.write(
+          CustomersScenario.day(later),
+          "part-009.parquet",
+          List.of(
+              RawRow.upsert(
+                  key(2), "newer", "k02.v3@example.com", NOW.plus(Duration.ofMinutes(30)))));
+      ReconciliationReport next =
+          reconciler(s, later).run("customers", ReconciliationMode.WINDOW, null, null, "test");
+      assertThat(next.windowFrom()).as("the last PASSED run's window end").isEqualTo(NOW);
+      assertThat(next.windowTo()).isEqualTo(later);
+      assertThat(sample(next, RuleKind.STALE_VERSIONS)).containsExactly(key(2));
+      assertThat(sample(next, RuleKind.MISSING_KEYS)).as("outside the window").isEmpty();
+
+      ReconciliationReport everything =
+          reconciler(s, later).run("customers", ReconciliationMode.FULL, null, null, "test");
+      assertThat(sample(everything, RuleKind.MISSING_KEYS)).containsExactly(key(1), key(10));
+      assertThat(sample(everything, RuleKind.STALE_VERSIONS)).containsExactly(key(2));
+
+      // A window that ends before the newer version leaves that key to a later window.
+      ReconciliationReport capped =
+          reconciler(s, later).run("customers", ReconciliationMode.FULL, null, NOW, "test");
+      assertThat(sample(capped, RuleKind.STALE_VERSIONS)).isEmpty();
+    }
+  }
+
+  @Test
+  void impossibleWindowsAreRefusedNamingTheField() {
+    try (CustomersScenario s = CustomersScenario.clean(dir)) {
+      Reconciler r = reconciler(s, NOW);
+      assertThatThrownBy(
+              () -> r.begin("customers", ReconciliationMode.WINDOW, NOW, NOW.minusSeconds(1), "t"))
+          .isInstanceOf(InvalidRequestException.class)
+          .hasMessageContaining("field 'from'");
+      assertThatThrownBy(
+              () -> r.begin("customers", ReconciliationMode.WINDOW, null, NOW.plusSeconds(60), "t"))
+          .isInstanceOf(InvalidRequestException.class)
+          .hasMessageContaining("field 'to'")
+          .hasMessageContaining("in the future");
+      assertThatThrownBy(() -> r.begin("customers", ReconciliationMode.FULL, at(5), null, "t"))
+          .hasMessageContaining("field 'from'");
+      assertThatThrownBy(() -> r.begin("orders", null, null, null, "t"))
+          .isInstanceOf(UnknownDatasetException.class)
+          .hasMessage("Cannot find dataset 'orders': it is not configured");
+    }
+  }
+
+  @Test
+  void oneRunPerDatasetAtATime() {
+    try (CustomersScenario s = CustomersScenario.clean(dir)) {
+      Reconciler r = reconciler(s, NOW);
+      Reconciler.Started first = r.begin("customers", ReconciliationMode.FULL, null, null, "t");
+      assertThatThrownBy(() -> r.begin("customers", ReconciliationMode.FULL, null, null, "t"))
+          .isInstanceOf(AlreadyRunningException.class)
+          .satisfies(
+              e ->
+                  assertThat(((AlreadyRunningException) e).runningId())
+                      .isEqualTo(first.report().id()));
+      assertThat(r.execute(first).status()).isEqualTo(ReconciliationStatus.PASSED);
+      assertThat(r.running("customers")).isEmpty();
+    }
+  }
+}
