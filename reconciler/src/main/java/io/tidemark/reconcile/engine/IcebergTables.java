@@ -45,7 +45,23 @@ public final class IcebergTables {
 
   /** Builds the catalog a spec describes; close it after use. */
   public static Catalog catalog(CatalogSpec spec) {
+    String uri = spec.properties().getOrDefault("uri", "");
+    if (uri.startsWith("jdbc:sqlite:")) {
+      // DriverManager only hands out drivers registered from the caller's class loader; under
+      // Quarkus (dev mode, tests) that is not the loader that first registered the driver.
+      loadDriver("org.sqlite.JDBC");
+    }
     return CatalogUtil.buildIcebergCatalog(spec.name(), spec.properties(), new Configuration());
+  }
+
+  /** Registers a JDBC driver from this class's loader (see {@link #catalog}). */
+  public static void loadDriver(String className) {
+    try {
+      Class.forName(className, true, IcebergTables.class.getClassLoader());
+    } catch (ClassNotFoundException e) {
+      throw new EngineException(
+          "Cannot load JDBC driver " + className + ": not on the class path", e);
+    }
   }
 
   public static Table load(Catalog catalog, String qualifiedName) {

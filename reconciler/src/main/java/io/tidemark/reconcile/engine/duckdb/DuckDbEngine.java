@@ -61,6 +61,7 @@ public final class DuckDbEngine implements ReconciliationEngine {
   }
 
   static Connection open() throws SQLException {
+    IcebergTables.loadDriver("org.duckdb.DuckDBDriver");
     Connection c = DriverManager.getConnection("jdbc:duckdb:");
     try (Statement s = c.createStatement()) {
       s.execute(DuckDbDialect.settings());
