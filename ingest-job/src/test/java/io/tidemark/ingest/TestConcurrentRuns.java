@@ -38,7 +38,7 @@ class TestConcurrentRuns extends SparkTestSupport {
 
   /** A hook that holds each run at the given point until both have reached it. */
   static FailurePoints meetAt(FailurePoint point, CyclicBarrier barrier) {
-    return (p, batchId) -> {
+    return p -> {
       if (p == point) {
         try {
           barrier.await(60, TimeUnit.SECONDS);
@@ -109,7 +109,7 @@ class TestConcurrentRuns extends SparkTestSupport {
     CountDownLatch slowReady = new CountDownLatch(1);
     CountDownLatch fastDone = new CountDownLatch(1);
     FailurePoints slowHook =
-        (p, batchId) -> {
+        p -> {
           if (p == FailurePoint.BEFORE_COMMIT) {
             slowReady.countDown();
             try {
@@ -150,11 +150,11 @@ class TestConcurrentRuns extends SparkTestSupport {
     CyclicBarrier atCommit = new CyclicBarrier(2);
     CountDownLatch oneRead = new CountDownLatch(1);
     FailurePoints first =
-        (p, batchId) -> {
+        p -> {
           if (p == FailurePoint.AFTER_READ) {
             oneRead.countDown();
           }
-          meetAt(FailurePoint.BEFORE_COMMIT, atCommit).reached(p, batchId);
+          meetAt(FailurePoint.BEFORE_COMMIT, atCommit).reached(p);
         };
     ExecutorService pool = Executors.newSingleThreadExecutor();
     IngestOutcome a;

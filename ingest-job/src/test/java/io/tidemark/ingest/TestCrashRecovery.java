@@ -88,12 +88,13 @@ class TestCrashRecovery extends SparkTestSupport {
 
     String[] crashedBatch = new String[1];
     FailurePoints crashAt =
-        (p, batchId) -> {
-          if (p == point) {
-            crashedBatch[0] = batchId;
-            throw new SimulatedCrash(p);
-          }
-        };
+        FailurePoints.withBatchId(
+            (p, batchId) -> {
+              if (p == point) {
+                crashedBatch[0] = batchId;
+                throw new SimulatedCrash(p);
+              }
+            });
     assertThatThrownBy(() -> new IngestJob(spark, s, crashAt).run())
         .isInstanceOf(SimulatedCrash.class);
     // The crashed run wrote no report; only day 1's is there.

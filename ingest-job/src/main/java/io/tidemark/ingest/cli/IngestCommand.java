@@ -303,14 +303,19 @@ public final class IngestCommand {
 
   /** A hook that halts (through {@code halt}) when the run reaches {@code at}. */
   static FailurePoints crashDrill(FailurePoint at, IntConsumer halt) {
-    return (point, batchId) -> {
-      if (point == at) {
-        System.err.println(
-            "tidemark-ingest: crash drill at " + point + " (batch " + batchId + "): halting now");
-        System.err.flush();
-        halt.accept(CRASH_EXIT_CODE);
-      }
-    };
+    return FailurePoints.withBatchId(
+        (point, batchId) -> {
+          if (point == at) {
+            System.err.println(
+                "tidemark-ingest: crash drill at "
+                    + point
+                    + " (batch "
+                    + batchId
+                    + "): halting now");
+            System.err.flush();
+            halt.accept(CRASH_EXIT_CODE);
+          }
+        });
   }
 
   /** Runs the command line and returns the exit code; never calls System.exit. */
