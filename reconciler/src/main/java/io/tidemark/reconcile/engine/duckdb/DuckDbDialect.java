@@ -187,12 +187,18 @@ final class DuckDbDialect {
     return sql.append(")");
   }
 
-  /** The expected state: the latest valid version per key at or before the window end. */
+  /**
+   * The expected state: the latest valid version per key at or before the window end. Versions with
+   * the same change marker are a source defect; they are resolved as the ingest job resolves them:
+   * a delete wins (a delete applies when not older), then the first delivered row (lowest file
+   * path, then row position), since an equal marker never overwrites what is already there.
+   */
   static Sql createExpected(Sql cap) {
     return new Sql()
         .append("CREATE TEMP TABLE expected AS SELECT key, marker, is_delete, row_hash FROM (")
         .append("SELECT *, row_number() OVER (PARTITION BY key")
-        .append(" ORDER BY marker DESC, src DESC, pos DESC) AS rn FROM raw_versions WHERE ")
+        .append(
+            " ORDER BY marker DESC, is_delete DESC, src ASC, pos ASC) AS rn FROM raw_versions WHERE ")
         .append(cap)
         .append(") WHERE rn = 1");
   }
