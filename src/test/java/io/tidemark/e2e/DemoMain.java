@@ -34,6 +34,13 @@ public final class DemoMain {
   private static final String MARKER = ".tidemark-demo";
 
   private final PrintStream out = System.out;
+  private final List<String> problems = new ArrayList<>();
+
+  private void check(boolean holds, String problem) {
+    if (!holds) {
+      problems.add(problem);
+    }
+  }
 
   public static void main(String[] args) throws Exception {
     Path dir = Path.of("demo-output");
@@ -103,22 +110,42 @@ public final class DemoMain {
             day.day(), day.runDate(), day.files().size(), day.rows(), day.story());
         if (day.day() == CRASH_DAY) {
           long snapshots = pipeline.snapshotCount();
+          Map<String, ExpectedState.Row> before = pipeline.curated();
           try {
             pipeline.ingest(SimulatedCrash.at(FailurePoint.BEFORE_COMMIT));
-            out.println("   (the crash did not happen?)");
+            problems.add("the simulated crash on day " + CRASH_DAY + " did not happen");
           } catch (SimulatedCrash crash) {
             out.println(
                 "   CRASH  the run died just before its commit (data read, quarantine written)");
           }
+          boolean untouched =
+              pipeline.snapshotCount() == snapshots && pipeline.curated().equals(before);
           out.printf(
-              "   table after the crash: %d snapshot(s), unchanged%n", pipeline.snapshotCount());
+              "   table after the crash: %d snapshot(s), %s%n",
+              pipeline.snapshotCount(), untouched ? "rows unchanged" : "CHANGED");
+          check(untouched, "the crashed run changed the table");
           IngestRunReport retry = pipeline.ingest(FailurePoints.none()).report();
           out.println("   RETRY  " + Summaries.ingest(retry));
           Map<String, ExpectedState.Row> expected =
               ExpectedState.of(pipeline.landed(), Instant.now(), FUTURE_TOLERANCE);
+          // curated() fails on a key seen twice; the map's size is the number of distinct keys.
+          Map<String, ExpectedState.Row> curated = pipeline.curated();
+          long rows = pipeline.curatedCount();
+          boolean once = pipeline.snapshotCount() == snapshots + 1;
           out.printf(
-              "   the retry committed once (%d -> %d snapshots); curated rows %,d = expected %,d; no key twice%n",
-              snapshots, pipeline.snapshotCount(), pipeline.curatedCount(), expected.size());
+              "   the retry committed %s (%d -> %d snapshots); curated rows %,d, distinct keys %,d,"
+                  + " expected %,d: %s%n",
+              once ? "once" : "NOT once",
+              snapshots,
+              pipeline.snapshotCount(),
+              rows,
+              curated.size(),
+              expected.size(),
+              curated.equals(expected) && rows == curated.size() ? "identical" : "DIFFERENT");
+          check(once, "the retry did not commit exactly once");
+          check(
+              curated.equals(expected) && rows == curated.size(),
+              "after the retry the table differs from the expected state");
         } else {
           IngestRunReport report = pipeline.ingest(FailurePoints.none()).report();
           out.println("   " + Summaries.ingest(report));
@@ -143,7 +170,14 @@ public final class DemoMain {
       ReconciliationReport clean =
           pipeline.reconciler().run("customers", ReconciliationMode.FULL, null, null, "demo");
       printReconciliation(clean);
-      printAlarms(pipeline.reconciler().alarms());
+      List<AlarmStatus> cleanAlarms = pipeline.reconciler().alarms();
+      printAlarms(cleanAlarms);
+      check(
+          clean.status() == io.tidemark.model.report.ReconciliationStatus.PASSED,
+          "the reconciliation of a correct table did not pass");
+      check(
+          cleanAlarms.stream().noneMatch(a -> a.state() == AlarmState.ALARM),
+          "an alarm fired on a correct table");
 
       out.println();
       out.println("== 4. Damage the curated table out of band, then reconcile again");
@@ -187,8 +221,10 @@ public final class DemoMain {
       spark.stop();
     }
     out.printf("%nDemo finished in %ds.%n", Duration.between(started, Instant.now()).toSeconds());
-    if (!damageCaught) {
-      out.println("The damage did not raise an alarm: that is a bug.");
+    check(damageCaught, "the damage did not raise an alarm");
+    if (!problems.isEmpty()) {
+      out.println("The demo found problems (each is a bug):");
+      problems.forEach(p -> out.println("   - " + p));
       return 1;
     }
     return 0;
