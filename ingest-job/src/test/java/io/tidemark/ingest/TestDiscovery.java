@@ -4,6 +4,8 @@ import static io.tidemark.ingest.RawFixtures.u;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.ingest.discovery.PartitionLister;
+import io.tidemark.ingest.discovery.RawFile;
 import io.tidemark.model.report.DiscoveryMode;
 import io.tidemark.model.report.IngestCounts;
 import io.tidemark.model.report.IngestMode;
@@ -132,5 +134,39 @@ class TestDiscovery extends SparkTestSupport {
     // Unchanged files: nothing to do.
     assertThat(new IngestJob(spark, s).run().report().status())
         .isEqualTo(IngestStatus.NOTHING_TO_DO);
+  }
+
+  @Test
+  void onlyParquetFilesAreDiscoveredAndOtherFilesAreNeitherReadNorQuarantined() throws Exception {
+    IngestSettings s = settings(dir);
+    Path raw = Path.of(s.dataset().raw().location());
+    RawFixtures.write(
+        spark, raw, "2024-03-01", "a.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
+    RawFixtures.write(
+        spark, raw, "2024-03-01", "B.PARQUET", List.of(u("B", "Bo", "2024-03-01T11:00:00Z")));
+    Path partition = raw.resolve("ingest_date=2024-03-01");
+    Files.writeString(partition.resolve("_SUCCESS"), "");
+    Files.writeString(partition.resolve("notes.txt"), "not data");
+    Files.writeString(partition.resolve("manifest.json"), "{\"files\": 2}");
+
+    PartitionLister lister =
+        new PartitionLister(
+            spark.sparkContext().hadoopConfiguration(), raw.toString(), "ingest_date");
+    assertThat(lister.files(day(1)))
+        .extracting(RawFile::name)
+        .containsExactly("B.PARQUET", "a.parquet");
+
+    IngestOutcome out = new IngestJob(spark, s).run();
+    assertThat(out.report().status()).as(out.report().error()).isEqualTo(IngestStatus.SUCCEEDED);
+    IngestCounts c = out.report().counts();
+    assertThat(c.filesDiscovered()).isEqualTo(2);
+    assertThat(c.filesQuarantined()).isZero();
+    assertThat(c.recordsInvalid()).isZero();
+    assertThat(out.report().quarantinedFiles()).isEmpty();
+    assertThat(out.report().inputFiles())
+        .hasSize(2)
+        .allSatisfy(f -> assertThat(f.toLowerCase(java.util.Locale.ROOT)).endsWith(".parquet"));
+    assertThat(count(s.quarantineSparkName())).isZero();
+    assertThat(curated(s).keySet()).containsExactlyInAnyOrder("A", "B");
   }
 }

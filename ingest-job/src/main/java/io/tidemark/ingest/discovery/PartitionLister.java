@@ -9,6 +9,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -23,6 +24,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class PartitionLister {
   private static final Logger LOG = LoggerFactory.getLogger(PartitionLister.class);
+  private static final String PARQUET_SUFFIX = ".parquet";
 
   private final FileSystem fs;
   private final Path root;
@@ -86,7 +88,11 @@ public final class PartitionLister {
     return out;
   }
 
-  /** The data files of one partition (hidden and {@code _}-prefixed files are not data). */
+  /**
+   * The data files of one partition: {@code *.parquet} files (any case), as the reconciler reads.
+   * Hidden and {@code _}-prefixed files, and anything else a writer leaves beside the data ({@code
+   * _SUCCESS} markers, checksums, JSON manifests), are not data and are skipped.
+   */
   public List<RawFile> files(LocalDate partition) {
     Path dir = new Path(root, partitionColumn + "=" + partition);
     FileStatus[] children;
@@ -103,12 +109,20 @@ public final class PartitionLister {
       if (!s.isFile() || name.startsWith("_") || name.startsWith(".")) {
         continue;
       }
+      if (!isParquet(name)) {
+        LOG.debug("Skipping {}: not a {} file", s.getPath(), PARQUET_SUFFIX);
+        continue;
+      }
       out.add(
           new RawFile(
               s.getPath().toString(), partition, name, s.getLen(), s.getModificationTime()));
     }
     out.sort(Comparator.comparing(RawFile::name));
     return out;
+  }
+
+  static boolean isParquet(String fileName) {
+    return fileName.toLowerCase(Locale.ROOT).endsWith(PARQUET_SUFFIX);
   }
 
   /** Lists every partition on or after {@code from} and returns their files in path order. */
