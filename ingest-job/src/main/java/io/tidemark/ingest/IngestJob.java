@@ -204,13 +204,14 @@ public final class IngestJob {
             spec.raw().location(),
             spec.raw().partitionColumn());
     List<RawFile> discovered = lister.filesFrom(from);
-    List<RawFile> newFiles =
-        full || cp == null
-            ? discovered
-            : discovered.stream().filter(f -> !cp.isProcessed(f)).toList();
+    List<RawFile> newFiles = new ArrayList<>();
+    List<RawFile> skippedFiles = new ArrayList<>();
+    for (RawFile f : discovered) {
+      (!full && cp != null && cp.isProcessed(f) ? skippedFiles : newFiles).add(f);
+    }
     run.filesDiscovered = discovered.size();
     run.filesNew = newFiles.size();
-    run.filesSkipped = discovered.size() - newFiles.size();
+    run.filesSkipped = skippedFiles.size();
     run.partitionsListed = lister.listedPartitions();
     LOG.info(
         "Discovery: listed {} partition(s) {}; {} file(s) discovered, {} new, {} skipped",
@@ -284,13 +285,18 @@ public final class IngestJob {
               .and(col(Cols.NEW_FILE))
               .or(org.apache.spark.sql.functions.not(invalid).and(col(Cols.MARKER).gt(lit(low))));
     }
-    Dataset<Row> validated =
-        Validation.classify(rows, spec.keyColumns(), futureLimit)
-            .withColumn(Cols.CANDIDATE, candidate)
-            .persist(StorageLevel.MEMORY_AND_DISK());
-    run.persisted.add(validated);
     Column isCandidate = col(Cols.CANDIDATE);
     Column validCandidate = isCandidate.and(col(Cols.REASON).isNull());
+    // Ranked here, so that the versions the dedup collapses are counted in the pass below rather
+    // than inferred from the other counts (which would make the accounting identities vacuous).
+    Dataset<Row> validated =
+        Dedup.rank(
+                Validation.classify(rows, spec.keyColumns(), futureLimit)
+                    .withColumn(Cols.CANDIDATE, candidate),
+                spec.keyColumns(),
+                validCandidate)
+            .persist(StorageLevel.MEMORY_AND_DISK());
+    run.persisted.add(validated);
     Column late =
         cp == null || cp.watermark() == null || full
             ? lit(false)
@@ -302,7 +308,8 @@ public final class IngestJob {
                 sum(when(isCandidate, 1).otherwise(0)),
                 sum(when(isCandidate.and(invalid), 1).otherwise(0)),
                 sum(when(validCandidate.and(late), 1).otherwise(0)),
-                max(when(validCandidate, col(Cols.MARKER))))
+                max(when(validCandidate, col(Cols.MARKER))),
+                sum(when(col(Dedup.RANK).gt(1), 1).otherwise(0)))
             .first();
     long problemRecords =
         problemRows == null ? 0 : problemRows.filter(col("row_number").geq(0)).count();
@@ -310,6 +317,7 @@ public final class IngestJob {
     long changed = longOrZero(agg, 1) + problemRecords;
     long invalidRecords = longOrZero(agg, 2) + problemRecords;
     long lateRecords = longOrZero(agg, 3);
+    long supersededRecords = longOrZero(agg, 5);
     Map<String, Long> byReason = new TreeMap<>();
     for (Row r :
         validated.filter(isCandidate.and(invalid)).groupBy(Cols.REASON).count().collectAsList()) {
@@ -334,7 +342,7 @@ public final class IngestJob {
     failurePoints.reached(FailurePoint.AFTER_READ, batchId);
 
     // 4. Deduplicate and plan the MERGE against the snapshot we read the checkpoint from.
-    Dataset<Row> latest = Dedup.latestPerKey(validated.filter(validCandidate), spec.keyColumns());
+    Dataset<Row> latest = validated.filter(col(Dedup.RANK).equalTo(1)).drop(Dedup.RANK);
     Map<String, DataType> types = read.columnTypes();
     List<String> keyAndMarker = new ArrayList<>(spec.keyColumns());
     keyAndMarker.add(markerColumn);
@@ -363,7 +371,6 @@ public final class IngestJob {
       actions.put(Action.valueOf(r.getString(0)), r.getLong(1));
     }
     long written = actions.values().stream().mapToLong(Long::longValue).sum();
-    long validCount = changed - invalidRecords;
     IngestCounts counts =
         new IngestCounts(
             run.filesDiscovered,
@@ -373,7 +380,7 @@ public final class IngestJob {
             rowsRead,
             changed,
             invalidRecords,
-            validCount - written,
+            supersededRecords,
             written,
             actions.get(Action.INSERTED),
             actions.get(Action.UPDATED),

@@ -1,5 +1,6 @@
 package io.tidemark.ingest;
 
+import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -104,6 +105,16 @@ class TestTransforms extends SparkTestSupport {
     assertThat(winners)
         .containsExactlyEntriesOf(
             new TreeMap<>(Map.of("a", "U@f1:1", "b", "D@f2:1", "c", "U@f1:9")));
+    // Ranked in place: the losers are counted, rows not eligible are not ranked.
+    Dataset<Row> ranked =
+        Dedup.rank(rows, List.of("customer_id"), col(Cols.OP).equalTo("U"))
+            .filter(col(Dedup.RANK).gt(1));
+    assertThat(ranked.count()).isEqualTo(3);
+    assertThat(
+            Dedup.rank(rows, List.of("customer_id"), lit(true))
+                .filter(col(Dedup.RANK).gt(1))
+                .count())
+        .isEqualTo(4);
   }
 
   @Test

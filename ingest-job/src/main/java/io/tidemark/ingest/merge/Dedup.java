@@ -1,11 +1,13 @@
 package io.tidemark.ingest.merge;
 
 import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.row_number;
 import static org.apache.spark.sql.functions.when;
 
 import io.tidemark.ingest.validate.Cols;
 import io.tidemark.model.config.DatasetSpec;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -15,7 +17,8 @@ import org.apache.spark.sql.expressions.WindowSpec;
 
 /** Collapses several versions of a key in one batch to the latest: a pure function. */
 public final class Dedup {
-  private static final String RANK = "_version_rank";
+  /** A row's version rank within its key: 1 for the winner, 2 and up for superseded versions. */
+  public static final String RANK = "_version_rank";
 
   private Dedup() {}
 
@@ -26,14 +29,26 @@ public final class Dedup {
    * separate batches (an equal marker never overwrites).
    */
   public static Dataset<Row> latestPerKey(Dataset<Row> valid, List<String> keyColumns) {
-    Column[] keys = keyColumns.stream().map(k -> col(k)).toArray(Column[]::new);
+    return rank(valid, keyColumns, lit(true)).filter(col(RANK).equalTo(1)).drop(RANK);
+  }
+
+  /**
+   * Adds {@link #RANK}, ordering the versions of each key as {@link #latestPerKey} does, among the
+   * rows where {@code eligible} holds; null on the other rows. Ranking in place, rather than
+   * filtering, lets the caller count the superseded versions (rank above 1) in the same pass that
+   * counts everything else.
+   */
+  public static Dataset<Row> rank(Dataset<Row> rows, List<String> keyColumns, Column eligible) {
+    List<Column> partition = new ArrayList<>();
+    keyColumns.forEach(k -> partition.add(col(k)));
+    partition.add(eligible);
     WindowSpec w =
-        Window.partitionBy(keys)
+        Window.partitionBy(partition.toArray(Column[]::new))
             .orderBy(
                 col(Cols.MARKER).desc(),
                 when(col(Cols.OP).equalTo(DatasetSpec.OPERATION_DELETE), 0).otherwise(1).asc(),
                 col(Cols.SOURCE_FILE).asc(),
                 col(Cols.ROW_INDEX).asc());
-    return valid.withColumn(RANK, row_number().over(w)).filter(col(RANK).equalTo(1)).drop(RANK);
+    return rows.withColumn(RANK, when(eligible, row_number().over(w)));
   }
 }
