@@ -3,6 +3,8 @@ package io.tidemark.reconcile.config;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.config.RuleSpec;
+import io.tidemark.model.report.ReconciliationMode;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
@@ -15,10 +17,22 @@ import java.util.Objects;
  * @param rules the rules to evaluate, unique ids
  * @param cron the Quartz cron of the scheduled run, or {@code off}
  * @param engine the engine's name
+ * @param scheduleMode the mode of the scheduled run
+ * @param futureTolerance how far past a run's start a timestamp change marker may lie and still be
+ *     valid; not negative
  */
 public record ReconciledDataset(
-    DatasetSpec spec, CatalogSpec catalog, List<RuleSpec> rules, String cron, String engine) {
+    DatasetSpec spec,
+    CatalogSpec catalog,
+    List<RuleSpec> rules,
+    String cron,
+    String engine,
+    ReconciliationMode scheduleMode,
+    Duration futureTolerance) {
   public static final String CRON_OFF = "off";
+  public static final ReconciliationMode SCHEDULE_MODE_DEFAULT = ReconciliationMode.FULL;
+  public static final Duration FUTURE_TOLERANCE_DEFAULT =
+      Duration.parse(TidemarkConfig.FUTURE_TOLERANCE_DEFAULT);
 
   public ReconciledDataset {
     Objects.requireNonNull(spec, "spec is null");
@@ -30,6 +44,22 @@ public record ReconciledDataset(
     }
     Objects.requireNonNull(cron, "cron is null");
     Objects.requireNonNull(engine, "engine is null");
+    Objects.requireNonNull(scheduleMode, "scheduleMode is null");
+    Objects.requireNonNull(futureTolerance, "futureTolerance is null");
+    if (futureTolerance.isNegative()) {
+      throw new IllegalArgumentException(
+          "Cannot configure dataset "
+              + spec.name()
+              + ": future tolerance "
+              + futureTolerance
+              + " is negative");
+    }
+  }
+
+  /** A dataset with the default schedule mode and future tolerance. */
+  public ReconciledDataset(
+      DatasetSpec spec, CatalogSpec catalog, List<RuleSpec> rules, String cron, String engine) {
+    this(spec, catalog, rules, cron, engine, SCHEDULE_MODE_DEFAULT, FUTURE_TOLERANCE_DEFAULT);
   }
 
   /** A dataset with every default rule, the nightly schedule and the embedded engine. */

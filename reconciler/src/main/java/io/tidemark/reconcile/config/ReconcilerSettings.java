@@ -11,7 +11,9 @@ import io.tidemark.model.config.Severity;
 import io.tidemark.model.config.ToleranceMode;
 import io.tidemark.model.json.Checks;
 import io.tidemark.model.json.InvalidDocumentException;
+import io.tidemark.model.report.ReconciliationMode;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -133,7 +135,14 @@ public record ReconcilerSettings(
         ds.engine().isPresent()
             ? engine("datasets." + name + ".engine", ds.engine().get(), engines)
             : defaultEngine;
-    return new ReconciledDataset(spec, catalog, rules, cron, engine);
+    ReconciliationMode scheduleMode =
+        at(prefix, () -> enumValue(ReconciliationMode.class, "scheduleMode", ds.scheduleMode()));
+    Duration futureTolerance = ds.futureTolerance();
+    if (futureTolerance.isNegative()) {
+      throw new InvalidConfigException(
+          prefix + "future-tolerance", futureTolerance, "must not be negative");
+    }
+    return new ReconciledDataset(spec, catalog, rules, cron, engine, scheduleMode, futureTolerance);
   }
 
   private static CatalogSpec catalog(String prefix, TidemarkConfig.Catalog c) {

@@ -19,6 +19,8 @@ public interface TidemarkConfig {
   String ENGINE_DEFAULT = "duckdb";
   String CRON_DEFAULT = "0 0 2 * * ?";
   String STATE_ROOT_DEFAULT = "state";
+  String FUTURE_TOLERANCE_DEFAULT = "PT1H";
+  String SCHEDULE_MODE_DEFAULT = "full";
 
   /** The query engine every dataset uses unless it names its own: {@code duckdb}. */
   @WithDefault(ENGINE_DEFAULT)
@@ -80,6 +82,24 @@ public interface TidemarkConfig {
      */
     @WithDefault(CRON_DEFAULT)
     String cron();
+
+    /**
+     * The mode of the scheduled reconciliation: {@code full} (default) or {@code window}. FULL
+     * catches late files with old change markers and damage to rows that did not change; WINDOW is
+     * cheaper (Athena bytes scanned) and only checks what changed since the last passed run. A
+     * request to {@code POST /api/reconciliations} without a mode still runs WINDOW.
+     */
+    @WithDefault(SCHEDULE_MODE_DEFAULT)
+    String scheduleMode();
+
+    /**
+     * How far past the reconciliation's start a timestamp change marker may lie (ISO-8601 duration,
+     * e.g. {@code PT1H}, the default): a raw row with a later marker is invalid, as the ingest job
+     * quarantines it (FUTURE_CHANGE_MARKER), so it neither counts as a version nor holds its key in
+     * flight. Ignored for sequence markers.
+     */
+    @WithDefault(FUTURE_TOLERANCE_DEFAULT)
+    Duration futureTolerance();
 
     /** The engine for this dataset; default: {@code tidemark.engine}. */
     Optional<String> engine();

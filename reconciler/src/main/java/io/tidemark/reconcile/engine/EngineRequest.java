@@ -4,6 +4,7 @@ import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.config.RuleSpec;
 import io.tidemark.model.report.ReconciliationMode;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -13,7 +14,9 @@ import java.util.Objects;
  * <p>The rows considered are the valid raw versions up to {@code to}. In WINDOW mode the keys
  * checked are those with a raw version in {@code (from, to]} plus those whose curated row carries a
  * change marker in that window; {@code from == null} means "from the beginning". In FULL mode every
- * key is checked.
+ * key is checked. A raw row whose timestamp change marker is later than {@link #futureLimit()} is
+ * invalid (the ingest job quarantines it as FUTURE_CHANGE_MARKER): it is no version at all, so it
+ * cannot hold its key in flight either.
  *
  * @param dataset the data contract
  * @param catalog where the curated table is
@@ -22,6 +25,7 @@ import java.util.Objects;
  * @param to window end, inclusive
  * @param now the reference time of freshness
  * @param sampleSize how many offending keys each measure keeps, 1..1000
+ * @param futureTolerance how far past {@code now} a valid timestamp change marker may lie
  */
 public record EngineRequest(
     DatasetSpec dataset,
@@ -30,7 +34,8 @@ public record EngineRequest(
     Instant from,
     Instant to,
     Instant now,
-    int sampleSize) {
+    int sampleSize,
+    Duration futureTolerance) {
   public EngineRequest {
     Objects.requireNonNull(dataset, "dataset is null");
     Objects.requireNonNull(catalog, "catalog is null");
@@ -51,5 +56,15 @@ public record EngineRequest(
               + ": must be 1.."
               + RuleSpec.SAMPLE_SIZE_MAX);
     }
+    Objects.requireNonNull(futureTolerance, "futureTolerance is null");
+    if (futureTolerance.isNegative()) {
+      throw new IllegalArgumentException(
+          "Cannot observe with future tolerance " + futureTolerance + ": must not be negative");
+    }
+  }
+
+  /** The latest valid timestamp change marker: {@code now + futureTolerance}. */
+  public Instant futureLimit() {
+    return now.plus(futureTolerance);
   }
 }

@@ -1,5 +1,6 @@
 package io.tidemark.reconcile.engine;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -15,6 +16,8 @@ import java.util.Objects;
  * @param mismatched keys at the same change marker whose compared columns hash differently
  * @param freshness how far curated is behind
  * @param bytesScanned bytes read from storage, 0 when unknown
+ * @param excludedFiles raw files left out whole (unreadable, or breaking the data contract); none
+ *     of their rows counts as a version
  */
 public record Observations(
     long expectedRows,
@@ -26,7 +29,8 @@ public record Observations(
     Finding stale,
     Finding mismatched,
     Freshness freshness,
-    long bytesScanned) {
+    long bytesScanned,
+    List<ExcludedFile> excludedFiles) {
   public Observations {
     Objects.requireNonNull(countDifference, "countDifference is null");
     Objects.requireNonNull(missing, "missing is null");
@@ -35,5 +39,32 @@ public record Observations(
     Objects.requireNonNull(stale, "stale is null");
     Objects.requireNonNull(mismatched, "mismatched is null");
     Objects.requireNonNull(freshness, "freshness is null");
+    excludedFiles = List.copyOf(excludedFiles);
+  }
+
+  /** Observations with no raw file excluded. */
+  public Observations(
+      long expectedRows,
+      long curatedRows,
+      Finding countDifference,
+      Finding missing,
+      Finding unexpected,
+      Finding duplicates,
+      Finding stale,
+      Finding mismatched,
+      Freshness freshness,
+      long bytesScanned) {
+    this(
+        expectedRows,
+        curatedRows,
+        countDifference,
+        missing,
+        unexpected,
+        duplicates,
+        stale,
+        mismatched,
+        freshness,
+        bytesScanned,
+        List.of());
   }
 }

@@ -4,6 +4,7 @@ import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.RuleSpec;
 import io.tidemark.model.config.ToleranceMode;
 import io.tidemark.model.report.RuleResult;
+import io.tidemark.reconcile.engine.ExcludedFile;
 import io.tidemark.reconcile.engine.Finding;
 import io.tidemark.reconcile.engine.Freshness;
 import io.tidemark.reconcile.engine.Observations;
@@ -13,6 +14,10 @@ import java.util.List;
 /**
  * Turns what an engine observed into one result per configured rule: observed value, threshold,
  * PASS / FAIL / ERROR with the reason, and a bounded sample of offending keys. Pure: no I/O.
+ *
+ * <p>Raw files the engine left out whole are named at the start of the {@code count_match} reason,
+ * even on PASS (the only reason a PASS result carries): {@code N raw file(s) excluded, as the
+ * ingest job quarantines them: file:<path> (<reason>: <detail>); ...}.
  */
 public final class RuleEvaluator {
   private RuleEvaluator() {}
@@ -51,7 +56,7 @@ public final class RuleEvaluator {
     Observations o = in.observations();
     long bytes = o.bytesScanned();
     return switch (rule.kind()) {
-      case COUNT_MATCH -> countMatch(rule, o);
+      case COUNT_MATCH -> withExcludedFiles(countMatch(rule, o), o.excludedFiles());
       case MISSING_KEYS ->
           keys(rule, o.missing(), "expected keys are missing from the curated table", bytes);
       case UNEXPECTED_KEYS ->
@@ -81,6 +86,40 @@ public final class RuleEvaluator {
         f.count() + " " + what + " (threshold " + rule.threshold() + ")",
         f.sample(),
         bytes);
+  }
+
+  /** How many excluded files a reason names; the rest are counted. */
+  static final int EXCLUDED_FILES_NAMED = 10;
+
+  /**
+   * Prefixes a count_match result's reason, whatever its status, with the raw files the engine left
+   * out: the expected row count does not hold their rows.
+   */
+  static RuleResult withExcludedFiles(RuleResult r, List<ExcludedFile> excluded) {
+    if (excluded.isEmpty()) {
+      return r;
+    }
+    String named =
+        String.join(
+            "; ",
+            excluded.stream().limit(EXCLUDED_FILES_NAMED).map(ExcludedFile::toString).toList());
+    String note =
+        excluded.size()
+            + " raw file(s) excluded, as the ingest job quarantines them: "
+            + named
+            + (excluded.size() > EXCLUDED_FILES_NAMED
+                ? "; and " + (excluded.size() - EXCLUDED_FILES_NAMED) + " more"
+                : "");
+    return new RuleResult(
+        r.ruleId(),
+        r.kind(),
+        r.severity(),
+        r.observed(),
+        r.threshold(),
+        r.status(),
+        r.reason() == null ? note : note + "; " + r.reason(),
+        r.sampleKeys(),
+        r.bytesScanned());
   }
 
   /** Observed for the count rule: absolute row difference, or |curated / expected - 1|. */

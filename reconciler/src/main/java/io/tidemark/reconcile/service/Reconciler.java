@@ -254,7 +254,8 @@ public final class Reconciler {
                         report.windowFrom(),
                         report.windowTo(),
                         report.startedAt(),
-                        ds.maxSampleSize()));
+                        ds.maxSampleSize(),
+                        ds.futureTolerance()));
       } catch (RuntimeException | LinkageError e) {
         engineError = message(e);
         LOG.warn(

@@ -13,9 +13,11 @@ import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
 /**
- * One cron job per dataset, each starting a window-mode reconciliation. A trigger that finds the
- * dataset's previous run still going is skipped and counted ({@value #SKIPPED_METER}), never
- * queued.
+ * One cron job per dataset, each starting a reconciliation in the dataset's {@code schedule-mode}
+ * (FULL unless configured): FULL catches late files with old change markers and damage to rows that
+ * did not change; WINDOW is cheaper (Athena bytes scanned) and only checks what changed since the
+ * last passed run. A trigger that finds the dataset's previous run still going is skipped and
+ * counted ({@value #SKIPPED_METER}), never queued.
  */
 @ApplicationScoped
 public class ScheduledReconciliations {
@@ -64,14 +66,18 @@ public class ScheduledReconciliations {
             ds.cron(),
             "not a valid cron: " + e.getMessage());
       }
-      LOG.infof("Dataset %s reconciles on cron '%s'", ds.name(), ds.cron());
+      LOG.infof(
+          "Dataset %s reconciles in %s mode on cron '%s'", ds.name(), ds.scheduleMode(), ds.cron());
     }
   }
 
   /** Starts a scheduled reconciliation, or skips it when the dataset's last one still runs. */
   public Outcome trigger(String dataset) {
     try {
-      service.start(dataset, ReconciliationMode.WINDOW, null, null, TRIGGER);
+      ReconciledDataset ds = service.datasets().get(dataset);
+      ReconciliationMode mode =
+          ds == null ? ReconciledDataset.SCHEDULE_MODE_DEFAULT : ds.scheduleMode();
+      service.start(dataset, mode, null, null, TRIGGER);
       return Outcome.STARTED;
     } catch (AlreadyRunningException e) {
       skipped(dataset).increment();

@@ -11,6 +11,7 @@ import io.tidemark.model.config.RuleKind;
 import io.tidemark.model.config.RuleSpec;
 import io.tidemark.model.config.Severity;
 import io.tidemark.model.config.ToleranceMode;
+import io.tidemark.model.report.ReconciliationMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -61,6 +62,8 @@ class TestReconcilerConfig {
     assertThat(d.cron()).isEqualTo("0 0 2 * * ?");
     assertThat(d.scheduled()).isTrue();
     assertThat(d.engine()).isEqualTo("duckdb");
+    assertThat(d.scheduleMode()).isEqualTo(ReconciliationMode.FULL);
+    assertThat(d.futureTolerance()).isEqualTo(Duration.ofHours(1));
     assertThat(d.rules()).containsExactlyElementsOf(RuleSpec.defaults());
     assertThat(d.spec().pipeline()).isEqualTo("default");
     assertThat(d.spec().keyColumns()).containsExactly("customer_id");
@@ -92,6 +95,8 @@ class TestReconcilerConfig {
     m.put(p + "operation-column", "none");
     m.put(p + "compared-columns", "customer_name,email");
     m.put(p + "cron", "off");
+    m.put(p + "schedule-mode", "window");
+    m.put(p + "future-tolerance", "PT30M");
     m.put(p + "rules.count_match.tolerance", "ratio");
     m.put(p + "rules.count_match.threshold", "0.01");
     m.put(p + "rules.freshness.enabled", "false");
@@ -112,6 +117,8 @@ class TestReconcilerConfig {
     assertThat(d.spec().operationColumn()).isNull();
     assertThat(d.spec().comparedColumns()).containsExactly("customer_name", "email");
     assertThat(d.scheduled()).isFalse();
+    assertThat(d.scheduleMode()).isEqualTo(ReconciliationMode.WINDOW);
+    assertThat(d.futureTolerance()).isEqualTo(Duration.ofMinutes(30));
     assertThat(d.rules())
         .extracting(RuleSpec::id)
         .doesNotContain("freshness")
@@ -148,6 +155,12 @@ class TestReconcilerConfig {
             Map.entry(
                 Map.of("tidemark.datasets.customers.rules.missing_keys.tolerance", "RATIO"),
                 "tidemark.datasets.customers.rules.missing_keys.tolerance"),
+            Map.entry(
+                Map.of("tidemark.datasets.customers.schedule-mode", "hourly"),
+                "tidemark.datasets.customers.schedule-mode"),
+            Map.entry(
+                Map.of("tidemark.datasets.customers.future-tolerance", "-PT1H"),
+                "tidemark.datasets.customers.future-tolerance"),
             Map.entry(Map.of("tidemark.engine", "athena"), "tidemark.engine"),
             Map.entry(Map.of("tidemark.api-keys", "short"), "tidemark.api-keys[0]"));
     for (var c : cases) {

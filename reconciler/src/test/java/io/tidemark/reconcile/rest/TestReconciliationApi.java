@@ -178,11 +178,29 @@ class TestReconciliationApi {
     }
     String id =
         given().get("/api/reconciliations?dataset=gated&limit=1").then().extract().path("[0].id");
-    assertThat(awaitFinished(id).getString("status")).isEqualTo("PASSED");
+    JsonPath requested = awaitFinished(id);
+    assertThat(requested.getString("status")).isEqualTo("PASSED");
+    assertThat(requested.getString("mode")).as("a request's default mode").isEqualTo("WINDOW");
     assertThat(schedule.trigger("gated")).isEqualTo(ScheduledReconciliations.Outcome.STARTED);
     String scheduled =
         given().get("/api/reconciliations?dataset=gated&limit=1").then().extract().path("[0].id");
-    assertThat(awaitFinished(scheduled).getString("trigger")).isEqualTo("schedule");
+    JsonPath nightly = awaitFinished(scheduled);
+    assertThat(nightly.getString("trigger")).isEqualTo("schedule");
+    assertThat(nightly.getString("mode")).as("the default schedule-mode").isEqualTo("FULL");
+  }
+
+  @Test
+  void aScheduledRunUsesItsDatasetsScheduleMode() {
+    assertThat(schedule.trigger("windowed")).isEqualTo(ScheduledReconciliations.Outcome.STARTED);
+    String id =
+        given()
+            .get("/api/reconciliations?dataset=windowed&limit=1")
+            .then()
+            .extract()
+            .path("[0].id");
+    JsonPath report = awaitFinished(id);
+    assertThat(report.getString("trigger")).isEqualTo("schedule");
+    assertThat(report.getString("mode")).isEqualTo("WINDOW");
   }
 
   private double skipped() {
@@ -216,7 +234,7 @@ class TestReconciliationApi {
         .get("/api/datasets")
         .then()
         .statusCode(200)
-        .body("name", equalTo(List.of("customers", "damaged", "gated")))
+        .body("name", equalTo(List.of("customers", "damaged", "gated", "windowed")))
         .body("find { it.name == 'customers' }.cron", equalTo("0 0 2 * * ?"))
         .body("find { it.name == 'customers' }.engine", equalTo("duckdb"))
         .body("find { it.name == 'customers' }.rules.size()", equalTo(8))

@@ -20,9 +20,14 @@ import io.tidemark.reconcile.alarms.AlarmState;
 import io.tidemark.reconcile.alarms.AlarmStatus;
 import io.tidemark.reconcile.fixtures.CuratedTable;
 import io.tidemark.reconcile.fixtures.CustomersScenario;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -234,6 +239,75 @@ class TestReconcilerDiscrepancies {
     assertThat(freshness.observed()).isEqualTo(3 * 3600);
     assertThat(freshness.sampleKeys()).containsExactly("k21");
     assertThat(freshness.reason()).contains("10800 s behind now and 7200 s behind raw");
+  }
+
+  @Test
+  void aFutureDatedRawRowIsInvalidAndDoesNotHideItsKey() {
+    // A bogus far-future version of k10 (the ingest job quarantines it) must not hold k10 in
+    // flight: the rules still check k10, and its loss from curated is found.
+    scenario.raw.write(
+        CustomersScenario.day(at(1)),
+        "part-003.parquet",
+        List.of(
+            io.tidemark.reconcile.fixtures.RawRow.upsert(
+                key(10),
+                "from the future",
+                "k10@example.com",
+                Instant.parse("2099-01-01T00:00:00Z"))));
+    scenario.curated.delete(List.of(key(10)));
+
+    assertOnlyFails(runFull(rules(0)), RuleKind.MISSING_KEYS, List.of(key(10)));
+  }
+
+  @Test
+  void aMarkerWithinTheFutureToleranceStillHoldsItsKeyInFlight() {
+    // Later than the window end (now) but within now + PT1H: a version still on its way, so the
+    // key waits for a later window instead of reading as missing.
+    scenario.raw.write(
+        CustomersScenario.day(at(1)),
+        "part-003.parquet",
+        List.of(
+            io.tidemark.reconcile.fixtures.RawRow.upsert(
+                key(10), "in flight", "k10@example.com", NOW.plus(Duration.ofMinutes(30)))));
+    scenario.curated.delete(List.of(key(10)));
+
+    ReconciliationReport report = runFull(rules(0));
+    assertThat(report.status()).isEqualTo(ReconciliationStatus.PASSED);
+  }
+
+  @Test
+  void unreadableAndContractBreakingRawFilesAreExcludedAndNamed() throws Exception {
+    Path partition = scenario.raw.root().resolve("ingest_date=" + CustomersScenario.day(at(1)));
+    Files.createDirectories(partition);
+    Path broken = partition.resolve("broken.parquet");
+    byte[] noise = new byte[2048];
+    new java.util.Random(7).nextBytes(noise);
+    Files.write(broken, noise);
+    Path noEmail = partition.resolve("no-email.parquet");
+    io.tidemark.reconcile.engine.IcebergTables.loadDriver("org.duckdb.DuckDBDriver");
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
+        Statement s = c.createStatement()) {
+      s.execute(
+          "COPY (SELECT 'k77' AS customer_id, 'no email' AS customer_name,"
+              + " TIMESTAMP '2026-03-10 11:00:00' AS updated_at, 'U' AS op) TO '"
+              + noEmail
+              + "' (FORMAT parquet)");
+    }
+
+    ReconciliationReport report = runFull(RuleSpec.defaults());
+
+    assertThat(report.status()).as("%s", report.error()).isEqualTo(ReconciliationStatus.PASSED);
+    assertThat(report.results())
+        .allSatisfy(
+            r ->
+                assertThat(r.status())
+                    .as("%s: %s", r.kind(), r.reason())
+                    .isEqualTo(RuleStatus.PASS));
+    assertThat(byKind(report).get(RuleKind.COUNT_MATCH).reason())
+        .startsWith("2 raw file(s) excluded, as the ingest job quarantines them: ")
+        .contains("file:" + broken + " (UNREADABLE_FILE: ")
+        .contains("file:" + noEmail + " (MISSING_COLUMN: lacks contract column(s) [email])");
+    assertThat(byKind(report).get(RuleKind.MISSING_KEYS).reason()).isNull();
   }
 
   @Test

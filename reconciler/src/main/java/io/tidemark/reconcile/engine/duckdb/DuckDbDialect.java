@@ -29,10 +29,11 @@ import java.util.Map;
  * the compared columns, normalised so that integer widths, float widths, timestamp units and zones
  * hash alike on both sides.
  *
- * <p>Ties on the change marker are broken by source file path descending, then row position
- * descending: the later-written row wins. The raw files of one dataset share one root, so the order
- * of their paths is the order of their paths relative to the root ({@code
- * ingest_date=YYYY-MM-DD/file}), i.e. a later partition first, then a later file name.
+ * <p>Ties on the change marker resolve as the ingest job resolves them (see {@link
+ * #createExpected}): a delete wins, then the lowest source file path, then the lowest row position,
+ * i.e. the first delivered row. The raw files of one dataset share one root, so the order of their
+ * paths is the order of their paths relative to the root ({@code ingest_date=YYYY-MM-DD/file}),
+ * i.e. an earlier partition first, then an earlier file name.
  */
 final class DuckDbDialect {
   static final String KEY_SEPARATOR = "chr(31)";
@@ -57,6 +58,11 @@ final class DuckDbDialect {
 
   static String insertFile(String table) {
     return "INSERT INTO " + table + " VALUES (?, ?, CAST(? AS DATE))";
+  }
+
+  /** No rows, every column of one Parquet file: reading it checks its footer and schema only. */
+  static Sql probeParquet(String path) {
+    return new Sql().append("SELECT * FROM read_parquet(").param(path).append(") LIMIT 0");
   }
 
   /** Loads every column of the given Parquet files, with source file and row position. */
@@ -104,8 +110,14 @@ final class DuckDbDialect {
     return "CREATE TEMP TABLE curated_rows (key VARCHAR, marker BIGINT, row_hash VARCHAR)";
   }
 
-  /** Normalises raw rows and keeps the valid ones. */
-  static Sql createRawVersions(DatasetSpec spec, Map<String, String> types) {
+  /**
+   * Normalises raw rows and keeps the valid ones.
+   *
+   * @param futureLimitMicros the latest valid timestamp marker (epoch microseconds): a later one is
+   *     invalid, as the ingest job quarantines it; ignored for sequence markers
+   */
+  static Sql createRawVersions(
+      DatasetSpec spec, Map<String, String> types, long futureLimitMicros) {
     Sql sql =
         new Sql()
             .append("CREATE TEMP TABLE raw_versions AS SELECT key, marker, is_delete, row_hash,")
@@ -132,7 +144,11 @@ final class DuckDbDialect {
         .append(" AS row_hash, s.filename AS src, s.file_row_number AS pos, f.part_date, ")
         .append(keysValid(spec, types))
         .append(" AS key_ok FROM raw_src s JOIN raw_files f ON s.filename = f.path)")
-        .append(" WHERE key_ok AND op_ok AND marker IS NOT NULL");
+        .append(" WHERE key_ok AND op_ok AND marker IS NOT NULL")
+        .append(
+            spec.changeMarker().type() == ChangeMarkerType.TIMESTAMP
+                ? new Sql().append(" AND marker <= ").param(futureLimitMicros)
+                : new Sql());
   }
 
   static String createCuratedRows(DatasetSpec spec, Map<String, String> types) {

@@ -6,6 +6,7 @@ import io.tidemark.model.report.ReconciliationMode;
 import io.tidemark.reconcile.engine.EngineException;
 import io.tidemark.reconcile.engine.EngineNames;
 import io.tidemark.reconcile.engine.EngineRequest;
+import io.tidemark.reconcile.engine.ExcludedFile;
 import io.tidemark.reconcile.engine.Finding;
 import io.tidemark.reconcile.engine.Freshness;
 import io.tidemark.reconcile.engine.IcebergTables;
@@ -16,6 +17,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
@@ -29,13 +31,30 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The embedded engine: an in-memory DuckDB per reconciliation reads the raw Parquet partitions and
  * the curated table's live data files, with position deletes applied by an anti-join on file path
  * and row position (DuckDB's own Iceberg extension is not needed, nor available offline).
+ *
+ * <p>Each raw file's footer is read first, one file at a time. A file that cannot be read, lacks a
+ * contract column (keys, change marker, operation column when configured, compared columns) or has
+ * a change marker of an unusable type is left out whole, as the ingest job quarantines it whole
+ * (UNREADABLE_FILE, MISSING_COLUMN, INCOMPATIBLE_TYPE): one bad file neither fails the whole
+ * reconciliation nor reads as nulls (false missing keys). Each excluded file is logged at WARN and
+ * returned in {@link Observations#excludedFiles()}; the {@code count_match} result's reason starts
+ * with them, as {@code file:<path> (<reason>: <detail>)}, whatever its status, since the expected
+ * row count leaves their rows out. The other rules evaluate the remaining files as usual.
+ *
+ * <p>A raw row whose timestamp change marker is later than the reconciliation's start plus the
+ * dataset's future tolerance is invalid, as a null marker is (the ingest job quarantines it as
+ * FUTURE_CHANGE_MARKER): only markers between the window end and that limit hold a key in flight.
  */
 public final class DuckDbEngine implements ReconciliationEngine {
+  private static final Logger LOG = LoggerFactory.getLogger(DuckDbEngine.class);
+
   /**
    * How far before the window start's date the raw partitions are read: a record lands in a
    * partition dated no earlier than the day before its change marker (producer clock skew).
@@ -50,9 +69,9 @@ public final class DuckDbEngine implements ReconciliationEngine {
   @Override
   public Observations observe(EngineRequest request) {
     try (Connection c = open()) {
-      long bytes = loadRaw(c, request);
-      bytes += loadCurated(c, request);
-      return analyse(c, request, bytes);
+      RawLoad raw = loadRaw(c, request);
+      long bytes = raw.bytes() + loadCurated(c, request);
+      return analyse(c, request, bytes, raw.excluded());
     } catch (SQLException e) {
       throw new EngineException(
           "Cannot reconcile dataset " + request.dataset().name() + " on DuckDB: " + e.getMessage(),
@@ -69,8 +88,16 @@ public final class DuckDbEngine implements ReconciliationEngine {
     return c;
   }
 
-  /** Loads the raw partitions the request needs into {@code raw_versions}; returns bytes read. */
-  static long loadRaw(Connection c, EngineRequest request) throws SQLException {
+  /**
+   * What loading raw did.
+   *
+   * @param bytes bytes of the files loaded
+   * @param excluded the files left out whole
+   */
+  record RawLoad(long bytes, List<ExcludedFile> excluded) {}
+
+  /** Loads the raw partitions the request needs into {@code raw_versions}. */
+  static RawLoad loadRaw(Connection c, EngineRequest request) throws SQLException {
     DatasetSpec spec = request.dataset();
     LocalDate fromDate = null;
     if (request.mode() == ReconciliationMode.WINDOW
@@ -78,12 +105,27 @@ public final class DuckDbEngine implements ReconciliationEngine {
         && spec.changeMarker().type() == ChangeMarkerType.TIMESTAMP) {
       fromDate = date(request.from()).minusDays(PARTITION_SLACK_DAYS);
     }
-    List<RawFiles.RawFile> files = RawFiles.list(spec.raw(), fromDate);
+    List<RawFiles.RawFile> files = new ArrayList<>();
+    List<ExcludedFile> excluded = new ArrayList<>();
+    for (RawFiles.RawFile f : RawFiles.list(spec.raw(), fromDate)) {
+      ExcludedFile problem = check(c, spec, f.path());
+      if (problem == null) {
+        files.add(f);
+      } else {
+        LOG.warn(
+            "Excluding raw file {} of dataset {}: {} ({})",
+            f.path(),
+            spec.name(),
+            problem.reason(),
+            problem.detail());
+        excluded.add(problem);
+      }
+    }
     try (Statement s = c.createStatement()) {
       s.execute(DuckDbDialect.createFileTable("raw_files"));
       if (files.isEmpty()) {
         s.execute(DuckDbDialect.emptyCanonicalRaw());
-        return 0;
+        return new RawLoad(0, excluded);
       }
     }
     try (PreparedStatement ps = c.prepareStatement(DuckDbDialect.insertFile("raw_files"))) {
@@ -99,8 +141,49 @@ public final class DuckDbEngine implements ReconciliationEngine {
         c,
         DuckDbDialect.loadParquet("raw_src", files.stream().map(RawFiles.RawFile::path).toList()));
     Map<String, String> types = columnTypes(c, "raw_src");
-    execute(c, DuckDbDialect.createRawVersions(spec, types));
-    return files.stream().mapToLong(RawFiles.RawFile::bytes).sum();
+    execute(c, DuckDbDialect.createRawVersions(spec, types, micros(request.futureLimit())));
+    return new RawLoad(files.stream().mapToLong(RawFiles.RawFile::bytes).sum(), excluded);
+  }
+
+  /**
+   * Why a raw file must be left out whole, or null when it can be read: its footer is read (no
+   * rows), its columns checked against the data contract.
+   */
+  static ExcludedFile check(Connection c, DatasetSpec spec, String path) {
+    Map<String, String> types = new LinkedHashMap<>();
+    try (PreparedStatement ps = DuckDbDialect.probeParquet(path).prepare(c);
+        ResultSet rs = ps.executeQuery()) {
+      ResultSetMetaData md = rs.getMetaData();
+      for (int i = 1; i <= md.getColumnCount(); i++) {
+        types.put(
+            md.getColumnName(i).toLowerCase(Locale.ROOT),
+            md.getColumnTypeName(i).toUpperCase(Locale.ROOT));
+      }
+    } catch (SQLException | RuntimeException e) {
+      return new ExcludedFile(path, ExcludedFile.UNREADABLE_FILE, firstLine(e));
+    }
+    List<String> missing =
+        spec.contractColumns().stream()
+            .filter(col -> !types.containsKey(col.toLowerCase(Locale.ROOT)))
+            .toList();
+    if (!missing.isEmpty()) {
+      return new ExcludedFile(
+          path, ExcludedFile.MISSING_COLUMN, "lacks contract column(s) " + missing);
+    }
+    try {
+      DuckDbDialect.markerExpr(spec, types);
+    } catch (EngineException e) {
+      return new ExcludedFile(path, ExcludedFile.INCOMPATIBLE_TYPE, e.getMessage());
+    }
+    return null;
+  }
+
+  private static String firstLine(Throwable e) {
+    String m = e.getMessage();
+    if (m == null || m.isBlank()) {
+      return e.getClass().getSimpleName();
+    }
+    return m.lines().filter(l -> !l.isBlank()).findFirst().orElse(m).trim();
   }
 
   /** Loads the curated table's live rows into {@code curated_rows}; returns bytes read. */
@@ -165,8 +248,8 @@ public final class DuckDbEngine implements ReconciliationEngine {
     return columns;
   }
 
-  private static Observations analyse(Connection c, EngineRequest r, long bytes)
-      throws SQLException {
+  private static Observations analyse(
+      Connection c, EngineRequest r, long bytes, List<ExcludedFile> excluded) throws SQLException {
     DatasetSpec spec = r.dataset();
     ChangeMarkerType type = spec.changeMarker().type();
     long toMicros = micros(r.to());
@@ -203,7 +286,8 @@ public final class DuckDbEngine implements ReconciliationEngine {
         finding(c, DuckDbDialect.STALE, n),
         finding(c, DuckDbDialect.MISMATCHED, n),
         freshness(c, r, cap),
-        bytes);
+        bytes,
+        excluded);
   }
 
   private static Freshness freshness(Connection c, EngineRequest r, Sql cap) {

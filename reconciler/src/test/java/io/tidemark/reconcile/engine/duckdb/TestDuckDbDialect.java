@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tidemark.model.config.ChangeMarkerType;
+import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.json.InvalidDocumentException;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Identifiers only from validated names; values only as parameters. */
@@ -30,6 +32,19 @@ class TestDuckDbDialect {
     Sql load = DuckDbDialect.loadParquet("raw_src", List.of("/x/it's.parquet"));
     assertThat(load.text()).doesNotContain("it's").contains("read_parquet(?");
     assertThat(load.params()).containsExactly(List.of("/x/it's.parquet"));
+
+    Sql raw =
+        DuckDbDialect.createRawVersions(
+            DatasetSpec.customers("/raw", "curated.customers"),
+            Map.of(
+                "customer_id", "VARCHAR",
+                "customer_name", "VARCHAR",
+                "email", "VARCHAR",
+                "updated_at", "TIMESTAMP",
+                "op", "VARCHAR"),
+            42L);
+    assertThat(raw.text()).endsWith("AND marker <= ?");
+    assertThat(raw.params()).endsWith(42L);
 
     Sql sample = DuckDbDialect.sample(DuckDbDialect.MISSING, 5);
     assertThat(sample.text()).endsWith("LIMIT ?");
