@@ -11,6 +11,11 @@ public enum ErrorCode {
   RAW_ROOT_NOT_FOUND(Type.USER),
   /** The curated table exists but does not have the contract's columns. */
   TABLE_MISMATCH(Type.USER),
+  /**
+   * The curated table has data but no Tidemark checkpoint in its retained history (its snapshots
+   * were expired, or the table was written by something else); only a full refresh can go on.
+   */
+  CHECKPOINT_NOT_FOUND(Type.USER),
   /** The batch broke the validation policy (invalid ratio above the limit); nothing committed. */
   BATCH_REJECTED(Type.REJECTED),
   /** Another run committed to the table after this run planned its batch; nothing committed. */

@@ -33,6 +33,7 @@ import io.tidemark.model.report.IngestMode;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -48,11 +49,13 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.spark.CommitMetadata;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -172,6 +175,15 @@ public final class IngestJob {
     Table curated = tables.loadCurated();
     Checkpoint cp = curated == null ? null : CheckpointLog.latest(curated).orElse(null);
     long base = snapshotId(curated);
+    if (cp == null && !full && hasData(curated)) {
+      // Bootstrapping here would re-read every raw file and report it as an initial load.
+      throw new IngestException(
+          ErrorCode.CHECKPOINT_NOT_FOUND,
+          "Cannot find Tidemark's checkpoint in the retained history of "
+              + settings.curatedSparkName()
+              + ": the table has data but no snapshot written by Tidemark (were its snapshots"
+              + " expired?). Run with --mode full-refresh to rebuild from raw.");
+    }
     if (cp == null) {
       LOG.info(
           "No checkpoint in {}: {}",
@@ -655,6 +667,23 @@ public final class IngestJob {
     }
     s = s.add(spec.changeMarker().column(), markerType);
     return spark.createDataFrame(List.<Row>of(), s);
+  }
+
+  /** Whether the table's current snapshot holds any data file with rows (metadata only). */
+  private static boolean hasData(Table t) {
+    if (t == null || t.currentSnapshot() == null) {
+      return false;
+    }
+    try (CloseableIterable<FileScanTask> tasks = t.newScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        if (task.file().recordCount() > 0) {
+          return true;
+        }
+      }
+      return false;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list the data files of " + t.name(), e);
+    }
   }
 
   private static long snapshotId(Table t) {
