@@ -8,8 +8,16 @@ public enum FailurePoint {
   AFTER_READ,
   /** Quarantine and tombstone rows are written; the curated table is untouched. */
   AFTER_QUARANTINE_WRITE,
-  /** Inside the commit callback, just before the MERGE that commits data and checkpoint runs. */
+  /**
+   * The run's branch exists at the planned snapshot; just before the MERGE that commits data and
+   * checkpoint to that branch runs. {@code main} is untouched.
+   */
   BEFORE_COMMIT,
-  /** Data and checkpoint are committed; the run report is not written yet. */
+  /**
+   * Data and checkpoint are committed to the run's branch; {@code main} is not fast-forwarded to it
+   * yet, so the batch is not published and the table's readers and checkpoint do not see it.
+   */
+  BEFORE_PUBLISH,
+  /** {@code main} was fast-forwarded: data and checkpoint are published; no run report yet. */
   AFTER_COMMIT
 }

@@ -20,6 +20,7 @@ import io.tidemark.ingest.merge.Action;
 import io.tidemark.ingest.merge.Dedup;
 import io.tidemark.ingest.merge.IcebergTables;
 import io.tidemark.ingest.merge.MergePlanner;
+import io.tidemark.ingest.merge.RunBranches;
 import io.tidemark.ingest.report.RunMetrics;
 import io.tidemark.ingest.report.RunReports;
 import io.tidemark.ingest.validate.Cols;
@@ -71,6 +72,12 @@ import org.slf4j.LoggerFactory;
  * One ingest run: discover new raw files, read and validate them, quarantine what is invalid,
  * deduplicate, and MERGE into the curated Iceberg table with the checkpoint in the same commit;
  * then write the run report and publish metrics.
+ *
+ * <p>The commit goes through the run's own branch (see {@link RunBranches}): the MERGE lands on a
+ * branch created at the snapshot the batch was planned and counted against, and {@code main} is
+ * then fast-forwarded to it. Iceberg refuses the fast-forward atomically when another commit
+ * reached {@code main} in between, so a batch is never published on top of a snapshot it was not
+ * planned on.
  *
  * <p>The caller owns the {@link SparkSession} (see {@link IngestSpark}); the job only registers the
  * catalog on it. {@link #run()} never throws for a failed run: the outcome carries the report and
@@ -171,8 +178,11 @@ public final class IngestJob {
         settings.discovery(),
         settings.lookback());
 
-    // 1. Checkpoint, from the curated table's own history.
+    // 1. Checkpoint, from the curated table's own history (main's ancestry).
     Table curated = tables.loadCurated();
+    if (curated != null && dropLeftoverBranches(tables, curated, run.startedAt)) {
+      curated = tables.loadCurated();
+    }
     Checkpoint cp = curated == null ? null : CheckpointLog.latest(curated).orElse(null);
     long base = snapshotId(curated);
     if (cp == null && !full && hasData(curated)) {
@@ -430,7 +440,8 @@ public final class IngestJob {
               run.quarantinedFiles));
     }
 
-    // 6. Writes: quarantine, tombstones, then data and checkpoint in one commit.
+    // 6. Writes: quarantine, tombstones, then data and checkpoint in one commit, published to
+    // main only if main is still at the snapshot the batch was planned on.
     tables.ensureTables(types);
     Checkpoint next = Checkpoint.advance(cp, batchId, run.watermarkAfter, toRead, lookbackDays);
     Map<String, String> props = new LinkedHashMap<>(CheckpointCodec.encode(next));
@@ -507,16 +518,6 @@ public final class IngestJob {
                             + settings.curatedSparkName()
                             + " after committing it"));
     run.snapshotId = mine.snapshotId();
-    Long parent = mine.parentId();
-    if ((parent == null ? -1 : parent) != base) {
-      run.warnings.add(
-          "Another commit (snapshot "
-              + parent
-              + ") landed between planning (snapshot "
-              + base
-              + ") and this commit; counts were computed against snapshot "
-              + base);
-    }
     LOG.info(
         "Committed batch {} as snapshot {} of {}: inserted {}, updated {}, deleted {}, unchanged {},"
             + " deletes of unknown keys {}, superseded {}; watermark {} -> {}",
@@ -604,6 +605,10 @@ public final class IngestJob {
     spark.sql(tables.tombstoneMergeSql(run.view(deletes)));
   }
 
+  /**
+   * Commits data and checkpoint to the run's branch, created at {@code base}, then fast-forwards
+   * main to it; throws {@link ConcurrentCommit} (or Iceberg's commit failure) when main moved.
+   */
   private void commit(
       Run run,
       IcebergTables tables,
@@ -631,23 +636,101 @@ public final class IngestJob {
               .select(out.toArray(Column[]::new));
     }
     Dataset<Row> finalRebuilt = rebuilt;
-    CommitMetadata.withCommitProperties(
-        props,
-        () -> {
-          failurePoints.reached(FailurePoint.BEFORE_COMMIT, run.batchId);
-          long currentNow = snapshotId(tables.loadCurated());
-          if (currentNow != base) {
-            throw new ConcurrentCommit(
-                "the table is at snapshot " + currentNow + ", this batch was planned on " + base);
-          }
-          if (full) {
-            overwriteAll(finalRebuilt, settings.curatedSparkName());
-          } else {
-            spark.sql(tables.curatedMergeSql(view));
-          }
-          return null;
-        },
-        RuntimeException.class);
+    String branch = RunBranches.name(run.runId, run.startedAt);
+    String target = RunBranches.sparkName(settings.curatedSparkName(), branch);
+    RunBranches.create(tables::loadCurated, branch, branchStart(tables, base));
+    try {
+      CommitMetadata.withCommitProperties(
+          props,
+          () -> {
+            failurePoints.reached(FailurePoint.BEFORE_COMMIT, run.batchId);
+            if (full) {
+              overwriteAll(finalRebuilt, target);
+            } else {
+              spark.sql(tables.curatedMergeSql(view, target));
+            }
+            return null;
+          },
+          RuntimeException.class);
+      failurePoints.reached(FailurePoint.BEFORE_PUBLISH, run.batchId);
+      try {
+        RunBranches.fastForwardMain(tables::loadCurated, branch);
+      } catch (IllegalArgumentException e) {
+        throw new ConcurrentCommit(
+            "main cannot be fast-forwarded to branch " + branch + ": " + e.getMessage(), e);
+      }
+    } catch (RuntimeException e) {
+      dropRunBranch(tables, branch);
+      throw e;
+    }
+    // Not in a finally: after a crash (an Error) nothing more happens, as in a real one; a later
+    // run drops the branch once it is stale.
+    dropRunBranch(tables, branch);
+  }
+
+  /**
+   * The snapshot the run's branch starts at: the one the batch was planned and counted against. A
+   * table without a snapshot (the first batch) first gets an empty one on main, since a branch
+   * needs a snapshot to start from; that snapshot must still hold no data and no checkpoint, or
+   * another run's batch got there first.
+   */
+  private long branchStart(IcebergTables tables, long base) {
+    if (base >= 0) {
+      return base;
+    }
+    Table t = tables.loadCurated();
+    if (t.currentSnapshot() == null) {
+      t.newFastAppend().commit();
+      t.refresh();
+    }
+    Snapshot start = t.currentSnapshot();
+    if (hasData(t) || CheckpointLog.latest(t).isPresent()) {
+      throw new ConcurrentCommit(
+          "the table had no snapshot when this batch was planned, and is at snapshot "
+              + start.snapshotId()
+              + " now");
+    }
+    return start.snapshotId();
+  }
+
+  /**
+   * Drops the run branches that crashed runs left behind (see {@link RunBranches#STALE_AFTER});
+   * true when it changed the table's metadata. Failing to drop them never fails the run.
+   */
+  private boolean dropLeftoverBranches(IcebergTables tables, Table t, Instant startedAt) {
+    List<String> stale = RunBranches.stale(t.refs(), startedAt);
+    if (stale.isEmpty()) {
+      return false;
+    }
+    try {
+      RunBranches.drop(tables::loadCurated, stale);
+      LOG.info(
+          "Dropped {} run branch(es) of {} left by runs that never finished: {}",
+          stale.size(),
+          settings.curatedSparkName(),
+          stale);
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Cannot drop the run branches {} of {} left by runs that never finished (a later run"
+              + " retries): {}",
+          stale,
+          settings.curatedSparkName(),
+          e.toString());
+    }
+    return true;
+  }
+
+  private void dropRunBranch(IcebergTables tables, String branch) {
+    try {
+      RunBranches.drop(tables::loadCurated, List.of(branch));
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Cannot drop this run's branch {} of {} (a run {} later drops it): {}",
+          branch,
+          settings.curatedSparkName(),
+          RunBranches.STALE_AFTER,
+          e.toString());
+    }
   }
 
   /** Replaces a table's rows in one commit (a full refresh). */
@@ -747,10 +830,14 @@ public final class IngestJob {
         + String.format("%08x", ThreadLocalRandom.current().nextInt());
   }
 
-  /** The table moved between planning and committing. */
+  /** The table moved between planning and publishing. */
   private static final class ConcurrentCommit extends RuntimeException {
     ConcurrentCommit(String message) {
       super(message);
+    }
+
+    ConcurrentCommit(String message, Throwable cause) {
+      super(message, cause);
     }
   }
 

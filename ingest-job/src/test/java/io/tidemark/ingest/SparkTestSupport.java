@@ -1,7 +1,9 @@
 package io.tidemark.ingest;
 
+import io.tidemark.ingest.checkpoint.CheckpointCodec;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.config.IngestSpark;
+import io.tidemark.ingest.merge.RunBranches;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.DatasetSpec;
 import java.nio.file.Path;
@@ -12,6 +14,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.spark.Spark3Util;
+import org.apache.iceberg.util.SnapshotUtil;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
@@ -70,6 +76,39 @@ abstract class SparkTestSupport {
       }
     }
     return out;
+  }
+
+  /** How many snapshots in main's ancestry (the published history) carry the batch. */
+  static long commitsOnMain(IngestSettings s, String batchId) throws Exception {
+    Table t = Spark3Util.loadIcebergTable(spark, s.curatedSparkName());
+    if (t.currentSnapshot() == null) {
+      return 0;
+    }
+    long n = 0;
+    for (Snapshot snap : SnapshotUtil.ancestorsOf(t.currentSnapshot().snapshotId(), t::snapshot)) {
+      if (batchId.equals(snap.summary().get(CheckpointCodec.BATCH_ID))) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** How many snapshots anywhere in the table's metadata (main or not) carry the batch. */
+  static long snapshotsCarrying(IngestSettings s, String batchId) throws Exception {
+    Table t = Spark3Util.loadIcebergTable(spark, s.curatedSparkName());
+    long n = 0;
+    for (Snapshot snap : t.snapshots()) {
+      if (batchId.equals(snap.summary().get(CheckpointCodec.BATCH_ID))) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** The run branches the curated table holds. */
+  static List<String> runBranches(IngestSettings s) throws Exception {
+    Table t = Spark3Util.loadIcebergTable(spark, s.curatedSparkName());
+    return t.refs().keySet().stream().filter(r -> r.startsWith(RunBranches.PREFIX)).toList();
   }
 
   static long count(String table) {

@@ -4,10 +4,13 @@ import static io.tidemark.ingest.RawFixtures.u;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ingest.RawFixtures.Rec;
+import io.tidemark.ingest.checkpoint.Checkpoint;
 import io.tidemark.ingest.checkpoint.CheckpointCodec;
+import io.tidemark.ingest.checkpoint.CheckpointLog;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.model.report.IngestStatus;
 import java.nio.file.Path;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -16,8 +19,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.spark.Spark3Util;
+import org.apache.iceberg.util.SnapshotUtil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -87,13 +92,14 @@ class TestConcurrentRuns extends SparkTestSupport {
         assertThat(loser.report().counts().recordsWritten()).isZero();
       }
       assertThat(outcomes.get(0).report().batchId()).isEqualTo(outcomes.get(1).report().batchId());
-      assertThat(commitsOf(s, outcomes.get(0).report().batchId())).isEqualTo(1);
+      assertThat(commitsOnMain(s, outcomes.get(0).report().batchId())).isEqualTo(1);
     } finally {
       pool.shutdownNow();
     }
     // No key twice (curated() fails on a duplicate), nothing lost.
     assertThat(curated(s).keySet()).containsExactlyInAnyOrder("A", "B", "C");
     assertThat(curated(s).get("A").get(0)).isEqualTo("NA2024-03-02");
+    assertThat(runBranches(s)).isEmpty();
     assertThat(new IngestJob(spark, s).run().report().status())
         .isEqualTo(IngestStatus.NOTHING_TO_DO);
   }
@@ -130,7 +136,7 @@ class TestConcurrentRuns extends SparkTestSupport {
       assertThat(late.report().status()).isEqualTo(IngestStatus.ALREADY_COMMITTED);
       assertThat(late.exitCode()).isZero();
       assertThat(late.report().snapshotId()).isEqualTo(fast.report().snapshotId());
-      assertThat(commitsOf(s, fast.report().batchId())).isEqualTo(1);
+      assertThat(commitsOnMain(s, fast.report().batchId())).isEqualTo(1);
     } finally {
       pool.shutdownNow();
     }
@@ -183,7 +189,8 @@ class TestConcurrentRuns extends SparkTestSupport {
         .startsWith("Cannot commit batch " + loser.report().batchId())
         .contains("another run committed first")
         .contains("rerunning is safe");
-    assertThat(commitsOf(s, loser.report().batchId())).isZero();
+    assertThat(commitsOnMain(s, loser.report().batchId())).isZero();
+    assertThat(runBranches(s)).isEmpty();
 
     // The rerun picks up whatever the winner did not include; nothing is lost or doubled.
     IngestOutcome rerun = new IngestJob(spark, s).run();
@@ -192,14 +199,110 @@ class TestConcurrentRuns extends SparkTestSupport {
     assertThat(curated(s).get("A").get(0)).isEqualTo("NA2024-03-02");
   }
 
-  static long commitsOf(IngestSettings s, String batchId) throws Exception {
+  /**
+   * The race a check of the table before the MERGE cannot close: another run's commit reaching main
+   * after this run planned its batch. The run's branch starts at the snapshot it planned on, so
+   * main is no longer an ancestor of the run's commit and Iceberg refuses to publish it.
+   */
+  @Test
+  void aCommitLandingAfterPlanningKeepsTheBatchOffMain() throws Exception {
+    IngestSettings s = settings(dir);
+    Path raw = Path.of(s.dataset().raw().location());
+    RawFixtures.write(spark, raw, "2024-03-01", "a.parquet", day("2024-03-01", "A", "B"));
+    assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+    RawFixtures.write(spark, raw, "2024-03-02", "a.parquet", day("2024-03-02", "A", "C"));
+
+    // Run B reads day 2's first file and waits. A second file lands. Run A reads both, creates
+    // its branch and waits just before its MERGE. B commits fully; then A goes on.
+    CountDownLatch bRead = new CountDownLatch(1);
+    CountDownLatch aWaiting = new CountDownLatch(1);
+    CountDownLatch bDone = new CountDownLatch(1);
+    FailurePoints hookB =
+        p -> {
+          if (p == FailurePoint.AFTER_READ) {
+            bRead.countDown();
+            await(aWaiting);
+          }
+        };
+    FailurePoints hookA =
+        p -> {
+          if (p == FailurePoint.BEFORE_COMMIT) {
+            aWaiting.countDown();
+            await(bDone);
+          }
+        };
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    IngestOutcome a;
+    IngestOutcome b;
+    try {
+      Future<IngestOutcome> runB = pool.submit(() -> new IngestJob(spark, s, hookB).run());
+      assertThat(bRead.await(2, TimeUnit.MINUTES)).isTrue();
+      RawFixtures.write(spark, raw, "2024-03-02", "b.parquet", day("2024-03-02", "D"));
+      Future<IngestOutcome> runA = pool.submit(() -> new IngestJob(spark, s, hookA).run());
+      try {
+        b = runB.get(3, TimeUnit.MINUTES);
+      } finally {
+        bDone.countDown();
+      }
+      a = runA.get(3, TimeUnit.MINUTES);
+    } finally {
+      pool.shutdownNow();
+    }
+
+    assertThat(b.report().status()).as(b.report().error()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(a.report().batchId()).isNotEqualTo(b.report().batchId());
+    assertThat(a.report().status()).isEqualTo(IngestStatus.FAILED);
+    assertThat(a.exitCode()).isEqualTo(1);
+    assertThat(a.report().errorCode()).isEqualTo("CONCURRENT_COMMIT");
+    assertThat(a.report().error())
+        .startsWith("Cannot commit batch " + a.report().batchId())
+        .contains("another run committed first")
+        .contains("rerunning is safe")
+        .contains("Cannot fast-forward");
+    // A's MERGE did commit, but only to its branch; main holds each batch at most once.
+    assertThat(snapshotsCarrying(s, a.report().batchId())).isEqualTo(1);
+    assertThat(commitsOnMain(s, a.report().batchId())).isZero();
+    assertThat(commitsOnMain(s, b.report().batchId())).isEqualTo(1);
+    assertThat(runBranches(s)).isEmpty();
     Table t = Spark3Util.loadIcebergTable(spark, s.curatedSparkName());
-    long n = 0;
-    for (var snap : t.snapshots()) {
-      if (batchId.equals(snap.summary().get(CheckpointCodec.BATCH_ID))) {
-        n++;
+    assertThat(CheckpointLog.latest(t).orElseThrow().batchId()).isEqualTo(b.report().batchId());
+
+    // The rerun commits what B did not take, once, on top of B's checkpoint.
+    IngestOutcome rerun = new IngestJob(spark, s).run();
+    assertThat(rerun.report().status())
+        .as(rerun.report().error())
+        .isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(rerun.report().inputFiles()).hasSize(1);
+    assertThat(rerun.report().inputFiles().get(0)).endsWith("ingest_date=2024-03-02/b.parquet");
+    assertThat(commitsOnMain(s, rerun.report().batchId())).isEqualTo(1);
+    t.refresh();
+    Checkpoint cp = CheckpointLog.latest(t).orElseThrow();
+    assertThat(cp.batchId()).isEqualTo(rerun.report().batchId());
+    assertThat(cp.previousBatchId()).isEqualTo(b.report().batchId());
+    assertThat(cp.processed().get(LocalDate.parse("2024-03-02")).keySet())
+        .containsExactlyInAnyOrder("a.parquet", "b.parquet");
+    List<String> published = new ArrayList<>();
+    for (Snapshot snap : SnapshotUtil.ancestorsOf(t.currentSnapshot().snapshotId(), t::snapshot)) {
+      String batch = snap.summary().get(CheckpointCodec.BATCH_ID);
+      if (batch != null) {
+        published.add(batch);
       }
     }
-    return n;
+    assertThat(published).doesNotHaveDuplicates().hasSize(3);
+    assertThat(curated(s).keySet()).containsExactlyInAnyOrder("A", "B", "C", "D");
+    assertThat(curated(s).get("A").get(0)).isEqualTo("NA2024-03-02");
+    assertThat(new IngestJob(spark, s).run().report().status())
+        .isEqualTo(IngestStatus.NOTHING_TO_DO);
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      if (!latch.await(2, TimeUnit.MINUTES)) {
+        throw new IllegalStateException("the other run never got there");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 }

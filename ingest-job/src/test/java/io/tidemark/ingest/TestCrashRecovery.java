@@ -8,12 +8,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tidemark.ingest.RawFixtures.Rec;
 import io.tidemark.ingest.checkpoint.CheckpointCodec;
 import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.ingest.merge.RunBranches;
 import io.tidemark.model.json.Json;
 import io.tidemark.model.report.IngestCounts;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +25,7 @@ import java.util.stream.Stream;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.spark.Spark3Util;
+import org.apache.iceberg.util.SnapshotUtil;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -99,6 +104,17 @@ class TestCrashRecovery extends SparkTestSupport {
         .isInstanceOf(SimulatedCrash.class);
     // The crashed run wrote no report; only day 1's is there.
     assertThat(reports(s)).hasSize(1);
+    if (point != FailurePoint.AFTER_COMMIT) {
+      // Nothing reached main, even when the batch was committed to the run's branch.
+      assertThat(commitsOnMain(s, crashedBatch[0])).isZero();
+      assertThat(snapshotsCarrying(s, crashedBatch[0]))
+          .isEqualTo(point == FailurePoint.BEFORE_PUBLISH ? 1 : 0);
+    }
+    // A crash between creating the run's branch and publishing leaves the branch behind; a run
+    // right after keeps it, since it cannot tell it from a live run's yet.
+    boolean branchLeft =
+        point == FailurePoint.BEFORE_COMMIT || point == FailurePoint.BEFORE_PUBLISH;
+    assertThat(runBranches(s)).hasSize(branchLeft ? 1 : 0);
 
     IngestOutcome rerun = new IngestJob(spark, s).run();
     IngestRunReport r = rerun.report();
@@ -116,11 +132,10 @@ class TestCrashRecovery extends SparkTestSupport {
     assertThat(curated(s)).isEqualTo(cleanTable);
     assertThat(quarantine(s)).isEqualTo(cleanQuarantine);
 
-    // Exactly one commit carries the batch, and its recorded counts are the clean run's.
+    // Exactly one published commit carries the batch, and its recorded counts are the clean run's.
     Table table = Spark3Util.loadIcebergTable(spark, s.curatedSparkName());
     List<Snapshot> carrying = new ArrayList<>();
-    table
-        .snapshots()
+    SnapshotUtil.ancestorsOf(table.currentSnapshot().snapshotId(), table::snapshot)
         .forEach(
             snap -> {
               if (crashedBatch[0].equals(snap.summary().get(CheckpointCodec.BATCH_ID))) {
@@ -128,15 +143,20 @@ class TestCrashRecovery extends SparkTestSupport {
               }
             });
     assertThat(carrying).hasSize(1);
+    assertThat(runBranches(s)).hasSize(branchLeft ? 1 : 0);
     assertThat(Json.read(carrying.get(0).summary().get(CheckpointCodec.COUNTS), IngestCounts.class))
         .isEqualTo(cleanDay2.counts());
 
-    // Once more: nothing to do, nothing committed.
+    // Once more, once the crashed run's branch is stale: nothing to do, nothing committed, and
+    // the leftover branch is gone.
     int snapshots = table.history().size();
-    IngestRunReport again = new IngestJob(spark, s).run().report();
+    Instant later = NOW.plus(RunBranches.STALE_AFTER).plusSeconds(1);
+    IngestRunReport again =
+        new IngestJob(spark, s.withClock(Clock.fixed(later, ZoneOffset.UTC))).run().report();
     assertThat(again.status()).isEqualTo(IngestStatus.NOTHING_TO_DO);
     table.refresh();
     assertThat(table.history()).hasSize(snapshots);
+    assertThat(runBranches(s)).isEmpty();
   }
 
   static void deliverDay1(IngestSettings s) {

@@ -9,6 +9,11 @@ import org.apache.iceberg.util.SnapshotUtil;
  * Reads checkpoints from a table's history: the snapshot ancestry of the current snapshot, newest
  * first. Snapshots written by others (compaction, manual fixes) carry no checkpoint and are walked
  * past.
+ *
+ * <p>The current snapshot is {@code main}'s head, so only published batches count: a commit left on
+ * a run's branch (a run that crashed or lost the race before fast-forwarding {@code main}) is not
+ * in this ancestry and is never read as a checkpoint, even though the table's metadata still lists
+ * its snapshot.
  */
 public final class CheckpointLog {
   private CheckpointLog() {}

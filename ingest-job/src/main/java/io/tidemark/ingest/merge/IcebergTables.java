@@ -223,8 +223,10 @@ public final class IcebergTables {
    *
    * @param view a temp view with key and payload columns, {@link Cols#MARKER}, {@link Cols#OP} and
    *     {@link MergePlanner#TOMBSTONE_MARKER}
+   * @param target the Spark identifier written: the curated table or one of its branches (see
+   *     {@link RunBranches#sparkName})
    */
-  public String curatedMergeSql(String view) {
+  public String curatedMergeSql(String view, String target) {
     String m = q(spec.changeMarker().column());
     String sm = "s." + Cols.MARKER;
     List<String> payload = spec.comparedColumns();
@@ -238,7 +240,7 @@ public final class IcebergTables {
             .map(c -> c.equals(spec.changeMarker().column()) ? sm : "s." + q(c))
             .collect(Collectors.joining(", "));
     return "MERGE INTO "
-        + settings.curatedSparkName()
+        + target
         + " t USING "
         + view
         + " s ON "
