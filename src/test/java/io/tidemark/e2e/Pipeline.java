@@ -127,9 +127,15 @@ public final class Pipeline implements AutoCloseable {
     return spark.table(catalog.name() + "." + spec.quarantineTable()).count();
   }
 
-  /** Iceberg snapshots of the curated table. */
+  /**
+   * Commits on the curated table's main history. (The job commits through a short-lived branch that
+   * it fast-forwards main to; a crashed run's branch commit never reaches main.)
+   */
   public long snapshotCount() {
-    return spark.sql("SELECT count(*) FROM " + sparkTable() + ".snapshots").first().getLong(0);
+    return spark
+        .sql("SELECT count(*) FROM " + sparkTable() + ".history WHERE is_current_ancestor")
+        .first()
+        .getLong(0);
   }
 
   public String sparkTable() {
