@@ -177,22 +177,6 @@ public record IngestSettings(
         clock);
   }
 
-  public IngestSettings withFutureTolerance(Duration t) {
-    return new IngestSettings(
-        dataset,
-        catalog,
-        tombstoneTable,
-        mode,
-        discovery,
-        lookback,
-        maxInvalidRatio,
-        t,
-        stateRoot,
-        cloudWatch,
-        runId,
-        clock);
-  }
-
   public IngestSettings withCloudWatch(CloudWatchPublisher.Settings s) {
     return new IngestSettings(
         dataset,
@@ -206,22 +190,6 @@ public record IngestSettings(
         stateRoot,
         Optional.ofNullable(s),
         runId,
-        clock);
-  }
-
-  public IngestSettings withRunId(String id) {
-    return new IngestSettings(
-        dataset,
-        catalog,
-        tombstoneTable,
-        mode,
-        discovery,
-        lookback,
-        maxInvalidRatio,
-        futureTolerance,
-        stateRoot,
-        cloudWatch,
-        id,
         clock);
   }
 
