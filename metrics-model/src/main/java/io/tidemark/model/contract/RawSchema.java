@@ -1,0 +1,145 @@
+package io.tidemark.model.contract;
+
+import io.tidemark.model.config.ChangeMarkerType;
+import io.tidemark.model.config.DatasetSpec;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Which columns a raw file must have and which types they may take. Both halves check each file's
+ * footer with {@link #check} before reading a row, so a file is either read by both or left out by
+ * both, for the same reason.
+ *
+ * <ul>
+ *   <li>Required: the key columns, the change marker and the compared columns. The operation column
+ *       is optional: a file without it holds upserts only.
+ *   <li>Names match exactly (case matters). Two columns whose names differ only in case make the
+ *       file {@link ReasonCode#DUPLICATE_COLUMN}: engines that resolve names without case could
+ *       read either.
+ *   <li>Keys: text or integer (see {@link RawKeys}). Timestamp change marker: a timestamp, or text
+ *       in ISO-8601. Sequence change marker: an integer, or text of one. Operation: text. Compared
+ *       columns: any type (their values are compared as normalised text).
+ *   <li>Extra columns are allowed and ignored (schema drift, reported by the job).
+ * </ul>
+ */
+public final class RawSchema {
+  private RawSchema() {}
+
+  /** How a column's physical type counts for the contract; engines map their own types to it. */
+  public enum Kind {
+    TEXT,
+    INTEGER,
+    TIMESTAMP,
+    OTHER
+  }
+
+  /**
+   * One column of a raw file as an engine sees it.
+   *
+   * @param name the name, as written in the file
+   * @param kind its kind
+   * @param typeName the engine's own type name, for messages
+   */
+  public record Column(String name, Kind kind, String typeName) {
+    public Column {
+      Objects.requireNonNull(name, "name is null");
+      Objects.requireNonNull(kind, "kind is null");
+      Objects.requireNonNull(typeName, "typeName is null");
+    }
+  }
+
+  /**
+   * Why a file cannot be read under the contract.
+   *
+   * @param reason a whole-file reason code
+   * @param detail what is wrong, naming the columns and types
+   */
+  public record Problem(ReasonCode reason, String detail) {
+    public Problem {
+      Objects.requireNonNull(reason, "reason is null");
+      Objects.requireNonNull(detail, "detail is null");
+      if (!reason.wholeFile()) {
+        throw new IllegalArgumentException(
+            "Cannot report a file problem with record-level reason " + reason);
+      }
+    }
+  }
+
+  /** The columns every file must have: keys, change marker, compared columns. */
+  public static List<String> requiredColumns(DatasetSpec spec) {
+    List<String> out = new ArrayList<>(spec.keyColumns());
+    out.add(spec.changeMarker().column());
+    out.addAll(spec.comparedColumns());
+    return List.copyOf(out);
+  }
+
+  /** Whether a file with these columns holds an operation column. */
+  public static boolean hasOperation(DatasetSpec spec, List<Column> columns) {
+    return spec.operationColumn() != null
+        && columns.stream().anyMatch(c -> c.name().equals(spec.operationColumn()));
+  }
+
+  /** Why a file with these columns cannot be read, or null when it conforms. */
+  public static Problem check(DatasetSpec spec, List<Column> columns) {
+    Map<String, String> byFoldedName = new HashMap<>();
+    Map<String, Column> byName = new LinkedHashMap<>();
+    for (Column c : columns) {
+      String other = byFoldedName.putIfAbsent(c.name().toLowerCase(Locale.ROOT), c.name());
+      if (other != null) {
+        return new Problem(
+            ReasonCode.DUPLICATE_COLUMN,
+            "columns '" + other + "' and '" + c.name() + "' differ only in case");
+      }
+      byName.put(c.name(), c);
+    }
+    List<String> missing = new ArrayList<>();
+    List<String> hints = new ArrayList<>();
+    for (String required : requiredColumns(spec)) {
+      if (!byName.containsKey(required)) {
+        missing.add(required);
+        String near = byFoldedName.get(required.toLowerCase(Locale.ROOT));
+        if (near != null) {
+          hints.add("'" + near + "' is not '" + required + "'");
+        }
+      }
+    }
+    if (!missing.isEmpty()) {
+      return new Problem(
+          ReasonCode.MISSING_COLUMN,
+          "missing column(s) "
+              + missing
+              + (hints.isEmpty() ? "" : " (names are case-sensitive: " + String.join(", ", hints))
+              + (hints.isEmpty() ? "" : ")"));
+    }
+    List<String> wrong = new ArrayList<>();
+    for (String k : spec.keyColumns()) {
+      expect(byName.get(k), wrong, "text or integer", Kind.TEXT, Kind.INTEGER);
+    }
+    Column marker = byName.get(spec.changeMarker().column());
+    if (spec.changeMarker().type() == ChangeMarkerType.TIMESTAMP) {
+      expect(marker, wrong, "timestamp or ISO-8601 text", Kind.TIMESTAMP, Kind.TEXT);
+    } else {
+      expect(marker, wrong, "integer or integer text", Kind.INTEGER, Kind.TEXT);
+    }
+    if (spec.operationColumn() != null && byName.containsKey(spec.operationColumn())) {
+      expect(byName.get(spec.operationColumn()), wrong, "text", Kind.TEXT);
+    }
+    return wrong.isEmpty()
+        ? null
+        : new Problem(ReasonCode.INCOMPATIBLE_TYPE, String.join("; ", wrong));
+  }
+
+  private static void expect(Column c, List<String> wrong, String expected, Kind... accepted) {
+    for (Kind k : accepted) {
+      if (c.kind() == k) {
+        return;
+      }
+    }
+    wrong.add(c.name() + " is " + c.typeName() + ", expected " + expected);
+  }
+}
