@@ -2,6 +2,7 @@ package io.tidemark.reconcile.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.tidemark.model.contract.ContractDefaults;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +20,7 @@ public interface TidemarkConfig {
   String ENGINE_DEFAULT = "duckdb";
   String CRON_DEFAULT = "0 0 2 * * ?";
   String STATE_ROOT_DEFAULT = "state";
-  String FUTURE_TOLERANCE_DEFAULT = "PT1H";
+  String FUTURE_TOLERANCE_DEFAULT = ContractDefaults.FUTURE_TOLERANCE_TEXT;
   String SCHEDULE_MODE_DEFAULT = "full";
 
   /** The query engine every dataset uses unless it names its own: {@code duckdb}. */
@@ -128,14 +129,14 @@ public interface TidemarkConfig {
     String location();
 
     /** The date partition's name. */
-    @WithDefault("ingest_date")
+    @WithDefault(ContractDefaults.PARTITION_COLUMN)
     String partitionColumn();
   }
 
   /** The Iceberg catalog. */
   interface Catalog {
     /** The catalog's name. */
-    @WithDefault("tidemark")
+    @WithDefault(ContractDefaults.CATALOG_NAME)
     String name();
 
     /**

@@ -1,5 +1,6 @@
 package io.tidemark.reconcile.engine;
 
+import io.tidemark.model.contract.RawLayout.StrayEntry;
 import java.util.List;
 import java.util.Objects;
 
@@ -18,6 +19,8 @@ import java.util.Objects;
  * @param bytesScanned bytes read from storage, 0 when unknown
  * @param excludedFiles raw files left out whole (unreadable, or breaking the data contract); none
  *     of their rows counts as a version
+ * @param strayEntries folders and files under the raw root that are neither partitions nor hidden
+ *     (a mistyped partition name, a file outside any partition): read by neither half
  */
 public record Observations(
     long expectedRows,
@@ -30,7 +33,8 @@ public record Observations(
     Finding mismatched,
     Freshness freshness,
     long bytesScanned,
-    List<ExcludedFile> excludedFiles) {
+    List<ExcludedFile> excludedFiles,
+    List<StrayEntry> strayEntries) {
   public Observations {
     Objects.requireNonNull(countDifference, "countDifference is null");
     Objects.requireNonNull(missing, "missing is null");
@@ -40,6 +44,7 @@ public record Observations(
     Objects.requireNonNull(mismatched, "mismatched is null");
     Objects.requireNonNull(freshness, "freshness is null");
     excludedFiles = List.copyOf(excludedFiles);
+    strayEntries = List.copyOf(strayEntries);
   }
 
   /** Observations with no raw file excluded. */
@@ -65,6 +70,7 @@ public record Observations(
         mismatched,
         freshness,
         bytesScanned,
+        List.of(),
         List.of());
   }
 }

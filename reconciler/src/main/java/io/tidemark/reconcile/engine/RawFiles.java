@@ -1,21 +1,22 @@
 package io.tidemark.reconcile.engine;
 
 import io.tidemark.model.config.RawSource;
+import io.tidemark.model.contract.RawLayout;
+import io.tidemark.model.contract.RawLayout.StrayEntry;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
 /**
- * Lists a dataset's raw Parquet files on a local file system: {@code
- * <location>/<partition>=YYYY-MM-DD/*.parquet}. Folders that are not date partitions are skipped;
- * hidden and temporary files ({@code .x}, {@code _x}) too.
+ * Lists a dataset's raw files on a local file system under the raw-layer contract ({@link
+ * RawLayout}): {@code <location>/<partition>=YYYY-MM-DD/*.parquet} in any case, hidden entries
+ * skipped, folders and files that are neither partitions nor hidden returned as stray entries.
  */
 public final class RawFiles {
   private RawFiles() {}
@@ -30,38 +31,47 @@ public final class RawFiles {
   public record RawFile(String path, LocalDate partitionDate, long bytes) {}
 
   /**
-   * The files of partitions dated from {@code fromDate} (inclusive; null for all) on, in path
-   * order.
+   * What a listing found.
+   *
+   * @param files the data files, in path order
+   * @param strays visible entries of the dataset folder that are not partitions, in path order
    */
-  public static List<RawFile> list(RawSource raw, LocalDate fromDate) {
+  public record Listing(List<RawFile> files, List<StrayEntry> strays) {
+    public Listing {
+      files = List.copyOf(files);
+      strays = List.copyOf(strays);
+    }
+  }
+
+  /**
+   * The files of partitions dated from {@code fromDate} (inclusive; null for all) on, in path
+   * order, and every stray entry of the dataset folder whatever its date.
+   */
+  public static Listing list(RawSource raw, LocalDate fromDate) {
     Path root = localPath(raw.location());
     if (!Files.isDirectory(root)) {
-      return List.of();
+      return new Listing(List.of(), List.of());
     }
-    String prefix = raw.partitionColumn() + "=";
     List<RawFile> files = new ArrayList<>();
-    try (DirectoryStream<Path> partitions = Files.newDirectoryStream(root)) {
-      for (Path partition : partitions) {
-        String name = partition.getFileName().toString();
-        if (!Files.isDirectory(partition) || !name.startsWith(prefix)) {
+    List<StrayEntry> strays = new ArrayList<>();
+    try (DirectoryStream<Path> children = Files.newDirectoryStream(root)) {
+      for (Path child : children) {
+        String name = child.getFileName().toString();
+        if (!Files.isDirectory(child)) {
+          if (!RawLayout.isHidden(name)) {
+            strays.add(StrayEntry.file(child.toAbsolutePath().toString()));
+          }
           continue;
         }
-        LocalDate date;
-        try {
-          date = LocalDate.parse(name.substring(prefix.length()));
-        } catch (DateTimeParseException e) {
-          continue;
-        }
-        if (fromDate != null && date.isBefore(fromDate)) {
-          continue;
-        }
-        try (DirectoryStream<Path> inside = Files.newDirectoryStream(partition, "*.parquet")) {
-          for (Path f : inside) {
-            String fn = f.getFileName().toString();
-            if (fn.startsWith(".") || fn.startsWith("_") || !Files.isRegularFile(f)) {
-              continue;
+        RawLayout.Folder folder = RawLayout.classifyFolder(raw.partitionColumn(), name);
+        switch (folder.kind()) {
+          case HIDDEN -> {}
+          case STRAY ->
+              strays.add(new StrayEntry(child.toAbsolutePath().toString(), folder.problem()));
+          case PARTITION -> {
+            if (fromDate == null || !folder.date().isBefore(fromDate)) {
+              addDataFiles(child, folder.date(), files);
             }
-            files.add(new RawFile(f.toAbsolutePath().toString(), date, Files.size(f)));
           }
         }
       }
@@ -69,7 +79,19 @@ public final class RawFiles {
       throw new EngineException("Cannot list raw files under " + root + ": " + e.getMessage(), e);
     }
     files.sort(Comparator.comparing(RawFile::path));
-    return files;
+    strays.sort(Comparator.comparing(StrayEntry::path));
+    return new Listing(files, strays);
+  }
+
+  private static void addDataFiles(Path partition, LocalDate date, List<RawFile> files)
+      throws IOException {
+    try (DirectoryStream<Path> inside = Files.newDirectoryStream(partition)) {
+      for (Path f : inside) {
+        if (RawLayout.isDataFile(f.getFileName().toString()) && Files.isRegularFile(f)) {
+          files.add(new RawFile(f.toAbsolutePath().toString(), date, Files.size(f)));
+        }
+      }
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.tidemark.reconcile.report;
 
+import io.tidemark.model.contract.StateLayout;
 import io.tidemark.model.json.Json;
 import io.tidemark.model.report.ReconciliationReport;
 import io.tidemark.model.report.ReconciliationStatus;
@@ -26,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * survives restarts; an index in memory answers queries.
  */
 public final class LocalReportStore implements ReportStore {
-  public static final String FOLDER = "_reconciliation";
+  public static final String FOLDER = StateLayout.RECONCILIATION_FOLDER;
   private static final Logger LOG = LoggerFactory.getLogger(LocalReportStore.class);
 
   private final Path root;
@@ -40,7 +41,7 @@ public final class LocalReportStore implements ReportStore {
   /** The file of a report. */
   public Path file(ReconciliationReport report) {
     LocalDate dt = LocalDate.ofInstant(report.startedAt(), ZoneOffset.UTC);
-    return root.resolve("dt=" + dt).resolve(report.id() + ".json");
+    return root.resolve(StateLayout.dayFolder(dt)).resolve(report.id() + ".json");
   }
 
   private void load() {

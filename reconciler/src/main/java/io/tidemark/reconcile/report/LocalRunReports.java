@@ -1,5 +1,6 @@
 package io.tidemark.reconcile.report;
 
+import io.tidemark.model.contract.StateLayout;
 import io.tidemark.model.json.Json;
 import io.tidemark.model.report.IngestRunReport;
 import java.io.IOException;
@@ -19,7 +20,7 @@ import java.util.List;
  * dt} is its start date, so partitions from the day before the window start are read too.
  */
 public final class LocalRunReports implements RunReportSource {
-  public static final String FOLDER = "_runs";
+  public static final String FOLDER = StateLayout.RUNS_FOLDER;
   private final Path root;
 
   public LocalRunReports(Path stateRoot) {
@@ -34,7 +35,8 @@ public final class LocalRunReports implements RunReportSource {
     LocalDate fromDate =
         from == null ? null : LocalDate.ofInstant(from, ZoneOffset.UTC).minusDays(1);
     List<IngestRunReport> out = new ArrayList<>();
-    try (DirectoryStream<Path> days = Files.newDirectoryStream(root, "dt=*")) {
+    try (DirectoryStream<Path> days =
+        Files.newDirectoryStream(root, StateLayout.DAY_PREFIX + "*")) {
       for (Path day : days) {
         LocalDate dt;
         try {

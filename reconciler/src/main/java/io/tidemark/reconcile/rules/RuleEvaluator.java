@@ -3,6 +3,7 @@ package io.tidemark.reconcile.rules;
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.RuleSpec;
 import io.tidemark.model.config.ToleranceMode;
+import io.tidemark.model.contract.RawLayout.StrayEntry;
 import io.tidemark.model.report.RuleResult;
 import io.tidemark.reconcile.engine.ExcludedFile;
 import io.tidemark.reconcile.engine.Finding;
@@ -56,7 +57,8 @@ public final class RuleEvaluator {
     Observations o = in.observations();
     long bytes = o.bytesScanned();
     return switch (rule.kind()) {
-      case COUNT_MATCH -> withExcludedFiles(countMatch(rule, o), o.excludedFiles());
+      case COUNT_MATCH ->
+          withExcludedFiles(countMatch(rule, o), o.excludedFiles(), o.strayEntries());
       case MISSING_KEYS ->
           keys(rule, o.missing(), "expected keys are missing from the curated table", bytes);
       case UNEXPECTED_KEYS ->
@@ -93,23 +95,30 @@ public final class RuleEvaluator {
 
   /**
    * Prefixes a count_match result's reason, whatever its status, with the raw files the engine left
-   * out: the expected row count does not hold their rows.
+   * out (the expected row count does not hold their rows) and the stray entries of the raw root
+   * (read by neither half: rows parked in a mistyped partition folder count nowhere).
    */
-  static RuleResult withExcludedFiles(RuleResult r, List<ExcludedFile> excluded) {
-    if (excluded.isEmpty()) {
+  static RuleResult withExcludedFiles(
+      RuleResult r, List<ExcludedFile> excluded, List<StrayEntry> strays) {
+    if (excluded.isEmpty() && strays.isEmpty()) {
       return r;
     }
-    String named =
-        String.join(
-            "; ",
-            excluded.stream().limit(EXCLUDED_FILES_NAMED).map(ExcludedFile::toString).toList());
-    String note =
-        excluded.size()
-            + " raw file(s) excluded, as the ingest job quarantines them: "
-            + named
-            + (excluded.size() > EXCLUDED_FILES_NAMED
-                ? "; and " + (excluded.size() - EXCLUDED_FILES_NAMED) + " more"
-                : "");
+    List<String> notes = new ArrayList<>();
+    if (!excluded.isEmpty()) {
+      notes.add(
+          excluded.size()
+              + " raw file(s) excluded, as the ingest job quarantines them: "
+              + named(excluded.stream().map(ExcludedFile::toString).toList()));
+    }
+    if (!strays.isEmpty()) {
+      notes.add(
+          strays.size()
+              + " stray entr"
+              + (strays.size() == 1 ? "y" : "ies")
+              + " under the raw root, read by neither the job nor the reconciler: "
+              + named(strays.stream().map(StrayEntry::toString).toList()));
+    }
+    String note = String.join("; ", notes);
     return new RuleResult(
         r.ruleId(),
         r.kind(),
@@ -120,6 +129,13 @@ public final class RuleEvaluator {
         r.reason() == null ? note : note + "; " + r.reason(),
         r.sampleKeys(),
         r.bytesScanned());
+  }
+
+  private static String named(List<String> items) {
+    return String.join("; ", items.stream().limit(EXCLUDED_FILES_NAMED).toList())
+        + (items.size() > EXCLUDED_FILES_NAMED
+            ? "; and " + (items.size() - EXCLUDED_FILES_NAMED) + " more"
+            : "");
   }
 
   /** Observed for the count rule: absolute row difference, or |curated / expected - 1|. */

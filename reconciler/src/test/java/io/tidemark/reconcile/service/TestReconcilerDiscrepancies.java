@@ -306,7 +306,7 @@ class TestReconcilerDiscrepancies {
     assertThat(byKind(report).get(RuleKind.COUNT_MATCH).reason())
         .startsWith("2 raw file(s) excluded, as the ingest job quarantines them: ")
         .contains("file:" + broken + " (UNREADABLE_FILE: ")
-        .contains("file:" + noEmail + " (MISSING_COLUMN: lacks contract column(s) [email])");
+        .contains("file:" + noEmail + " (MISSING_COLUMN: missing column(s) [email])");
     assertThat(byKind(report).get(RuleKind.MISSING_KEYS).reason()).isNull();
   }
 

@@ -2,6 +2,7 @@ package io.tidemark.reconcile.engine.duckdb;
 
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.RawKeys;
 import io.tidemark.model.json.Checks;
 import io.tidemark.reconcile.engine.EngineException;
 import java.util.ArrayList;
@@ -19,8 +20,8 @@ import java.util.Map;
  *
  * <ul>
  *   <li>{@code raw_versions(key, marker, is_delete, row_hash, src, pos, part_date)}: valid raw rows
- *       only (every key column non-blank, a parseable change marker, an operation of {@code U},
- *       {@code D} or null);
+ *       only under the contract (every key valid per {@link RawKeys}, a parseable change marker, an
+ *       operation of {@code U}, {@code D} or null, or no operation column at all);
  *   <li>{@code curated_rows(key, marker, row_hash)}: the curated table's live rows.
  * </ul>
  *
@@ -60,23 +61,49 @@ final class DuckDbDialect {
     return "INSERT INTO " + table + " VALUES (?, ?, CAST(? AS DATE))";
   }
 
+  /**
+   * A path that DuckDB's file readers take literally. They expand {@code *}, {@code ?} and {@code
+   * [..]} in every path they are given, so {@code q?.parquet} would also read {@code q1.parquet};
+   * each metacharacter is wrapped in a one-character class ({@code [*]}, {@code [?]}, {@code [[]}),
+   * which matches exactly itself.
+   */
+  static String literalPath(String path) {
+    StringBuilder out = new StringBuilder(path.length() + 8);
+    for (int i = 0; i < path.length(); i++) {
+      char ch = path.charAt(i);
+      if (ch == '*' || ch == '?' || ch == '[') {
+        out.append('[').append(ch).append(']');
+      } else {
+        out.append(ch);
+      }
+    }
+    return out.toString();
+  }
+
+  private static List<String> literalPaths(List<String> paths) {
+    return paths.stream().map(DuckDbDialect::literalPath).toList();
+  }
+
   /** No rows, every column of one Parquet file: reading it checks its footer and schema only. */
   static Sql probeParquet(String path) {
-    return new Sql().append("SELECT * FROM read_parquet(").param(path).append(") LIMIT 0");
+    return new Sql()
+        .append("SELECT * FROM read_parquet(")
+        .param(literalPath(path))
+        .append(") LIMIT 0");
   }
 
   /** Loads every column of the given Parquet files, with source file and row position. */
   static Sql loadParquet(String table, List<String> paths) {
     return new Sql()
         .append("CREATE TEMP TABLE " + table + " AS SELECT * FROM read_parquet(")
-        .param(paths)
+        .param(literalPaths(paths))
         .append(", filename = true, file_row_number = true, union_by_name = true)");
   }
 
   static Sql loadPositionDeletes(List<String> paths) {
     return new Sql()
         .append("CREATE TEMP TABLE curated_deletes AS SELECT file_path, pos FROM read_parquet(")
-        .param(paths)
+        .param(literalPaths(paths))
         .append(", union_by_name = true)");
   }
 
@@ -127,10 +154,10 @@ final class DuckDbDialect {
             .append(markerExpr(spec, types))
             .append(" AS marker, ");
     String op = spec.operationColumn();
-    if (op == null) {
+    if (op == null || !types.containsKey(op.toLowerCase(Locale.ROOT))) {
+      // No file of the batch has the optional operation column: every row is an upsert.
       sql.append("false AS is_delete, true AS op_ok, ");
     } else {
-      requireColumn(types, op, "raw");
       String opText = "CAST(s." + quote(op) + " AS VARCHAR)";
       sql.append("coalesce(" + opText + " = ")
           .param(DatasetSpec.OPERATION_DELETE)
@@ -142,7 +169,7 @@ final class DuckDbDialect {
     }
     return sql.append(hashExpr(spec, types))
         .append(" AS row_hash, s.filename AS src, s.file_row_number AS pos, f.part_date, ")
-        .append(keysValid(spec, types))
+        .append(keysValid(spec))
         .append(" AS key_ok FROM raw_src s JOIN raw_files f ON s.filename = f.path)")
         .append(" WHERE key_ok AND op_ok AND marker IS NOT NULL")
         .append(
@@ -313,13 +340,24 @@ final class DuckDbDialect {
         : "concat_ws(" + KEY_SEPARATOR + ", " + String.join(", ", parts) + ")";
   }
 
-  static String keysValid(DatasetSpec spec, Map<String, String> types) {
-    List<String> parts = new ArrayList<>();
+  /**
+   * Whether every key column holds a valid key under {@link RawKeys}: not null, not blank, no
+   * control or invisible format character, no surrounding white space.
+   */
+  static Sql keysValid(DatasetSpec spec) {
+    Sql sql = new Sql().append("(");
+    boolean first = true;
     for (String k : spec.keyColumns()) {
-      String c = "s." + quote(k);
-      parts.add("(" + c + " IS NOT NULL AND trim(CAST(" + c + " AS VARCHAR)) <> '')");
+      String text = "CAST(s." + quote(k) + " AS VARCHAR)";
+      sql.append(first ? "" : " AND ")
+          .append("(" + text + " IS NOT NULL AND NOT regexp_matches(" + text + ", ")
+          .param(RawKeys.BLANK_PATTERN)
+          .append(") AND NOT regexp_matches(" + text + ", ")
+          .param(RawKeys.MALFORMED_PATTERN)
+          .append("))");
+      first = false;
     }
-    return String.join(" AND ", parts);
+    return sql.append(")");
   }
 
   /** The change marker as a BIGINT: epoch microseconds or the sequence; NULL when unparseable. */
@@ -373,7 +411,7 @@ final class DuckDbDialect {
     return "CAST(" + c + " AS VARCHAR)";
   }
 
-  private static boolean isInteger(String type) {
+  static boolean isInteger(String type) {
     return List.of(
             "TINYINT",
             "SMALLINT",

@@ -2,6 +2,9 @@ package io.tidemark.reconcile.engine.duckdb;
 
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.RawLayout.StrayEntry;
+import io.tidemark.model.contract.RawSchema;
+import io.tidemark.model.contract.ReasonCode;
 import io.tidemark.model.report.ReconciliationMode;
 import io.tidemark.reconcile.engine.EngineException;
 import io.tidemark.reconcile.engine.EngineNames;
@@ -71,7 +74,7 @@ public final class DuckDbEngine implements ReconciliationEngine {
     try (Connection c = open()) {
       RawLoad raw = loadRaw(c, request);
       long bytes = raw.bytes() + loadCurated(c, request);
-      return analyse(c, request, bytes, raw.excluded());
+      return analyse(c, request, bytes, raw);
     } catch (SQLException e) {
       throw new EngineException(
           "Cannot reconcile dataset " + request.dataset().name() + " on DuckDB: " + e.getMessage(),
@@ -93,8 +96,9 @@ public final class DuckDbEngine implements ReconciliationEngine {
    *
    * @param bytes bytes of the files loaded
    * @param excluded the files left out whole
+   * @param strays entries of the raw root that are neither partitions nor hidden
    */
-  record RawLoad(long bytes, List<ExcludedFile> excluded) {}
+  record RawLoad(long bytes, List<ExcludedFile> excluded, List<StrayEntry> strays) {}
 
   /** Loads the raw partitions the request needs into {@code raw_versions}. */
   static RawLoad loadRaw(Connection c, EngineRequest request) throws SQLException {
@@ -107,7 +111,11 @@ public final class DuckDbEngine implements ReconciliationEngine {
     }
     List<RawFiles.RawFile> files = new ArrayList<>();
     List<ExcludedFile> excluded = new ArrayList<>();
-    for (RawFiles.RawFile f : RawFiles.list(spec.raw(), fromDate)) {
+    RawFiles.Listing listing = RawFiles.list(spec.raw(), fromDate);
+    for (StrayEntry stray : listing.strays()) {
+      LOG.warn("Not reading {} of dataset {}: {}", stray.path(), spec.name(), stray.problem());
+    }
+    for (RawFiles.RawFile f : listing.files()) {
       ExcludedFile problem = check(c, spec, f.path());
       if (problem == null) {
         files.add(f);
@@ -125,7 +133,7 @@ public final class DuckDbEngine implements ReconciliationEngine {
       s.execute(DuckDbDialect.createFileTable("raw_files"));
       if (files.isEmpty()) {
         s.execute(DuckDbDialect.emptyCanonicalRaw());
-        return new RawLoad(0, excluded);
+        return new RawLoad(0, excluded, listing.strays());
       }
     }
     try (PreparedStatement ps = c.prepareStatement(DuckDbDialect.insertFile("raw_files"))) {
@@ -142,40 +150,39 @@ public final class DuckDbEngine implements ReconciliationEngine {
         DuckDbDialect.loadParquet("raw_src", files.stream().map(RawFiles.RawFile::path).toList()));
     Map<String, String> types = columnTypes(c, "raw_src");
     execute(c, DuckDbDialect.createRawVersions(spec, types, micros(request.futureLimit())));
-    return new RawLoad(files.stream().mapToLong(RawFiles.RawFile::bytes).sum(), excluded);
+    return new RawLoad(
+        files.stream().mapToLong(RawFiles.RawFile::bytes).sum(), excluded, listing.strays());
   }
 
   /**
    * Why a raw file must be left out whole, or null when it can be read: its footer is read (no
-   * rows), its columns checked against the data contract.
+   * rows), its columns checked against the contract's {@link RawSchema}.
    */
   static ExcludedFile check(Connection c, DatasetSpec spec, String path) {
-    Map<String, String> types = new LinkedHashMap<>();
+    List<RawSchema.Column> columns = new ArrayList<>();
     try (PreparedStatement ps = DuckDbDialect.probeParquet(path).prepare(c);
         ResultSet rs = ps.executeQuery()) {
       ResultSetMetaData md = rs.getMetaData();
       for (int i = 1; i <= md.getColumnCount(); i++) {
-        types.put(
-            md.getColumnName(i).toLowerCase(Locale.ROOT),
-            md.getColumnTypeName(i).toUpperCase(Locale.ROOT));
+        String type = md.getColumnTypeName(i).toUpperCase(Locale.ROOT);
+        columns.add(new RawSchema.Column(md.getColumnName(i), kind(type), type));
       }
     } catch (SQLException | RuntimeException e) {
-      return new ExcludedFile(path, ExcludedFile.UNREADABLE_FILE, firstLine(e));
+      return new ExcludedFile(path, ReasonCode.UNREADABLE_FILE, firstLine(e));
     }
-    List<String> missing =
-        spec.contractColumns().stream()
-            .filter(col -> !types.containsKey(col.toLowerCase(Locale.ROOT)))
-            .toList();
-    if (!missing.isEmpty()) {
-      return new ExcludedFile(
-          path, ExcludedFile.MISSING_COLUMN, "lacks contract column(s) " + missing);
+    RawSchema.Problem problem = RawSchema.check(spec, columns);
+    return problem == null ? null : new ExcludedFile(path, problem.reason(), problem.detail());
+  }
+
+  /** How a DuckDB type counts for the contract. */
+  static RawSchema.Kind kind(String duckDbType) {
+    if (duckDbType.equals("VARCHAR")) {
+      return RawSchema.Kind.TEXT;
     }
-    try {
-      DuckDbDialect.markerExpr(spec, types);
-    } catch (EngineException e) {
-      return new ExcludedFile(path, ExcludedFile.INCOMPATIBLE_TYPE, e.getMessage());
+    if (duckDbType.startsWith("TIMESTAMP")) {
+      return RawSchema.Kind.TIMESTAMP;
     }
-    return null;
+    return DuckDbDialect.isInteger(duckDbType) ? RawSchema.Kind.INTEGER : RawSchema.Kind.OTHER;
   }
 
   private static String firstLine(Throwable e) {
@@ -248,8 +255,8 @@ public final class DuckDbEngine implements ReconciliationEngine {
     return columns;
   }
 
-  private static Observations analyse(
-      Connection c, EngineRequest r, long bytes, List<ExcludedFile> excluded) throws SQLException {
+  private static Observations analyse(Connection c, EngineRequest r, long bytes, RawLoad raw)
+      throws SQLException {
     DatasetSpec spec = r.dataset();
     ChangeMarkerType type = spec.changeMarker().type();
     long toMicros = micros(r.to());
@@ -287,7 +294,8 @@ public final class DuckDbEngine implements ReconciliationEngine {
         finding(c, DuckDbDialect.MISMATCHED, n),
         freshness(c, r, cap),
         bytes,
-        excluded);
+        raw.excluded(),
+        raw.strays());
   }
 
   private static Freshness freshness(Connection c, EngineRequest r, Sql cap) {
