@@ -78,6 +78,9 @@ public final class RawReader {
       List<String> warnings,
       Map<String, DataType> columnTypes) {}
 
+  /** Spark's file-source option (DataSource.GLOB_PATHS_KEY) that turns path globbing off. */
+  static final String GLOB_PATHS_OPTION = "__globPaths__";
+
   private final SparkSession spark;
   private final DatasetSpec spec;
   private final Configuration conf;
@@ -268,7 +271,7 @@ public final class RawReader {
 
   private Dataset<Row> normalize(
       RawFile f, StructType schema, Map<String, DataType> types, boolean isNew) {
-    Dataset<Row> df = spark.read().schema(schema).parquet(f.path());
+    Dataset<Row> df = readLiterally(f, schema);
     String marker = spec.changeMarker().column();
     List<Column> select = new ArrayList<>();
     for (String k : spec.keyColumns()) {
@@ -297,16 +300,23 @@ public final class RawReader {
   }
 
   private Dataset<Row> quarantineRows(RawFile f, StructType schema, FileProblem p) {
-    return spark
-        .read()
-        .schema(schema)
-        .parquet(f.path())
+    return readLiterally(f, schema)
         .select(
             lit(f.path()).as("source_file"),
             col("_metadata.row_index").as("row_number"),
             lit(p.reason().name()).as("reason"),
             lit(p.detail()).as("detail"),
             original(schema).as("original_values"));
+  }
+
+  /**
+   * Reads one raw file by its literal path. Spark otherwise expands a path holding {@code [ ] { } *
+   * ?} or a backslash as a glob pattern, so that {@code a[1].parquet} reads {@code a1.parquet} and
+   * {@code q?.parquet} reads every one-letter name: file names are the source's S3 keys, not
+   * patterns.
+   */
+  private Dataset<Row> readLiterally(RawFile f, StructType schema) {
+    return spark.read().schema(schema).option(GLOB_PATHS_OPTION, "false").parquet(f.path());
   }
 
   private static Column original(StructType schema) {
