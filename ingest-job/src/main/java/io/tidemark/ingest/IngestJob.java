@@ -58,6 +58,7 @@ import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.spark.CommitMetadata;
+import org.apache.spark.SparkException;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -116,7 +117,9 @@ public final class IngestJob {
       run.fail(e.code(), e.getMessage(), e);
     } catch (InvalidDocumentException e) {
       run.fail(ErrorCode.INVALID_CONFIG, "Cannot run ingest: " + e.getMessage(), e);
-    } catch (RuntimeException e) {
+    } catch (Exception e) {
+      // Exception, not RuntimeException: Spark's Scala code throws checked exceptions
+      // (SparkException, AnalysisException) that Java's compiler does not see.
       ErrorCode code =
           hasCause(e, IOException.class) ? ErrorCode.IO_FAILED : ErrorCode.INTERNAL_ERROR;
       run.fail(
@@ -262,95 +265,53 @@ public final class IngestJob {
     newFiles.forEach(f -> newPaths.add(f.path()));
     LOG.info("Batch {}: reading {} file(s)", batchId, toRead.size());
 
-    // 3. Read, apply the schema policy, validate.
+    // 3. Read, apply the schema policy, validate. A file whose footer reads but whose data pages do
+    // not fails the whole query only when it runs: find such files then, quarantine them whole, and
+    // read the batch again without them.
     Map<String, DataType> tableTypes = tables.curatedTypes();
-    RawReader.Result read = new RawReader(spark, spec).read(toRead, newPaths, tableTypes);
-    List<RawReader.FileProblem> problems =
-        read.problems().stream().filter(p -> newPaths.contains(p.file().path())).toList();
-    Dataset<Row> problemRows =
-        read.problemRows() == null
-            ? null
-            : read.problemRows().filter(col("source_file").isin(newPaths.toArray()));
+    RawReader reader = new RawReader(spark, spec);
+    ChangeMarkerType markerType = spec.changeMarker().type();
+    Instant now = settings.clock().instant();
+    Validated v;
+    try {
+      v =
+          readAndValidate(
+              run, reader, toRead, newPaths, tableTypes, cp, watermarkMode, full, Map.of());
+    } catch (Exception e) {
+      if (!hasCause(e, SparkException.class)) {
+        throw e;
+      }
+      run.cleanUp(spark);
+      Map<String, String> unreadable = reader.findUnreadable(toRead);
+      if (unreadable.isEmpty()) {
+        throw e;
+      }
+      LOG.warn(
+          "Batch {}: {} file(s) have unreadable data; quarantining them and reading again: {}",
+          batchId,
+          unreadable.size(),
+          unreadable);
+      v =
+          readAndValidate(
+              run, reader, toRead, newPaths, tableTypes, cp, watermarkMode, full, unreadable);
+    }
+    RawReader.Result read = v.read();
+    List<RawReader.FileProblem> problems = v.problems();
+    Dataset<Row> problemRows = v.problemRows();
+    Dataset<Row> validated = v.validated();
+    long rowsRead = v.rowsRead();
+    long changed = v.changed();
+    long invalidRecords = v.invalid();
+    long lateRecords = v.late();
+    long supersededRecords = v.superseded();
+    Map<String, Long> byReason = v.byReason();
+    Column invalid = col(Cols.REASON).isNotNull();
+    Column isCandidate = col(Cols.CANDIDATE);
     run.warnings.addAll(read.warnings());
     run.quarantinedFiles = problems.stream().map(RawReader.FileProblem::toString).toList();
     run.filesQuarantined = problems.size();
-
-    ChangeMarkerType markerType = spec.changeMarker().type();
-    Instant now = settings.clock().instant();
-    Column futureLimit =
-        markerType == ChangeMarkerType.TIMESTAMP
-            ? lit(Timestamp.from(now.plus(settings.futureTolerance())))
-            : null;
-    Dataset<Row> rows =
-        read.rows() != null
-            ? read.rows()
-            : RawReader.emptyNormalized(spark, spec, read.columnTypes());
-    if (rows == null) {
-      throw new IngestException(
-          ErrorCode.TABLE_MISMATCH,
-          "Cannot ingest batch "
-              + batchId
-              + ": no raw file conforms to the contract and the table "
-              + settings.curatedSparkName()
-              + " does not exist yet, so the column types are unknown; quarantined files: "
-              + run.quarantinedFiles);
-    }
-    Column invalid = col(Cols.REASON).isNotNull();
-    Column candidate = lit(true);
-    if (watermarkMode && cp != null && cp.watermark() != null) {
-      Object low =
-          markerType == ChangeMarkerType.TIMESTAMP
-              ? Timestamp.from(Instant.parse(cp.watermark()).minus(settings.lookback()))
-              : Long.parseLong(cp.watermark());
-      candidate =
-          invalid
-              .and(col(Cols.NEW_FILE))
-              .or(org.apache.spark.sql.functions.not(invalid).and(col(Cols.MARKER).gt(lit(low))));
-    }
-    Column isCandidate = col(Cols.CANDIDATE);
-    Column validCandidate = isCandidate.and(col(Cols.REASON).isNull());
-    // Ranked here, so that the versions the dedup collapses are counted in the pass below rather
-    // than inferred from the other counts (which would make the accounting identities vacuous).
-    Dataset<Row> validated =
-        Dedup.rank(
-                Validation.classify(rows, spec.keyColumns(), futureLimit)
-                    .withColumn(Cols.CANDIDATE, candidate),
-                spec.keyColumns(),
-                validCandidate)
-            .persist(StorageLevel.MEMORY_AND_DISK());
-    run.persisted.add(validated);
-    Column late =
-        cp == null || cp.watermark() == null || full
-            ? lit(false)
-            : col(Cols.MARKER).lt(lit(watermarkValue(markerType, cp.watermark())));
-    Row agg =
-        validated
-            .agg(
-                count(lit(1)),
-                sum(when(isCandidate, 1).otherwise(0)),
-                sum(when(isCandidate.and(invalid), 1).otherwise(0)),
-                sum(when(validCandidate.and(late), 1).otherwise(0)),
-                max(when(validCandidate, col(Cols.MARKER))),
-                sum(when(col(Dedup.RANK).gt(1), 1).otherwise(0)))
-            .first();
-    long problemRecords =
-        problemRows == null ? 0 : problemRows.filter(col("row_number").geq(0)).count();
-    long rowsRead = agg.getLong(0) + problemRecords;
-    long changed = longOrZero(agg, 1) + problemRecords;
-    long invalidRecords = longOrZero(agg, 2) + problemRecords;
-    long lateRecords = longOrZero(agg, 3);
-    long supersededRecords = longOrZero(agg, 5);
-    Map<String, Long> byReason = new TreeMap<>();
-    for (Row r :
-        validated.filter(isCandidate.and(invalid)).groupBy(Cols.REASON).count().collectAsList()) {
-      byReason.put(r.getString(0), r.getLong(1));
-    }
-    if (problemRows != null) {
-      for (Row r : problemRows.groupBy("reason").count().collectAsList()) {
-        byReason.merge(r.getString(0) + "(files)", r.getLong(1), Long::sum);
-      }
-    }
-    run.watermarkAfter = maxWatermark(markerType, cp == null ? null : cp.watermark(), agg.get(4));
+    run.watermarkAfter =
+        maxWatermark(markerType, cp == null ? null : cp.watermark(), v.maxValidMarker());
     LOG.info(
         "Batch {}: read {} record(s), {} candidate change(s), {} invalid {}, {} late; {} file(s)"
             + " quarantined",
@@ -454,7 +415,7 @@ public final class IngestJob {
       failurePoints.reached(FailurePoint.AFTER_QUARANTINE_WRITE, batchId);
       writeTombstones(run, tables, planned, batchId, full);
       commit(run, tables, planned, props, base, full);
-    } catch (RuntimeException e) {
+    } catch (Exception e) {
       if (!isConflict(e)) {
         if (hasCause(e, CommitStateUnknownException.class)) {
           Optional<Snapshot> s = CheckpointLog.findBatch(tables.loadCurated(), batchId);
@@ -534,6 +495,120 @@ public final class IngestJob {
         run.watermarkAfter);
     run.status = IngestStatus.SUCCEEDED;
     failurePoints.reached(FailurePoint.AFTER_COMMIT, batchId);
+  }
+
+  /** What reading and validating a batch found, counted in one pass over the batch. */
+  private record Validated(
+      RawReader.Result read,
+      List<RawReader.FileProblem> problems,
+      Dataset<Row> problemRows,
+      Dataset<Row> validated,
+      long rowsRead,
+      long changed,
+      long invalid,
+      long late,
+      long superseded,
+      Object maxValidMarker,
+      Map<String, Long> byReason) {}
+
+  private Validated readAndValidate(
+      Run run,
+      RawReader reader,
+      List<RawFile> toRead,
+      Set<String> newPaths,
+      Map<String, DataType> tableTypes,
+      Checkpoint cp,
+      boolean watermarkMode,
+      boolean full,
+      Map<String, String> unreadable) {
+    RawReader.Result read = reader.read(toRead, newPaths, tableTypes, unreadable);
+    List<RawReader.FileProblem> problems =
+        read.problems().stream().filter(p -> newPaths.contains(p.file().path())).toList();
+    Dataset<Row> problemRows =
+        read.problemRows() == null
+            ? null
+            : read.problemRows().filter(col("source_file").isin(newPaths.toArray()));
+    ChangeMarkerType markerType = spec.changeMarker().type();
+    Column futureLimit =
+        markerType == ChangeMarkerType.TIMESTAMP
+            ? lit(Timestamp.from(settings.clock().instant().plus(settings.futureTolerance())))
+            : null;
+    Dataset<Row> rows =
+        read.rows() != null
+            ? read.rows()
+            : RawReader.emptyNormalized(spark, spec, read.columnTypes());
+    if (rows == null) {
+      throw new IngestException(
+          ErrorCode.TABLE_MISMATCH,
+          "Cannot ingest batch "
+              + run.batchId
+              + ": no raw file conforms to the contract and the table "
+              + settings.curatedSparkName()
+              + " does not exist yet, so the column types are unknown; quarantined files: "
+              + problems.stream().map(RawReader.FileProblem::toString).toList());
+    }
+    Column invalid = col(Cols.REASON).isNotNull();
+    Column candidate = lit(true);
+    if (watermarkMode && cp != null && cp.watermark() != null) {
+      Object low =
+          markerType == ChangeMarkerType.TIMESTAMP
+              ? Timestamp.from(Instant.parse(cp.watermark()).minus(settings.lookback()))
+              : Long.parseLong(cp.watermark());
+      candidate =
+          invalid
+              .and(col(Cols.NEW_FILE))
+              .or(org.apache.spark.sql.functions.not(invalid).and(col(Cols.MARKER).gt(lit(low))));
+    }
+    Column isCandidate = col(Cols.CANDIDATE);
+    Column validCandidate = isCandidate.and(col(Cols.REASON).isNull());
+    // Ranked here, so that the versions the dedup collapses are counted in the pass below rather
+    // than inferred from the other counts (which would make the accounting identities vacuous).
+    Dataset<Row> validated =
+        Dedup.rank(
+                Validation.classify(rows, spec.keyColumns(), futureLimit)
+                    .withColumn(Cols.CANDIDATE, candidate),
+                spec.keyColumns(),
+                validCandidate)
+            .persist(StorageLevel.MEMORY_AND_DISK());
+    run.persisted.add(validated);
+    Column late =
+        cp == null || cp.watermark() == null || full
+            ? lit(false)
+            : col(Cols.MARKER).lt(lit(watermarkValue(markerType, cp.watermark())));
+    Row agg =
+        validated
+            .agg(
+                count(lit(1)),
+                sum(when(isCandidate, 1).otherwise(0)),
+                sum(when(isCandidate.and(invalid), 1).otherwise(0)),
+                sum(when(validCandidate.and(late), 1).otherwise(0)),
+                max(when(validCandidate, col(Cols.MARKER))),
+                sum(when(col(Dedup.RANK).gt(1), 1).otherwise(0)))
+            .first();
+    long problemRecords =
+        problemRows == null ? 0 : problemRows.filter(col("row_number").geq(0)).count();
+    Map<String, Long> byReason = new TreeMap<>();
+    for (Row r :
+        validated.filter(isCandidate.and(invalid)).groupBy(Cols.REASON).count().collectAsList()) {
+      byReason.put(r.getString(0), r.getLong(1));
+    }
+    if (problemRows != null) {
+      for (Row r : problemRows.groupBy("reason").count().collectAsList()) {
+        byReason.merge(r.getString(0) + "(files)", r.getLong(1), Long::sum);
+      }
+    }
+    return new Validated(
+        read,
+        problems,
+        problemRows,
+        validated,
+        agg.getLong(0) + problemRecords,
+        longOrZero(agg, 1) + problemRecords,
+        longOrZero(agg, 2) + problemRecords,
+        longOrZero(agg, 3),
+        longOrZero(agg, 5),
+        agg.get(4),
+        byReason);
   }
 
   private void writeQuarantine(
@@ -659,7 +734,7 @@ public final class IngestJob {
         throw new ConcurrentCommit(
             "main cannot be fast-forwarded to branch " + branch + ": " + e.getMessage(), e);
       }
-    } catch (RuntimeException e) {
+    } catch (Exception e) {
       dropRunBranch(tables, branch);
       throw e;
     }

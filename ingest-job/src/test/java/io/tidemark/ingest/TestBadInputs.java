@@ -222,4 +222,116 @@ class TestBadInputs extends SparkTestSupport {
             "Cannot list raw root file:" + s.dataset().raw().location() + ": it does not exist");
     assertThat(out.reportLocation()).isNotNull();
   }
+
+  @Test
+  void aFileWithCorruptDataPagesIsQuarantinedWholeAndTheBatchGoesOn() throws Exception {
+    IngestSettings s = settings(dir);
+    Path raw = Path.of(s.dataset().raw().location());
+    String day = "2024-03-01";
+    RawFixtures.write(
+        spark, raw, day, "a-good.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
+    List<Rec> many = new java.util.ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      many.add(u("C" + i, "Customer number " + i, "2024-03-01T10:00:00Z"));
+    }
+    Path corrupt = RawFixtures.write(spark, raw, day, "b-corrupt.parquet", many);
+    // The footer (at the end) stays intact, so the file's schema reads; its first pages do not.
+    byte[] bytes = Files.readAllBytes(corrupt);
+    for (int i = 4; i < 200; i++) {
+      bytes[i] = (byte) 0xA5;
+    }
+    Files.write(corrupt, bytes);
+    RawFixtures.write(
+        spark, raw, day, "c-good.parquet", List.of(u("B", "Bo", "2024-03-01T11:00:00Z")));
+
+    IngestOutcome out = new IngestJob(spark, s).run();
+    IngestRunReport r = out.report();
+
+    assertThat(r.status()).as(r.error()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(out.exitCode()).isZero();
+    assertThat(curated(s).keySet()).containsExactlyInAnyOrder("A", "B");
+    assertThat(r.quarantinedFiles())
+        .singleElement()
+        .satisfies(f -> assertThat(f).contains("b-corrupt.parquet: UNREADABLE_FILE ("));
+    assertThat(
+            spark
+                .table(s.quarantineSparkName())
+                .filter("reason = 'UNREADABLE_FILE' AND source_file LIKE '%b-corrupt.parquet'")
+                .count())
+        .isEqualTo(1);
+    assertThat(r.counts().filesQuarantined()).isEqualTo(1);
+    assertThat(r.counts().accountingErrors()).isEmpty();
+
+    // The file is processed (quarantined): a rerun has nothing to do rather than failing again.
+    assertThat(new IngestJob(spark, s).run().report().status())
+        .isEqualTo(IngestStatus.NOTHING_TO_DO);
+  }
+
+  @Test
+  void aFileWithTwoColumnsDifferingOnlyInCaseIsQuarantinedWholeAndTheBatchGoesOn()
+      throws Exception {
+    IngestSettings s = settings(dir);
+    Path raw = Path.of(s.dataset().raw().location());
+    String day = "2024-03-01";
+    RawFixtures.write(
+        spark, raw, day, "a-good.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
+    StructType twoEmails = RawFixtures.CUSTOMERS.add("EMAIL", DataTypes.StringType);
+    spark.conf().set("spark.sql.caseSensitive", "true");
+    try {
+      RawFixtures.write(
+          spark,
+          raw.resolve("ingest_date=" + day).resolve("b-two-emails.parquet"),
+          twoEmails,
+          List.of(
+              RowFactory.create(
+                  "X", "Xu", "x@example.com", ts("2024-03-01T10:00:00Z"), "U", "X@EXAMPLE.COM")));
+    } finally {
+      spark.conf().set("spark.sql.caseSensitive", "false");
+    }
+
+    IngestOutcome out = new IngestJob(spark, s).run();
+    IngestRunReport r = out.report();
+
+    assertThat(r.status()).as(r.error()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(curated(s).keySet()).containsExactly("A");
+    assertThat(r.quarantinedFiles())
+        .singleElement()
+        .satisfies(
+            f ->
+                assertThat(f)
+                    .contains("b-two-emails.parquet: UNREADABLE_FILE (")
+                    .contains("columns [EMAIL, email] differ only in case"));
+    assertThat(r.counts().accountingErrors()).isEmpty();
+  }
+
+  @Test
+  void anyExceptionEvenACheckedOneThrownUndeclaredEndsInAFailedRunWithAReport() throws Exception {
+    IngestSettings s = settings(dir);
+    Path raw = Path.of(s.dataset().raw().location());
+    RawFixtures.write(
+        spark, raw, "2024-03-01", "a.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
+    FailurePoints hook =
+        point -> {
+          if (point == FailurePoint.AFTER_READ) {
+            throwUnchecked(new java.util.concurrent.TimeoutException("the executor went away"));
+          }
+        };
+
+    IngestOutcome out = new IngestJob(spark, s, hook).run();
+
+    assertThat(out.exitCode()).isEqualTo(1);
+    assertThat(out.report().status()).isEqualTo(IngestStatus.FAILED);
+    assertThat(out.report().errorCode()).isEqualTo("INTERNAL_ERROR");
+    assertThat(out.report().error())
+        .startsWith("Cannot ingest dataset customers into " + s.curatedSparkName())
+        .contains("TimeoutException: the executor went away");
+    assertThat(out.reportLocation()).isNotNull();
+    assertThat(Path.of(out.reportLocation())).exists();
+  }
+
+  /** Throws a checked exception from code that does not declare it, as Scala code does. */
+  @SuppressWarnings("unchecked")
+  private static <E extends Throwable> void throwUnchecked(Throwable e) throws E {
+    throw (E) e;
+  }
 }

@@ -101,17 +101,38 @@ public final class RawReader {
    */
   public Result read(
       List<RawFile> files, Collection<String> newFiles, Map<String, DataType> tableTypes) {
+    return read(files, newFiles, tableTypes, Map.of());
+  }
+
+  /**
+   * Reads the files, quarantining as unreadable the ones {@link #findUnreadable} found.
+   *
+   * @param unreadable path -> why, for files whose footer reads but whose data does not
+   */
+  public Result read(
+      List<RawFile> files,
+      Collection<String> newFiles,
+      Map<String, DataType> tableTypes,
+      Map<String, String> unreadable) {
     Set<String> isNew = Set.copyOf(newFiles);
     Map<RawFile, StructType> schemas = new LinkedHashMap<>();
     List<FileProblem> problems = new ArrayList<>();
     for (RawFile f : files) {
-      try {
-        schemas.put(f, footerSchema(f));
-      } catch (Exception e) {
-        String why = firstLine(e);
-        LOG.warn("Cannot read raw file {}: {}; quarantining it as a file", f.path(), why);
-        problems.add(new FileProblem(f, ReasonCode.UNREADABLE_FILE, why));
+      String why = unreadable.get(f.path());
+      if (why == null) {
+        try {
+          StructType schema = footerSchema(f);
+          why = caseClash(schema);
+          if (why == null) {
+            schemas.put(f, schema);
+            continue;
+          }
+        } catch (Exception e) {
+          why = firstLine(e);
+        }
       }
+      LOG.warn("Cannot read raw file {}: {}; quarantining it as a file", f.path(), why);
+      problems.add(new FileProblem(f, ReasonCode.UNREADABLE_FILE, why));
     }
     List<String> valueColumns = new ArrayList<>(spec.keyColumns());
     valueColumns.addAll(spec.comparedColumns());
@@ -190,6 +211,63 @@ public final class RawReader {
             .add(Cols.ORIGINAL, DataTypes.StringType)
             .add(Cols.NEW_FILE, DataTypes.BooleanType);
     return spark.createDataFrame(List.<Row>of(), s);
+  }
+
+  /**
+   * Reads every column of every row of each file and returns the files that fail, path -> why:
+   * files whose footer is valid but whose data pages are corrupt fail only when a query reads them,
+   * and then fail the whole query. Costs a full read, so the job calls it only after a batch
+   * failed.
+   */
+  public Map<String, String> findUnreadable(List<RawFile> files) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (RawFile f : files) {
+      StructType schema;
+      try {
+        schema = footerSchema(f);
+      } catch (Exception e) {
+        continue; // read() quarantines it from its footer already
+      }
+      if (caseClash(schema) != null) {
+        continue;
+      }
+      try {
+        readLiterally(f, schema).write().format("noop").mode("overwrite").save();
+      } catch (Exception e) {
+        String why = firstLine(rootCause(e));
+        LOG.warn("Raw file {} has a readable footer but unreadable data: {}", f.path(), why);
+        out.put(f.path(), why);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Columns whose names differ only in case, which Spark (case-insensitive, as Glue and Athena)
+   * cannot tell apart; null when there are none.
+   */
+  private String caseClash(StructType schema) {
+    if (spark.sessionState().conf().caseSensitiveAnalysis()) {
+      return null;
+    }
+    Map<String, List<String>> byLower = new LinkedHashMap<>();
+    for (String n : schema.fieldNames()) {
+      byLower.computeIfAbsent(n.toLowerCase(java.util.Locale.ROOT), k -> new ArrayList<>()).add(n);
+    }
+    List<String> clashes =
+        byLower.values().stream()
+            .filter(names -> names.size() > 1)
+            .map(names -> "columns " + new TreeSet<>(names) + " differ only in case")
+            .toList();
+    return clashes.isEmpty() ? null : String.join("; ", clashes);
+  }
+
+  private static Throwable rootCause(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    return t;
   }
 
   private StructType footerSchema(RawFile f) throws Exception {
