@@ -55,4 +55,32 @@ class TestRawFileNames extends SparkTestSupport {
         .hasSize(keyByFile.size())
         .allSatisfy(f -> assertThat(keyByFile).containsKey(f.substring(f.lastIndexOf('/') + 1)));
   }
+
+  @Test
+  void namesWithColonsAreOrdinaryKeysAndAreReadEvenBesideGlobCharacters() throws Exception {
+    IngestSettings s = settings(dir);
+    Path raw = Path.of(s.dataset().raw().location());
+    String day = "2024-03-01";
+    Map<String, String> keyByFile = new TreeMap<>();
+    keyByFile.put("export-2024-03-01T10:00:00.parquet", "K-colon");
+    keyByFile.put("export-2024-03-01T11:00:00*.parquet", "K-colon-star");
+    keyByFile.put("export-2024-03-01T12:00:00?.parquet", "K-colon-question");
+    keyByFile.put("plain.parquet", "K-plain");
+    keyByFile.forEach(
+        (file, key) ->
+            RawFixtures.write(spark, raw, day, file, List.of(u(key, key, "2024-03-01T10:00:00Z"))));
+
+    IngestOutcome out = new IngestJob(spark, s).run();
+    IngestRunReport r = out.report();
+
+    assertThat(r.status()).as(r.error()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(r.quarantinedFiles()).isEmpty();
+    assertThat(r.counts().recordsRead()).isEqualTo(keyByFile.size());
+    assertThat(curated(s).keySet()).containsExactlyInAnyOrderElementsOf(keyByFile.values());
+
+    // The checkpoint remembers them by name: the next run skips them all.
+    IngestRunReport again = new IngestJob(spark, s).run().report();
+    assertThat(again.status()).isEqualTo(IngestStatus.NOTHING_TO_DO);
+    assertThat(again.counts().filesSkipped()).isEqualTo(keyByFile.size());
+  }
 }

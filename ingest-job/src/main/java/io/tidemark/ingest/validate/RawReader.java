@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.schema.MessageType;
@@ -78,8 +79,25 @@ public final class RawReader {
       List<String> warnings,
       Map<String, DataType> columnTypes) {}
 
-  /** Spark's file-source option (DataSource.GLOB_PATHS_KEY) that turns path globbing off. */
-  static final String GLOB_PATHS_OPTION = "__globPaths__";
+  /**
+   * How raw files are read, by Spark and by the footer check alike, so that any S3 key is a
+   * readable file name:
+   *
+   * <ul>
+   *   <li>{@code __globPaths__=false} (Spark's DataSource.GLOB_PATHS_KEY): Spark otherwise expands
+   *       a path holding {@code [ ] { } * ?} or a backslash as a glob pattern, so that {@code
+   *       a[1].parquet} reads {@code a1.parquet} and {@code q?.parquet} every one-letter name.
+   *   <li>{@code fs.file.impl=RawLocalFileSystem}, uncached: Hadoop's default local file system
+   *       opens a {@code .<name>.crc} sibling first and builds its path by parsing the name, which
+   *       fails on a colon ({@code export-2024-03-01T10:00:00.parquet}). Raw files carry no Hadoop
+   *       checksums; object stores ({@code s3a://}) are not affected.
+   * </ul>
+   */
+  static final Map<String, String> LITERAL_READ_OPTIONS =
+      Map.of(
+          "__globPaths__", "false",
+          "fs.file.impl", RawLocalFileSystem.class.getName(),
+          "fs.file.impl.disable.cache", "true");
 
   private final SparkSession spark;
   private final DatasetSpec spec;
@@ -88,7 +106,8 @@ public final class RawReader {
   public RawReader(SparkSession spark, DatasetSpec spec) {
     this.spark = spark;
     this.spec = spec;
-    this.conf = spark.sparkContext().hadoopConfiguration();
+    this.conf = new Configuration(spark.sparkContext().hadoopConfiguration());
+    LITERAL_READ_OPTIONS.forEach(conf::set);
   }
 
   /**
@@ -387,14 +406,9 @@ public final class RawReader {
             original(schema).as("original_values"));
   }
 
-  /**
-   * Reads one raw file by its literal path. Spark otherwise expands a path holding {@code [ ] { } *
-   * ?} or a backslash as a glob pattern, so that {@code a[1].parquet} reads {@code a1.parquet} and
-   * {@code q?.parquet} reads every one-letter name: file names are the source's S3 keys, not
-   * patterns.
-   */
+  /** Reads one raw file by its literal path (see {@link #LITERAL_READ_OPTIONS}). */
   private Dataset<Row> readLiterally(RawFile f, StructType schema) {
-    return spark.read().schema(schema).option(GLOB_PATHS_OPTION, "false").parquet(f.path());
+    return spark.read().schema(schema).options(LITERAL_READ_OPTIONS).parquet(f.path());
   }
 
   private static Column original(StructType schema) {
