@@ -456,6 +456,13 @@ public final class IngestCommand {
                 CatalogSpec local = CatalogSpec.localJdbc(warehouse);
                 return new CatalogSpec(catalogName, local.properties());
               }
+              if (!catalogProperties.containsKey("type")
+                  && !catalogProperties.containsKey("catalog-impl")) {
+                // Iceberg would fall back to a Hive metastore, which the job does not ship.
+                throw new IllegalArgumentException(
+                    "Cannot build the catalog: no catalog type; add type=glue, type=rest,"
+                        + " type=hadoop or catalog-impl=CLASS");
+              }
               Map<String, String> props = new LinkedHashMap<>(catalogProperties);
               if (warehouse != null) {
                 props.putIfAbsent("warehouse", warehouse);

@@ -135,6 +135,44 @@ class TestIngestCommand {
   }
 
   @Test
+  void catalogPropertiesWithoutACatalogTypeAreAUsageErrorNamingTheOption() {
+    int code =
+        run(
+            "--raw-root",
+            dir.resolve("raw").toString(),
+            "--state-root",
+            dir.resolve("state").toString(),
+            "--catalog-property",
+            "warehouse=" + dir.resolve("wh"));
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString())
+        .startsWith(
+            "Cannot start ingest: Invalid value for option '--catalog-property' ({warehouse="
+                + dir.resolve("wh")
+                + "}): Cannot build the catalog: no catalog type; add type=glue, type=rest,"
+                + " type=hadoop or catalog-impl=CLASS")
+        .doesNotContain("\tat ");
+    assertThat(seen).isEmpty();
+
+    // With a type the same properties are accepted.
+    err.getBuffer().setLength(0);
+    run(
+        "--raw-root",
+        dir.resolve("raw").toString(),
+        "--state-root",
+        dir.resolve("state").toString(),
+        "--catalog-name",
+        "cli3",
+        "--catalog-property",
+        "type=hadoop",
+        "--catalog-property",
+        "warehouse=" + dir.resolve("wh"));
+    assertThat(err.toString()).doesNotContain("--catalog-property");
+    assertThat(seen).hasSize(1);
+    assertThat(seen.get(0).catalog().properties()).containsEntry("type", "hadoop");
+  }
+
+  @Test
   void runsALongSequenceDatasetWithoutOperationColumnAndRejectsABadBatchWithExitFour()
       throws Exception {
     StructType schema =
