@@ -403,6 +403,7 @@ public final class IngestJob {
 
     // 6. Writes: quarantine, tombstones, then data and checkpoint in one commit, published to
     // main only if main is still at the snapshot the batch was planned on.
+    checkReportWritable(run);
     tables.ensureTables(types);
     Checkpoint next = Checkpoint.advance(cp, batchId, run.watermarkAfter, toRead, lookbackDays);
     Map<String, String> props = new LinkedHashMap<>(CheckpointCodec.encode(next));
@@ -741,6 +742,28 @@ public final class IngestJob {
     // Not in a finally: after a crash (an Error) nothing more happens, as in a real one; a later
     // run drops the branch once it is stale.
     dropRunBranch(tables, branch);
+  }
+
+  /**
+   * A committed batch whose report cannot be written leaves data and reports disagreeing, and every
+   * rerun finds the batch committed: find out before committing, while a rerun still repairs all.
+   */
+  private void checkReportWritable(Run run) {
+    try {
+      RunReports.checkWritable(
+          settings.stateRoot(), run.runId, spark.sparkContext().hadoopConfiguration());
+    } catch (IOException | RuntimeException e) {
+      throw new IngestException(
+          ErrorCode.IO_FAILED,
+          "Cannot commit batch "
+              + run.batchId
+              + ": its run report cannot be written under the state root "
+              + settings.stateRoot()
+              + " ("
+              + e.getMessage()
+              + "); nothing was committed",
+          e);
+    }
   }
 
   /**

@@ -329,6 +329,42 @@ class TestBadInputs extends SparkTestSupport {
     assertThat(Path.of(out.reportLocation())).exists();
   }
 
+  @Test
+  void aStateRootThatCannotBeWrittenFailsTheRunBeforeItCommitsAndARerunRepairsIt()
+      throws Exception {
+    IngestSettings s = settings(dir);
+    Path raw = Path.of(s.dataset().raw().location());
+    RawFixtures.write(
+        spark, raw, "2024-03-01", "a.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
+    // A file where the state folder should be: nothing can be written under it.
+    Path state = Path.of(s.stateRoot());
+    Files.writeString(state, "not a folder");
+
+    IngestOutcome out = new IngestJob(spark, s).run();
+
+    assertThat(out.exitCode()).isEqualTo(1);
+    assertThat(out.reportLocation()).isNull();
+    assertThat(out.report().status()).isEqualTo(IngestStatus.FAILED);
+    assertThat(out.report().errorCode()).isEqualTo("IO_FAILED");
+    assertThat(out.report().error())
+        .startsWith(
+            "Cannot commit batch "
+                + out.report().batchId()
+                + ": its run report cannot be written under the state root "
+                + s.stateRoot())
+        .endsWith("; nothing was committed");
+    // Data and reports agree: no report, and no batch in the table either.
+    assertThat(spark.catalog().tableExists(s.curatedSparkName())).isFalse();
+
+    Files.delete(state);
+    IngestOutcome rerun = new IngestJob(spark, s).run();
+    assertThat(rerun.report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(rerun.report().batchId()).isEqualTo(out.report().batchId());
+    assertThat(rerun.reportLocation()).isNotNull();
+    assertThat(Path.of(rerun.reportLocation())).exists();
+    assertThat(curated(s).keySet()).containsExactly("A");
+  }
+
   /** Throws a checked exception from code that does not declare it, as Scala code does. */
   @SuppressWarnings("unchecked")
   private static <E extends Throwable> void throwUnchecked(Throwable e) throws E {

@@ -32,6 +32,39 @@ public final class RunReports {
   }
 
   /**
+   * Checks that run reports can be written under the state root, by writing and deleting a small
+   * object where they go. The job calls it before it commits, so that a batch is never committed
+   * without its report being writable.
+   *
+   * @throws IOException when the state root cannot be written
+   */
+  public static void checkWritable(String stateRoot, String runId, Configuration conf)
+      throws IOException {
+    String root =
+        stateRoot.endsWith("/") ? stateRoot.substring(0, stateRoot.length() - 1) : stateRoot;
+    String location = root + "/" + RUNS_FOLDER + "/_write-check-" + runId;
+    URI uri = URI.create(location.replace(" ", "%20"));
+    if (uri.getScheme() == null || "file".equals(uri.getScheme())) {
+      Path p = uri.getScheme() == null ? Path.of(location) : Path.of(uri);
+      try {
+        java.nio.file.Files.createDirectories(p.toAbsolutePath().getParent());
+        java.nio.file.Files.writeString(p, runId);
+        java.nio.file.Files.delete(p);
+      } catch (java.nio.file.FileSystemException e) {
+        // The JDK's message is the path alone; say what went wrong too.
+        throw new IOException(e.getClass().getSimpleName() + ": " + e.getMessage(), e);
+      }
+      return;
+    }
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(location);
+    FileSystem fs = p.getFileSystem(conf);
+    try (OutputStream out = fs.create(p, true)) {
+      out.write(runId.getBytes(StandardCharsets.UTF_8));
+    }
+    fs.delete(p, false);
+  }
+
+  /**
    * Writes the report. Local paths are written to a temporary sibling and renamed; object stores
    * ({@code s3://...}) write the object in one request, which is atomic there.
    *
