@@ -3,6 +3,7 @@ package io.tidemark.reconcile.engine.duckdb;
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.contract.RawKeys;
+import io.tidemark.model.contract.VersionOrder;
 import io.tidemark.model.json.Checks;
 import io.tidemark.reconcile.engine.EngineException;
 import java.util.ArrayList;
@@ -239,11 +240,19 @@ final class DuckDbDialect {
   static Sql createExpected(Sql cap) {
     return new Sql()
         .append("CREATE TEMP TABLE expected AS SELECT key, marker, is_delete, row_hash FROM (")
-        .append("SELECT *, row_number() OVER (PARTITION BY key")
-        .append(
-            " ORDER BY marker DESC, is_delete DESC, src ASC, pos ASC) AS rn FROM raw_versions WHERE ")
+        .append("SELECT *, row_number() OVER (PARTITION BY key ORDER BY ")
+        .append(VersionOrder.sqlOrderBy("marker", "is_delete", "src", "pos"))
+        .append(") AS rn FROM raw_versions WHERE ")
         .append(cap)
         .append(") WHERE rn = 1");
+  }
+
+  /** Every row of {@code expected}, keys shown with {@code |} between columns, in key order. */
+  static Sql expectedRows() {
+    return new Sql()
+        .append("SELECT replace(key, " + KEY_SEPARATOR + ", ")
+        .param(DISPLAY_SEPARATOR)
+        .append(") AS k, marker, is_delete FROM expected ORDER BY k");
   }
 
   /** Keys changed again after the window end: left to a later window. */

@@ -82,6 +82,58 @@ public final class DuckDbEngine implements ReconciliationEngine {
     }
   }
 
+  /**
+   * How this engine reads raw at {@code request.to()}: the winning version of every key (deletes
+   * included, keys shown with {@code |} between columns, in key order), the files left out whole
+   * and the stray entries. What the rules compare the curated table with; public so that other
+   * engines and the ingest job can be held to the same answer key by key.
+   */
+  public static RawView rawView(EngineRequest request) {
+    try (Connection c = open()) {
+      RawLoad raw = loadRaw(c, request);
+      ChangeMarkerType type = request.dataset().changeMarker().type();
+      execute(
+          c,
+          DuckDbDialect.createExpected(
+              DuckDbDialect.capPredicate(
+                  type, micros(request.to()), date(request.to()).toString())));
+      List<ExpectedVersion> out = new ArrayList<>();
+      try (PreparedStatement ps = DuckDbDialect.expectedRows().prepare(c);
+          ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new ExpectedVersion(rs.getString(1), rs.getLong(2), rs.getBoolean(3)));
+        }
+      }
+      return new RawView(out, raw.excluded(), raw.strays());
+    } catch (SQLException e) {
+      throw new EngineException(
+          "Cannot derive the expected state of dataset "
+              + request.dataset().name()
+              + " on DuckDB: "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  /**
+   * One key's winning raw version.
+   *
+   * @param key the key, columns joined by {@code |}
+   * @param marker the change marker: epoch microseconds, or the sequence
+   * @param delete whether the winner is a delete
+   */
+  public record ExpectedVersion(String key, long marker, boolean delete) {}
+
+  /**
+   * Raw as this engine reads it.
+   *
+   * @param expected the winning version of every key, in key order
+   * @param excluded the files left out whole
+   * @param strays entries of the raw root that are neither partitions nor hidden
+   */
+  public record RawView(
+      List<ExpectedVersion> expected, List<ExcludedFile> excluded, List<StrayEntry> strays) {}
+
   static Connection open() throws SQLException {
     IcebergTables.loadDriver("org.duckdb.DuckDBDriver");
     Connection c = DriverManager.getConnection("jdbc:duckdb:");
