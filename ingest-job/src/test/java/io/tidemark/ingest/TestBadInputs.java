@@ -299,8 +299,9 @@ class TestBadInputs extends SparkTestSupport {
         .satisfies(
             f ->
                 assertThat(f)
-                    .contains("b-two-emails.parquet: UNREADABLE_FILE (")
-                    .contains("columns [EMAIL, email] differ only in case"));
+                    .endsWith(
+                        "b-two-emails.parquet: DUPLICATE_COLUMN (columns 'email' and 'EMAIL'"
+                            + " differ only in case)"));
     assertThat(r.counts().accountingErrors()).isEmpty();
   }
 

@@ -3,6 +3,7 @@ package io.tidemark.ingest.config;
 import io.tidemark.model.cloudwatch.CloudWatchPublisher;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.ContractDefaults;
 import io.tidemark.model.json.Checks;
 import io.tidemark.model.json.InvalidDocumentException;
 import io.tidemark.model.report.DiscoveryMode;
@@ -49,7 +50,7 @@ public record IngestSettings(
   public static final String LOOKBACK_DEFAULT_TEXT = "P2D";
   public static final Duration LOOKBACK_DEFAULT = Duration.parse(LOOKBACK_DEFAULT_TEXT);
   public static final double MAX_INVALID_RATIO_DEFAULT = 0.1;
-  public static final String FUTURE_TOLERANCE_DEFAULT_TEXT = "PT1H";
+  public static final String FUTURE_TOLERANCE_DEFAULT_TEXT = ContractDefaults.FUTURE_TOLERANCE_TEXT;
   public static final Duration FUTURE_TOLERANCE_DEFAULT =
       Duration.parse(FUTURE_TOLERANCE_DEFAULT_TEXT);
   public static final String TOMBSTONE_SUFFIX = "_tombstones";

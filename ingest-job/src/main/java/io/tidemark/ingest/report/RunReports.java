@@ -1,5 +1,6 @@
 package io.tidemark.ingest.report;
 
+import io.tidemark.model.contract.StateLayout;
 import io.tidemark.model.json.Json;
 import io.tidemark.model.report.IngestRunReport;
 import java.io.IOException;
@@ -13,7 +14,7 @@ import org.apache.hadoop.fs.FileSystem;
 
 /** Where run reports go, and writing them atomically. */
 public final class RunReports {
-  public static final String RUNS_FOLDER = "_runs";
+  public static final String RUNS_FOLDER = StateLayout.RUNS_FOLDER;
 
   private RunReports() {}
 
@@ -23,12 +24,8 @@ public final class RunReports {
         stateRoot.endsWith("/") ? stateRoot.substring(0, stateRoot.length() - 1) : stateRoot;
     return root
         + "/"
-        + RUNS_FOLDER
-        + "/dt="
-        + report.startedAt().atZone(ZoneOffset.UTC).toLocalDate()
-        + "/"
-        + report.runId()
-        + ".json";
+        + StateLayout.reportPath(
+            RUNS_FOLDER, report.startedAt().atZone(ZoneOffset.UTC).toLocalDate(), report.runId());
   }
 
   /**

@@ -8,10 +8,11 @@ import static org.apache.spark.sql.functions.to_json;
 import io.tidemark.ingest.discovery.RawFile;
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.RawSchema;
+import io.tidemark.model.contract.ReasonCode;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +44,7 @@ import org.slf4j.LoggerFactory;
  * as one normalized Dataset (contract columns plus the working columns of {@link Cols}).
  */
 public final class RawReader {
+  private static final ReasonCode DUPLICATE_COLUMN = ReasonCode.DUPLICATE_COLUMN;
   private static final Logger LOG = LoggerFactory.getLogger(RawReader.class);
 
   /** The shape of quarantine rows before the batch's id and time are added. */
@@ -141,11 +143,15 @@ public final class RawReader {
       if (why == null) {
         try {
           StructType schema = footerSchema(f);
-          why = caseClash(schema);
-          if (why == null) {
+          String clash = duplicateColumns(schema);
+          if (clash == null) {
             schemas.put(f, schema);
-            continue;
+          } else {
+            // Spark cannot even load such a file without case-sensitive analysis: no row values.
+            LOG.warn("Quarantining raw file {}: {} ({})", f.path(), DUPLICATE_COLUMN, clash);
+            problems.add(new FileProblem(f, DUPLICATE_COLUMN, clash));
           }
+          continue;
         } catch (Exception e) {
           why = firstLine(e);
         }
@@ -153,10 +159,14 @@ public final class RawReader {
       LOG.warn("Cannot read raw file {}: {}; quarantining it as a file", f.path(), why);
       problems.add(new FileProblem(f, ReasonCode.UNREADABLE_FILE, why));
     }
-    List<String> valueColumns = new ArrayList<>(spec.keyColumns());
-    valueColumns.addAll(spec.comparedColumns());
     Map<String, DataType> types =
-        tableTypes != null ? tableTypes : majorityTypes(schemas.values(), valueColumns);
+        new LinkedHashMap<>(
+            tableTypes != null
+                ? tableTypes
+                : majorityTypes(schemas.values(), spec.comparedColumns()));
+    // Keys are text under the contract (RawKeys): an integer key column reads as its digits, and
+    // the first file's type never pins the table.
+    spec.keyColumns().forEach(k -> types.put(k, DataTypes.StringType));
 
     Set<String> contract = new TreeSet<>(spec.contractColumns());
     Map<Set<String>, List<String>> drift = new LinkedHashMap<>();
@@ -180,7 +190,7 @@ public final class RawReader {
       conforming.add(normalize(f, schema, types, isNew.contains(f.path())));
     }
     for (FileProblem p : problems) {
-      if (p.reason() == ReasonCode.UNREADABLE_FILE) {
+      if (p.reason() == ReasonCode.UNREADABLE_FILE || p.reason() == DUPLICATE_COLUMN) {
         problemRows.add(
             spark.createDataFrame(
                 List.of(
@@ -247,7 +257,7 @@ public final class RawReader {
       } catch (Exception e) {
         continue; // read() quarantines it from its footer already
       }
-      if (caseClash(schema) != null) {
+      if (duplicateColumns(schema) != null) {
         continue;
       }
       try {
@@ -261,24 +271,36 @@ public final class RawReader {
     return out;
   }
 
-  /**
-   * Columns whose names differ only in case, which Spark (case-insensitive, as Glue and Athena)
-   * cannot tell apart; null when there are none.
-   */
-  private String caseClash(StructType schema) {
-    if (spark.sessionState().conf().caseSensitiveAnalysis()) {
-      return null;
+  /** Why the file's columns are ambiguous under the contract, or null when they are not. */
+  private String duplicateColumns(StructType schema) {
+    RawSchema.Problem p = RawSchema.check(spec, contractColumns(schema));
+    return p != null && p.reason() == DUPLICATE_COLUMN ? p.detail() : null;
+  }
+
+  /** The file's columns as the contract sees them. */
+  static List<RawSchema.Column> contractColumns(StructType schema) {
+    List<RawSchema.Column> out = new ArrayList<>();
+    for (StructField f : schema.fields()) {
+      out.add(new RawSchema.Column(f.name(), kind(f.dataType()), f.dataType().simpleString()));
     }
-    Map<String, List<String>> byLower = new LinkedHashMap<>();
-    for (String n : schema.fieldNames()) {
-      byLower.computeIfAbsent(n.toLowerCase(java.util.Locale.ROOT), k -> new ArrayList<>()).add(n);
+    return out;
+  }
+
+  /** How a Spark type counts for the contract. */
+  static RawSchema.Kind kind(DataType t) {
+    if (t.equals(DataTypes.StringType)) {
+      return RawSchema.Kind.TEXT;
     }
-    List<String> clashes =
-        byLower.values().stream()
-            .filter(names -> names.size() > 1)
-            .map(names -> "columns " + new TreeSet<>(names) + " differ only in case")
-            .toList();
-    return clashes.isEmpty() ? null : String.join("; ", clashes);
+    if (t.equals(DataTypes.LongType)
+        || t.equals(DataTypes.IntegerType)
+        || t.equals(DataTypes.ShortType)
+        || t.equals(DataTypes.ByteType)) {
+      return RawSchema.Kind.INTEGER;
+    }
+    if (t.equals(DataTypes.TimestampType) || t.equals(DataTypes.TimestampNTZType)) {
+      return RawSchema.Kind.TIMESTAMP;
+    }
+    return RawSchema.Kind.OTHER;
   }
 
   private static Throwable rootCause(Throwable e) {
@@ -297,60 +319,26 @@ public final class RawReader {
     }
   }
 
+  /**
+   * The contract's check (required columns, key, marker and operation types), then the compared
+   * columns' types against the table's (or the batch's majority when there is no table yet).
+   */
   private FileProblem check(RawFile f, StructType schema, Map<String, DataType> types) {
-    Map<String, DataType> actual = new HashMap<>();
-    for (StructField field : schema.fields()) {
-      actual.put(field.name(), field.dataType());
-    }
-    List<String> required = new ArrayList<>(spec.keyColumns());
-    required.add(spec.changeMarker().column());
-    required.addAll(spec.comparedColumns());
-    List<String> missing = required.stream().filter(c -> !actual.containsKey(c)).toList();
-    if (!missing.isEmpty()) {
-      return new FileProblem(f, ReasonCode.MISSING_COLUMN, "missing column(s) " + missing);
+    RawSchema.Problem p = RawSchema.check(spec, contractColumns(schema));
+    if (p != null) {
+      return new FileProblem(f, p.reason(), p.detail());
     }
     List<String> wrong = new ArrayList<>();
-    for (Map.Entry<String, DataType> t : types.entrySet()) {
-      DataType a = actual.get(t.getKey());
-      if (!a.equals(t.getValue())) {
-        wrong.add(
-            t.getKey() + " is " + a.simpleString() + ", expected " + t.getValue().simpleString());
+    for (String c : spec.comparedColumns()) {
+      DataType expected = types.get(c);
+      DataType a = schema.apply(c).dataType();
+      if (expected != null && !a.equals(expected)) {
+        wrong.add(c + " is " + a.simpleString() + ", expected " + expected.simpleString());
       }
     }
-    String marker = spec.changeMarker().column();
-    DataType mt = actual.get(marker);
-    if (!markerTypeAccepted(spec.changeMarker().type(), mt)) {
-      wrong.add(
-          marker
-              + " is "
-              + mt.simpleString()
-              + ", expected "
-              + (spec.changeMarker().type() == ChangeMarkerType.TIMESTAMP
-                  ? "timestamp or ISO-8601 string"
-                  : "bigint, int or numeric string"));
-    }
-    String op = spec.operationColumn();
-    if (op != null && actual.containsKey(op) && !actual.get(op).equals(DataTypes.StringType)) {
-      wrong.add(op + " is " + actual.get(op).simpleString() + ", expected string");
-    }
-    if (!wrong.isEmpty()) {
-      return new FileProblem(f, ReasonCode.INCOMPATIBLE_TYPE, String.join("; ", wrong));
-    }
-    return null;
-  }
-
-  static boolean markerTypeAccepted(ChangeMarkerType type, DataType t) {
-    return switch (type) {
-      case TIMESTAMP ->
-          t.equals(DataTypes.TimestampType)
-              || t.equals(DataTypes.TimestampNTZType)
-              || t.equals(DataTypes.StringType);
-      case LONG ->
-          t.equals(DataTypes.LongType)
-              || t.equals(DataTypes.IntegerType)
-              || t.equals(DataTypes.ShortType)
-              || t.equals(DataTypes.StringType);
-    };
+    return wrong.isEmpty()
+        ? null
+        : new FileProblem(f, ReasonCode.INCOMPATIBLE_TYPE, String.join("; ", wrong));
   }
 
   /** The marker column parsed to the configured type: null when it does not parse. */
@@ -372,7 +360,7 @@ public final class RawReader {
     String marker = spec.changeMarker().column();
     List<Column> select = new ArrayList<>();
     for (String k : spec.keyColumns()) {
-      select.add(col(k));
+      select.add(col(k).cast(DataTypes.StringType).as(k));
     }
     for (String c : spec.comparedColumns()) {
       select.add(col(c));

@@ -156,6 +156,48 @@ class TestRawLayerContract {
   }
 
   @Test
+  void aFileWithColumnsDifferingOnlyInCaseIsExcludedAsTheJobQuarantinesIt() throws Exception {
+    // DuckDB renames such a column when it reads the file (EMAIL -> EMAIL_1) and would take the
+    // file; written here through Iceberg's Parquet writer, which keeps both names.
+    org.apache.iceberg.Schema twoEmails =
+        new org.apache.iceberg.Schema(
+            org.apache.iceberg.types.Types.NestedField.optional(
+                1, "customer_id", org.apache.iceberg.types.Types.StringType.get()),
+            org.apache.iceberg.types.Types.NestedField.optional(
+                2, "customer_name", org.apache.iceberg.types.Types.StringType.get()),
+            org.apache.iceberg.types.Types.NestedField.optional(
+                3, "email", org.apache.iceberg.types.Types.StringType.get()),
+            org.apache.iceberg.types.Types.NestedField.optional(
+                4, "EMAIL", org.apache.iceberg.types.Types.StringType.get()),
+            org.apache.iceberg.types.Types.NestedField.optional(
+                5, "updated_at", org.apache.iceberg.types.Types.TimestampType.withZone()));
+    Path file = s.raw.root().resolve("ingest_date=" + partition).resolve("two-emails.parquet");
+    org.apache.iceberg.data.GenericRecord rec =
+        org.apache.iceberg.data.GenericRecord.create(twoEmails);
+    rec.setField("customer_id", "dup-1");
+    rec.setField("customer_name", "n");
+    rec.setField("email", "a@example.com");
+    rec.setField("EMAIL", "b@example.com");
+    rec.setField("updated_at", java.time.OffsetDateTime.ofInstant(at, ZoneOffset.UTC));
+    try (org.apache.iceberg.io.FileAppender<org.apache.iceberg.data.Record> w =
+        new org.apache.iceberg.data.GenericAppenderFactory(twoEmails)
+            .newAppender(
+                org.apache.iceberg.Files.localOutput(file.toFile()),
+                org.apache.iceberg.FileFormat.PARQUET)) {
+      w.add(rec);
+    }
+
+    ReconciliationReport report = reconcile();
+
+    assertEveryRulePasses(report);
+    assertThat(byKind(report).get(RuleKind.COUNT_MATCH).reason())
+        .isEqualTo(
+            "1 raw file(s) excluded, as the ingest job quarantines them: file:"
+                + file.toAbsolutePath()
+                + " (DUPLICATE_COLUMN: columns 'email' and 'EMAIL' differ only in case)");
+  }
+
+  @Test
   void strayFoldersAndFilesAreNamedInTheCountResult() {
     s.raw.write("ingest_date=garbage", "part-0.parquet", List.of(raw("stray-1")));
     s.raw.write("ingest_date=2026-13-45", "part-0.parquet", List.of(raw("stray-2")));

@@ -85,12 +85,26 @@ final class DuckDbDialect {
     return paths.stream().map(DuckDbDialect::literalPath).toList();
   }
 
-  /** No rows, every column of one Parquet file: reading it checks its footer and schema only. */
+  /**
+   * No rows, every column of one Parquet file: reading it checks its footer and schema only. The
+   * file's own columns only: DuckDB would otherwise add {@code ingest_date} from the folder name.
+   */
   static Sql probeParquet(String path) {
     return new Sql()
         .append("SELECT * FROM read_parquet(")
         .param(literalPath(path))
-        .append(") LIMIT 0");
+        .append(", hive_partitioning = false) LIMIT 0");
+  }
+
+  /**
+   * The leaf column names of one Parquet file as written, in file order (for a flat file, its
+   * columns; the root element is the one with children).
+   */
+  static Sql parquetColumnNames(String path) {
+    return new Sql()
+        .append("SELECT name FROM parquet_schema(")
+        .param(literalPath(path))
+        .append(") WHERE coalesce(num_children, 0) = 0");
   }
 
   /** Loads every column of the given Parquet files, with source file and row position. */
@@ -98,7 +112,9 @@ final class DuckDbDialect {
     return new Sql()
         .append("CREATE TEMP TABLE " + table + " AS SELECT * FROM read_parquet(")
         .param(literalPaths(paths))
-        .append(", filename = true, file_row_number = true, union_by_name = true)");
+        .append(
+            ", filename = true, file_row_number = true, union_by_name = true,"
+                + " hive_partitioning = false)");
   }
 
   static Sql loadPositionDeletes(List<String> paths) {

@@ -219,6 +219,21 @@ public final class DuckDbEngine implements ReconciliationEngine {
         String type = md.getColumnTypeName(i).toUpperCase(Locale.ROOT);
         columns.add(new RawSchema.Column(md.getColumnName(i), kind(type), type));
       }
+      // DuckDB renames a column whose name repeats another's in another case (EMAIL -> EMAIL_1):
+      // the file's own names come from its Parquet schema.
+      List<String> names = new ArrayList<>();
+      try (PreparedStatement schema = DuckDbDialect.parquetColumnNames(path).prepare(c);
+          ResultSet leaves = schema.executeQuery()) {
+        while (leaves.next()) {
+          names.add(leaves.getString(1));
+        }
+      }
+      if (names.size() == columns.size()) {
+        for (int i = 0; i < names.size(); i++) {
+          RawSchema.Column col = columns.get(i);
+          columns.set(i, new RawSchema.Column(names.get(i), col.kind(), col.typeName()));
+        }
+      }
     } catch (SQLException | RuntimeException e) {
       return new ExcludedFile(path, ReasonCode.UNREADABLE_FILE, firstLine(e));
     }

@@ -1,0 +1,398 @@
+package io.tidemark.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.ingest.IngestJob;
+import io.tidemark.ingest.IngestOutcome;
+import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.model.config.RuleSpec;
+import io.tidemark.model.contract.RawLayout.StrayEntry;
+import io.tidemark.model.report.IngestStatus;
+import io.tidemark.model.report.ReconciliationMode;
+import io.tidemark.model.report.ReconciliationReport;
+import io.tidemark.model.report.RuleStatus;
+import io.tidemark.reconcile.engine.EngineRequest;
+import io.tidemark.reconcile.engine.duckdb.DuckDbEngine;
+import io.tidemark.reconcile.engine.duckdb.DuckDbEngine.ExpectedVersion;
+import io.tidemark.reconcile.service.Reconciler;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The ingest job (Spark) and the reconciler (DuckDB) read the same raw files under the one contract
+ * of {@code io.tidemark.model.contract}, and must agree key by key: which keys are live, at which
+ * change marker, which rows and files are invalid and why. The files hold what the contract has to
+ * settle: ties on the change marker (within a file, across files and partitions, delete against
+ * upsert), names with glob metacharacters, a colon and an upper-case suffix, a file without the
+ * optional operation column, integer keys in the first file, text change markers, blank and
+ * malformed keys, invalid markers and operations, a file with two columns differing only in case, a
+ * file missing a contract column, and a stray folder.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TestRawContractAgreement {
+  private static final Instant NOW = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+  private static final LocalDate D1 = LocalDate.ofInstant(NOW, ZoneOffset.UTC);
+  private static final LocalDate D0 = D1.minusDays(1);
+  // Recent enough for the default freshness rule, whatever the time of day.
+  private static final Instant M = NOW.minus(Duration.ofHours(6));
+  private static final Instant M2 = M.plusSeconds(3600);
+
+  @TempDir static Path work;
+  private static SparkSession spark;
+  private static Pipeline pipeline;
+  private static Path datasetRoot;
+  private static final List<IngestOutcome> runs = new ArrayList<>();
+
+  @BeforeAll
+  static void ingestTwoDays() throws Exception {
+    spark = Pipeline.localSpark(work);
+    pipeline = new Pipeline(work, spark);
+    datasetRoot = pipeline.rawRoot().resolve("customers");
+
+    // Day 0: sorts first with integer keys; odd names; no operation column; ties; invalid rows.
+    copy(
+        D0,
+        "000-int-keys.parquet",
+        rows("1001", "1002").replace("'1001'", "1001::BIGINT").replace("'1002'", "1002::BIGINT"));
+    copy(D0, "a1.parquet", rows("k-a1"));
+    copy(D0, "a[1].parquet", rows("k-abr"));
+    copy(D0, "q1.parquet", rows("k-q1"));
+    copy(D0, "q?.parquet", rows("k-q"));
+    copy(D0, "s*.parquet", rows("k-star"));
+    copy(D0, "b{x,y}.parquet", rows("k-brace"));
+    copy(D0, "export-" + D0 + "T10:00:00.parquet", rows("k-colon"));
+    copy(D0, "UPPER.PARQUET", rows("k-upper"));
+    copy(
+        D0,
+        "no-op.parquet",
+        "SELECT 'k-noop' AS customer_id, 'n' AS customer_name, 'e' AS email, "
+            + ts(M)
+            + " AS updated_at");
+    copy(
+        D0,
+        "ties.parquet",
+        values(
+            row(lit("t-row"), "first", M, "'U'"),
+            row(lit("t-row"), "second", M, "'U'"),
+            row(lit("t-del"), "upsert", M, "'U'"),
+            row(lit("t-del"), "delete", M, "'D'"),
+            row(lit("t-file"), "from-d0", M, "'U'"),
+            row("NULL", "null key", M, "'U'"),
+            row(lit(""), "empty key", M, "'U'"),
+            row(lit("\u200b"), "zero-width key", M, "'U'"),
+            row(lit("\0"), "nul key", M, "'U'"),
+            row(lit("k-space "), "trailing space", M, "'U'"),
+            row(lit(" k-lead"), "leading space", M, "'U'"),
+            row(lit("k-zw\u200b"), "zero-width inside", M, "'U'"),
+            row(lit("k-nomark"), "no marker", null, "'U'"),
+            row(lit("k-future"), "future", NOW.plus(Duration.ofDays(30)), "'U'"),
+            row(lit("k-badop"), "bad op", M, "'X'"),
+            row(lit("k-lower-u"), "lower-case op", M, "'u'"),
+            row(lit("k-nullop"), "null op", M, "NULL")));
+    Files.createDirectories(datasetRoot.resolve("ingest_date=garbage"));
+    copy(datasetRoot.resolve("ingest_date=garbage").resolve("part-0.parquet"), rows("k-stray"));
+    runs.add(ingest());
+
+    // Day 1: equal-marker and newer versions across batches; text markers; broken files.
+    copy(
+        D1,
+        "ties.parquet",
+        values(
+            row(lit("t-file"), "from-d1", M, "'U'"),
+            row(lit("k-a1"), "newer", M2, "'U'"),
+            row(lit("k-abr"), "deleted", M2, "'D'")));
+    copy(
+        D1,
+        "text-marker.parquet",
+        "SELECT * FROM (VALUES ('k-text1', 'n', 'e', '"
+            + M2
+            + "', 'U'), ('k-text2', 'n', 'e', 'not a time', 'U'))"
+            + " t(customer_id, customer_name, email, updated_at, op)");
+    copy(
+        D1,
+        "missing-email.parquet",
+        "SELECT 'k-noemail' AS customer_id, 'n' AS customer_name, "
+            + ts(M)
+            + " AS updated_at, 'U' AS op");
+    writeWithCaseDuplicates(datasetRoot.resolve("ingest_date=" + D1).resolve("dup-case.parquet"));
+    runs.add(ingest());
+  }
+
+  @AfterAll
+  static void stop() {
+    if (pipeline != null) {
+      pipeline.close();
+    }
+    if (spark != null) {
+      spark.stop();
+    }
+  }
+
+  private static IngestOutcome ingest() {
+    IngestSettings settings =
+        pipeline
+            .ingestSettings()
+            .withMaxInvalidRatio(1.0)
+            .withClock(Clock.fixed(NOW, ZoneOffset.UTC));
+    return new IngestJob(spark, settings).run();
+  }
+
+  private static EngineRequest fullRequest() {
+    return new EngineRequest(
+        pipeline.spec(),
+        pipeline.catalog(),
+        ReconciliationMode.FULL,
+        null,
+        NOW,
+        NOW,
+        RuleSpec.SAMPLE_SIZE_MAX,
+        Duration.ofHours(1));
+  }
+
+  @Test
+  void bothRunsSucceed() {
+    assertThat(runs)
+        .extracting(o -> o.report().status())
+        .as("%s", runs.stream().map(o -> o.report().error()).toList())
+        .containsExactly(IngestStatus.SUCCEEDED, IngestStatus.SUCCEEDED);
+  }
+
+  @Test
+  void theJobsCuratedTableIsTheReconcilersExpectedStateKeyByKey() {
+    Map<String, Long> expectedLive = new TreeMap<>();
+    for (ExpectedVersion v : DuckDbEngine.rawView(fullRequest()).expected()) {
+      if (!v.delete()) {
+        expectedLive.put(v.key(), v.marker());
+      }
+    }
+    Map<String, Long> curated = new TreeMap<>();
+    for (Row r :
+        spark.sql("SELECT customer_id, updated_at FROM " + pipeline.sparkTable()).collectAsList()) {
+      curated.put(r.getString(0), micros(((java.sql.Timestamp) r.get(1)).toInstant()));
+    }
+
+    assertThat(curated).isEqualTo(expectedLive);
+    assertThat(curated)
+        .containsOnlyKeys(
+            "1001",
+            "1002",
+            "k-a1",
+            "k-q1",
+            "k-q",
+            "k-star",
+            "k-brace",
+            "k-colon",
+            "k-upper",
+            "k-noop",
+            "t-row",
+            "t-file",
+            "k-nullop",
+            "k-text1")
+        .containsEntry("k-a1", micros(M2))
+        .containsEntry("k-text1", micros(M2));
+  }
+
+  @Test
+  void tiesResolveTheSameWayAndEveryRulePasses() {
+    Map<String, String> names = new TreeMap<>();
+    for (Row r :
+        spark
+            .sql(
+                "SELECT customer_id, customer_name FROM "
+                    + pipeline.sparkTable()
+                    + " WHERE customer_id LIKE 't-%'")
+            .collectAsList()) {
+      names.put(r.getString(0), r.getString(1));
+    }
+    // First delivered row of a file wins; a delete wins a tie; the lower path wins, and a later
+    // batch's equal marker does not overwrite.
+    assertThat(names)
+        .containsExactlyInAnyOrderEntriesOf(Map.of("t-row", "first", "t-file", "from-d0"));
+
+    ReconciliationReport report =
+        Reconciler.builder(pipeline.stateRoot())
+            .dataset(pipeline.spec(), pipeline.catalog(), RuleSpec.defaults())
+            .clock(Clock.fixed(NOW, ZoneOffset.UTC))
+            .build()
+            .run("customers", ReconciliationMode.FULL, null, null, "test");
+    assertThat(report.results())
+        .allSatisfy(
+            r ->
+                assertThat(r.status())
+                    .as("%s: %s", r.kind(), r.reason())
+                    .isEqualTo(RuleStatus.PASS));
+  }
+
+  @Test
+  void invalidRowsAndFilesAreTheSameOnBothSidesForTheSameReasons() {
+    DuckDbEngine.RawView view = DuckDbEngine.rawView(fullRequest());
+    Map<String, String> excludedByReconciler =
+        view.excluded().stream()
+            .collect(
+                Collectors.toMap(
+                    e -> Path.of(e.path()).getFileName().toString(), e -> e.reason().name()));
+    Map<String, String> quarantinedFilesByJob = new TreeMap<>();
+    Map<String, String> quarantinedKeysByJob = new TreeMap<>();
+    for (Row r :
+        spark
+            .sql(
+                "SELECT source_file, reason, get_json_object(original_values, '$.customer_id')"
+                    + " FROM "
+                    + pipeline.catalog().name()
+                    + "."
+                    + pipeline.spec().quarantineTable())
+            .collectAsList()) {
+      String file = r.getString(0).substring(r.getString(0).lastIndexOf('/') + 1);
+      String reason = r.getString(1);
+      if (reason.equals("DUPLICATE_COLUMN") || reason.equals("MISSING_COLUMN")) {
+        quarantinedFilesByJob.put(file, reason);
+      } else {
+        quarantinedKeysByJob.put(String.valueOf(r.getString(2)), reason);
+      }
+    }
+
+    assertThat(excludedByReconciler)
+        .isEqualTo(quarantinedFilesByJob)
+        .isEqualTo(
+            Map.of(
+                "dup-case.parquet", "DUPLICATE_COLUMN", "missing-email.parquet", "MISSING_COLUMN"));
+    Map<String, String> expectedKeys = new TreeMap<>();
+    expectedKeys.put("null", "NULL_KEY");
+    expectedKeys.put("", "NULL_KEY");
+    expectedKeys.put("\u200b", "NULL_KEY");
+    expectedKeys.put("\0", "NULL_KEY");
+    expectedKeys.put("k-space ", "MALFORMED_KEY");
+    expectedKeys.put(" k-lead", "MALFORMED_KEY");
+    expectedKeys.put("k-zw\u200b", "MALFORMED_KEY");
+    expectedKeys.put("k-nomark", "MISSING_CHANGE_MARKER");
+    expectedKeys.put("k-future", "FUTURE_CHANGE_MARKER");
+    expectedKeys.put("k-badop", "UNKNOWN_OPERATION");
+    expectedKeys.put("k-lower-u", "UNKNOWN_OPERATION");
+    expectedKeys.put("k-text2", "UNPARSEABLE_CHANGE_MARKER");
+    assertThat(quarantinedKeysByJob).isEqualTo(expectedKeys);
+    // The reconciler holds none of the invalid keys as a version.
+    assertThat(view.expected())
+        .extracting(ExpectedVersion::key)
+        .doesNotContainAnyElementsOf(expectedKeys.keySet());
+
+    assertThat(view.strays())
+        .extracting(StrayEntry::path)
+        .containsExactly(datasetRoot.resolve("ingest_date=garbage").toAbsolutePath().toString());
+  }
+
+  // ---- raw files, written by DuckDB (and by Spark for a shape DuckDB cannot write) ----
+
+  private static long micros(Instant i) {
+    return ChronoUnit.MICROS.between(Instant.EPOCH, i);
+  }
+
+  private static String ts(Instant i) {
+    return "TIMESTAMPTZ '" + i.toString().replace("T", " ").replace("Z", "+00") + "'";
+  }
+
+  /** A text literal; control and format characters as chr() so the SQL text stays plain. */
+  private static String lit(String s) {
+    StringBuilder out = new StringBuilder("(''");
+    for (int cp : s.codePoints().toArray()) {
+      int type = Character.getType(cp);
+      if (type == Character.CONTROL || type == Character.FORMAT) {
+        out.append(" || chr(").append(cp).append(")");
+      } else {
+        out.append(" || '")
+            .append(new String(Character.toChars(cp)).replace("'", "''"))
+            .append("'");
+      }
+    }
+    return out.append(")").toString();
+  }
+
+  private static String row(String keyExpr, String name, Instant at, String opExpr) {
+    return "("
+        + keyExpr
+        + ", '"
+        + name
+        + "', 'e@example.com', "
+        + (at == null ? "CAST(NULL AS TIMESTAMPTZ)" : ts(at))
+        + ", "
+        + opExpr
+        + ")";
+  }
+
+  private static String values(String... rows) {
+    return "SELECT * FROM (VALUES "
+        + String.join(", ", rows)
+        + ") t(customer_id, customer_name, email, updated_at, op)";
+  }
+
+  private static String rows(String... keys) {
+    return values(
+        Stream.of(keys).map(k -> row("'" + k + "'", "n-" + k, M, "'U'")).toArray(String[]::new));
+  }
+
+  private static void copy(LocalDate partition, String fileName, String query)
+      throws IOException, SQLException {
+    Path dir = datasetRoot.resolve("ingest_date=" + partition);
+    Files.createDirectories(dir);
+    copy(dir.resolve(fileName), query);
+  }
+
+  private static void copy(Path file, String query) throws SQLException {
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
+        Statement s = c.createStatement()) {
+      s.execute("SET TimeZone = 'UTC'");
+      s.execute("COPY (" + query + ") TO '" + file + "' (FORMAT parquet)");
+    }
+  }
+
+  /** Spark, told to mind case, writes {@code email} and {@code EMAIL} side by side. */
+  private static void writeWithCaseDuplicates(Path target) throws IOException {
+    Path out = work.resolve("dup-case-out");
+    spark.conf().set("spark.sql.caseSensitive", "true");
+    try {
+      spark
+          .sql(
+              "SELECT 'k-dup' AS customer_id, 'n' AS customer_name, 'a@example.com' AS email,"
+                  + " 'b@example.com' AS EMAIL, TIMESTAMP '"
+                  + M.toString().replace("T", " ").replace("Z", "")
+                  + "' AS updated_at, 'U' AS op")
+          .coalesce(1)
+          .write()
+          .parquet(out.toString());
+    } finally {
+      spark.conf().set("spark.sql.caseSensitive", "false");
+    }
+    try (Stream<Path> files = Files.list(out)) {
+      Path part =
+          files
+              .filter(p -> p.getFileName().toString().endsWith(".parquet"))
+              .findFirst()
+              .orElseThrow();
+      Files.createDirectories(target.getParent());
+      Files.move(part, target);
+    }
+  }
+}
