@@ -78,6 +78,41 @@ class TestTransforms extends SparkTestSupport {
   }
 
   @Test
+  void invisibleAndSurroundingCharactersMakeAKeyBlankOrMalformed() {
+    String at = "2024-01-01T00:00:00Z";
+    Dataset<Row> rows =
+        spark.createDataFrame(
+            List.of(
+                row("\u200b", true, at, "U", "f", 0),
+                row("\0", true, at, "U", "f", 1),
+                row("\u00a0\t", true, at, "U", "f", 2),
+                row("c1 ", true, at, "U", "f", 3),
+                row(" c1", true, at, "U", "f", 4),
+                row("c\u200b1", true, at, "U", "f", 5),
+                row("c1\0", true, at, "U", "f", 6),
+                row("c 1", true, at, "U", "f", 7),
+                row("Zoë-7", true, at, "U", "f", 8)),
+            NORMALIZED);
+    Map<Long, String> reasons = new TreeMap<>();
+    for (Row r :
+        Validation.classify(rows, List.of("customer_id"), lit(ts("2024-01-15T00:00:00Z")))
+            .select(Cols.ROW_INDEX, Cols.REASON)
+            .collectAsList()) {
+      reasons.put(r.getLong(0), r.getString(1));
+    }
+    Map<Long, String> expected = new TreeMap<>();
+    for (long i = 0; i <= 2; i++) {
+      expected.put(i, "NULL_KEY");
+    }
+    for (long i = 3; i <= 6; i++) {
+      expected.put(i, "MALFORMED_KEY");
+    }
+    expected.put(7L, null);
+    expected.put(8L, null);
+    assertThat(reasons).containsExactlyEntriesOf(expected);
+  }
+
+  @Test
   void dedupKeepsTheLatestVersionAndBreaksTiesDeterministically() {
     Dataset<Row> rows =
         spark.createDataFrame(
