@@ -411,10 +411,16 @@ public final class IngestJob {
     props.put(CheckpointCodec.MODE, settings.mode().name());
     props.put(CheckpointCodec.COUNTS, CheckpointCodec.compactJson(counts));
     try {
-      writeQuarantine(
-          run, tables, validated.filter(isCandidate.and(invalid)), problemRows, batchId, now);
+      Dataset<Row> invalidRows = validated.filter(isCandidate.and(invalid));
+      writing(
+          tables,
+          settings.quarantineSparkName(),
+          () -> writeQuarantine(run, tables, invalidRows, problemRows, batchId, now));
       failurePoints.reached(FailurePoint.AFTER_QUARANTINE_WRITE, batchId);
-      writeTombstones(run, tables, planned, batchId, full);
+      writing(
+          tables,
+          settings.tombstoneSparkName(),
+          () -> writeTombstones(run, tables, planned, batchId, full));
       commit(run, tables, planned, props, base, full);
     } catch (Exception e) {
       if (!isConflict(e)) {
@@ -447,19 +453,23 @@ public final class IngestJob {
           run.alreadyCommitted(mine.get().snapshotId());
           return;
         }
+        ConcurrentCommit moved =
+            causeOfType(e, ConcurrentCommit.class)
+                .orElseGet(
+                    () ->
+                        new ConcurrentCommit(
+                            settings.curatedSparkName(), base, snapshotId(now2), e));
         throw new IngestException(
             ErrorCode.CONCURRENT_COMMIT,
             "Cannot commit batch "
                 + batchId
                 + " to "
                 + settings.curatedSparkName()
-                + ": another run committed first (the table moved from snapshot "
-                + base
-                + " to "
-                + snapshotId(now2)
-                + "); nothing of this batch was committed to the curated table and rerunning is"
+                + ": another run committed first: "
+                + moved.getMessage()
+                + "; nothing of this batch was committed to the curated table and rerunning is"
                 + " safe ("
-                + rootMessage(e)
+                + rootMessage(moved.getCause() == null ? moved : moved.getCause())
                 + ")",
             e);
       }
@@ -732,8 +742,8 @@ public final class IngestJob {
       try {
         RunBranches.fastForwardMain(tables::loadCurated, branch);
       } catch (IllegalArgumentException e) {
-        throw new ConcurrentCommit(
-            "main cannot be fast-forwarded to branch " + branch + ": " + e.getMessage(), e);
+        Table now = tables.loadCurated();
+        throw new ConcurrentCommit(settings.curatedSparkName(), base, snapshotId(now), e);
       }
     } catch (Exception e) {
       dropRunBranch(tables, branch);
@@ -783,10 +793,7 @@ public final class IngestJob {
     }
     Snapshot start = t.currentSnapshot();
     if (hasData(t) || CheckpointLog.latest(t).isPresent()) {
-      throw new ConcurrentCommit(
-          "the table had no snapshot when this batch was planned, and is at snapshot "
-              + start.snapshotId()
-              + " now");
+      throw new ConcurrentCommit(settings.curatedSparkName(), -1, start.snapshotId(), null);
     }
     return start.snapshotId();
   }
@@ -928,15 +935,48 @@ public final class IngestJob {
         + String.format("%08x", ThreadLocalRandom.current().nextInt());
   }
 
-  /** The table moved between planning and publishing. */
+  /**
+   * A table moved between planning and committing: another run committed to it. The message names
+   * the table and the snapshots it moved between; the cause, when there is one, is Iceberg's
+   * refusal.
+   */
   private static final class ConcurrentCommit extends RuntimeException {
-    ConcurrentCommit(String message) {
-      super(message);
+    ConcurrentCommit(String table, long from, long to, Throwable cause) {
+      super(
+          from == to
+              ? table + " refused the commit at snapshot " + snapshotName(from)
+              : table + " moved from snapshot " + snapshotName(from) + " to " + snapshotName(to),
+          cause);
     }
 
-    ConcurrentCommit(String message, Throwable cause) {
-      super(message, cause);
+    private static String snapshotName(long id) {
+      return id < 0 ? "none" : Long.toString(id);
     }
+  }
+
+  /**
+   * Runs one write of a table other than the curated one; when Iceberg refuses it because another
+   * run committed to that table meanwhile, says so with the table and its snapshots.
+   */
+  private void writing(IcebergTables tables, String table, Runnable write) {
+    long from = snapshotId(tables.load(table));
+    try {
+      write.run();
+    } catch (Exception e) {
+      if (isConflict(e) && !hasCause(e, ConcurrentCommit.class)) {
+        throw new ConcurrentCommit(table, from, snapshotId(tables.load(table)), e);
+      }
+      throw e;
+    }
+  }
+
+  private static <T extends Throwable> Optional<T> causeOfType(Throwable e, Class<T> type) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (type.isInstance(t)) {
+        return Optional.of(type.cast(t));
+      }
+    }
+    return Optional.empty();
   }
 
   /** What a run found out, gathered for its report. */

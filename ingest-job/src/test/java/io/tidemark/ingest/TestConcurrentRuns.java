@@ -200,6 +200,58 @@ class TestConcurrentRuns extends SparkTestSupport {
   }
 
   /**
+   * Two runs of one batch with invalid rows, released together right after reading: both write the
+   * quarantine table at once, so whichever loses may lose there rather than on the curated table.
+   * Whatever table the loser lost on, its message names that table and the snapshots it really
+   * moved between.
+   */
+  @Test
+  void theLoserOfARaceSaysWhichTableMovedAndBetweenWhichSnapshots() throws Exception {
+    IngestSettings s = settings(dir).withMaxInvalidRatio(1.0);
+    Path raw = Path.of(s.dataset().raw().location());
+    RawFixtures.write(spark, raw, "2024-03-01", "a.parquet", day("2024-03-01", "A", "B"));
+    assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+    List<Rec> day2 = new ArrayList<>(day("2024-03-02", "A", "C"));
+    day2.add(new Rec(null, "NoKey", null, java.time.Instant.parse("2024-03-02T10:00:00Z"), "U"));
+    RawFixtures.write(spark, raw, "2024-03-02", "a.parquet", day2);
+
+    CyclicBarrier afterRead = new CyclicBarrier(2);
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    List<IngestOutcome> outcomes;
+    try {
+      Future<IngestOutcome> one =
+          pool.submit(
+              () -> new IngestJob(spark, s, meetAt(FailurePoint.AFTER_READ, afterRead)).run());
+      Future<IngestOutcome> two =
+          pool.submit(
+              () -> new IngestJob(spark, s, meetAt(FailurePoint.AFTER_READ, afterRead)).run());
+      outcomes = List.of(one.get(3, TimeUnit.MINUTES), two.get(3, TimeUnit.MINUTES));
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(outcomes.stream().map(o -> o.report().status()))
+        .containsOnlyOnce(IngestStatus.SUCCEEDED);
+    for (IngestOutcome o : outcomes) {
+      if (o.report().status() != IngestStatus.FAILED) {
+        continue;
+      }
+      assertThat(o.report().errorCode()).isEqualTo("CONCURRENT_COMMIT");
+      java.util.regex.Matcher m =
+          java.util.regex.Pattern.compile(
+                  "another run committed first: (\\S+) moved from snapshot (\\S+) to (\\S+);")
+              .matcher(o.report().error());
+      assertThat(m.find()).as(o.report().error()).isTrue();
+      assertThat(m.group(1))
+          .isIn(s.curatedSparkName(), s.quarantineSparkName(), s.tombstoneSparkName());
+      assertThat(m.group(2)).as(o.report().error()).isNotEqualTo(m.group(3));
+      assertThat(o.report().error()).contains("rerunning is safe");
+    }
+    assertThat(curated(s).keySet()).containsExactlyInAnyOrder("A", "B", "C");
+    assertThat(count(s.quarantineSparkName())).isEqualTo(1);
+    assertThat(runBranches(s)).isEmpty();
+  }
+
+  /**
    * The race a check of the table before the MERGE cannot close: another run's commit reaching main
    * after this run planned its batch. The run's branch starts at the snapshot it planned on, so
    * main is no longer an ancestor of the run's commit and Iceberg refuses to publish it.
