@@ -380,8 +380,17 @@ public final class IngestJob {
               + ": its counts do not add up: "
               + counts.accountingErrors());
     }
-    if (counts.deletesOfUnknownKeys() > 0) {
-      run.warnings.add(counts.deletesOfUnknownKeys() + " delete(s) of keys the table did not hold");
+    if (counts.deletesOfUnknownKeys() > 0 && !full) {
+      run.warnings.add(
+          counts.deletesOfUnknownKeys()
+              + " delete(s) of keys never seen: neither the table nor its remembered deletes held"
+              + " them");
+    } else if (counts.deletesOfUnknownKeys() > 0) {
+      // A rebuild starts empty: every key whose latest raw version is a delete lands here.
+      LOG.info(
+          "Full refresh: {} key(s) whose latest version is a delete are left out of the rebuilt"
+              + " table and remembered as deleted",
+          counts.deletesOfUnknownKeys());
     }
 
     // 5. The validation policy.
@@ -672,11 +681,7 @@ public final class IngestJob {
     cols.add(col(Cols.MARKER));
     cols.add(lit(batchId).as("batch_id"));
     Dataset<Row> deletes =
-        planned
-            .filter(
-                col(MergePlanner.ACTION)
-                    .isin(Action.DELETED.name(), Action.DELETE_OF_UNKNOWN_KEY.name()))
-            .select(cols.toArray(Column[]::new));
+        planned.filter(MergePlanner.remembersDelete()).select(cols.toArray(Column[]::new));
     if (full) {
       List<Column> out = new ArrayList<>();
       spec.keyColumns().forEach(k -> out.add(col(k)));
@@ -685,7 +690,10 @@ public final class IngestJob {
       overwriteAll(deletes.select(out.toArray(Column[]::new)), settings.tombstoneSparkName());
       return;
     }
-    if (run.counts.recordsDeleted() + run.counts.deletesOfUnknownKeys() == 0) {
+    if (run.counts.recordsDeleted()
+            + run.counts.deletesOfUnknownKeys()
+            + run.counts.recordsUnchanged()
+        == 0) {
       return;
     }
     spark.sql(tables.tombstoneMergeSql(run.view(deletes)));

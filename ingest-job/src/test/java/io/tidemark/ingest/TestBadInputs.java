@@ -1,5 +1,6 @@
 package io.tidemark.ingest;
 
+import static io.tidemark.ingest.RawFixtures.d;
 import static io.tidemark.ingest.RawFixtures.u;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -364,6 +365,56 @@ class TestBadInputs extends SparkTestSupport {
     assertThat(rerun.reportLocation()).isNotNull();
     assertThat(Path.of(rerun.reportLocation())).exists();
     assertThat(curated(s).keySet()).containsExactly("A");
+  }
+
+  @Test
+  void aReplayedDeleteIsUnchangedAndOnlyDeletesOfKeysNeverSeenAreWarnedAbout() throws Exception {
+    IngestSettings s = settings(dir);
+    Path raw = Path.of(s.dataset().raw().location());
+    RawFixtures.write(
+        spark,
+        raw,
+        "2024-03-01",
+        "a.parquet",
+        List.of(u("A", "Ada", "2024-03-01T10:00:00Z"), u("B", "Bo", "2024-03-01T10:00:00Z")));
+    assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+    List<Rec> deletes = List.of(d("A", "2024-03-02T10:00:00Z"), d("Z", "2024-03-02T10:00:00Z"));
+    RawFixtures.write(spark, raw, "2024-03-02", "deletes.parquet", deletes);
+
+    IngestRunReport day2 = new IngestJob(spark, s).run().report();
+    assertThat(day2.counts().recordsDeleted()).isEqualTo(1);
+    assertThat(day2.counts().deletesOfUnknownKeys()).isEqualTo(1);
+    assertThat(day2.warnings())
+        .contains(
+            "1 delete(s) of keys never seen: neither the table nor its remembered deletes held"
+                + " them");
+
+    // The source re-delivers the same deletes: both keys are already deleted, nothing changes.
+    RawFixtures.write(spark, raw, "2024-03-03", "deletes-again.parquet", deletes);
+    IngestRunReport day3 = new IngestJob(spark, s).run().report();
+    assertThat(day3.status()).as(day3.error()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(day3.counts().recordsUnchanged()).isEqualTo(2);
+    assertThat(day3.counts().deletesOfUnknownKeys()).isZero();
+    assertThat(day3.counts().recordsDeleted()).isZero();
+    assertThat(day3.counts().accountingErrors()).isEmpty();
+    assertThat(day3.warnings()).noneSatisfy(w -> assertThat(w).contains("delete(s)"));
+
+    // A newer delete of a deleted key changes nothing either, but is remembered: a version older
+    // than it, arriving later, must not bring the key back.
+    RawFixtures.write(
+        spark, raw, "2024-03-04", "newer-delete.parquet", List.of(d("A", "2024-03-04T10:00:00Z")));
+    IngestRunReport day4 = new IngestJob(spark, s).run().report();
+    assertThat(day4.counts().recordsUnchanged()).isEqualTo(1);
+    assertThat(day4.counts().deletesOfUnknownKeys()).isZero();
+    RawFixtures.write(
+        spark,
+        raw,
+        "2024-03-05",
+        "late-upsert.parquet",
+        List.of(u("A", "Ada3", "2024-03-03T10:00:00Z")));
+    IngestRunReport day5 = new IngestJob(spark, s).run().report();
+    assertThat(day5.counts().recordsUnchanged()).isEqualTo(1);
+    assertThat(curated(s).keySet()).containsExactly("B");
   }
 
   /** Throws a checked exception from code that does not declare it, as Scala code does. */

@@ -175,6 +175,8 @@ class TestTransforms extends SparkTestSupport {
                 RowFactory.create("del", ts(t1), "D"),
                 RowFactory.create("del-old", ts(t1), "D"),
                 RowFactory.create("del-unknown", ts(t1), "D"),
+                RowFactory.create("del-replayed", ts(t1), "D"),
+                RowFactory.create("del-again-newer", ts(t2), "D"),
                 RowFactory.create("after-delete", ts(t1), "U"),
                 RowFactory.create("recreated", ts(t2), "U")),
             latestSchema);
@@ -190,7 +192,10 @@ class TestTransforms extends SparkTestSupport {
     Dataset<Row> tombstones =
         spark.createDataFrame(
             List.of(
-                RowFactory.create("after-delete", ts(t2)), RowFactory.create("recreated", ts(t1))),
+                RowFactory.create("after-delete", ts(t2)),
+                RowFactory.create("recreated", ts(t1)),
+                RowFactory.create("del-replayed", ts(t1)),
+                RowFactory.create("del-again-newer", ts(t1))),
             tableSchema);
     Map<String, String> actions = new TreeMap<>();
     for (Row r :
@@ -202,16 +207,18 @@ class TestTransforms extends SparkTestSupport {
     assertThat(actions)
         .containsExactlyEntriesOf(
             new TreeMap<>(
-                Map.of(
-                    "new", "INSERTED",
-                    "newer", "UPDATED",
-                    "older", "UNCHANGED",
-                    "same", "UNCHANGED",
-                    "del", "DELETED",
-                    "del-old", "UNCHANGED",
-                    "del-unknown", "DELETE_OF_UNKNOWN_KEY",
-                    "after-delete", "UNCHANGED",
-                    "recreated", "INSERTED")));
+                Map.ofEntries(
+                    Map.entry("new", "INSERTED"),
+                    Map.entry("newer", "UPDATED"),
+                    Map.entry("older", "UNCHANGED"),
+                    Map.entry("same", "UNCHANGED"),
+                    Map.entry("del", "DELETED"),
+                    Map.entry("del-old", "UNCHANGED"),
+                    Map.entry("del-unknown", "DELETE_OF_UNKNOWN_KEY"),
+                    Map.entry("del-replayed", "UNCHANGED"),
+                    Map.entry("del-again-newer", "UNCHANGED"),
+                    Map.entry("after-delete", "UNCHANGED"),
+                    Map.entry("recreated", "INSERTED"))));
   }
 
   private static Map<Long, String> mapOf(Object... kv) {

@@ -8,8 +8,14 @@ public enum Action {
   UPDATED,
   /** A delete not older than the present version: the key is removed. */
   DELETED,
-  /** The table already held a newer or equal version (or a newer delete): nothing changes. */
+  /**
+   * The table already held a newer or equal version, or a newer delete, or the record deletes a key
+   * that is already deleted (a re-delivered or replayed delete): nothing changes.
+   */
   UNCHANGED,
-  /** A delete for a key the table did not hold: counted, remembered, not an error. */
+  /**
+   * A delete of a key never seen: neither the table nor its remembered deletes hold it. Counted,
+   * remembered, not an error.
+   */
   DELETE_OF_UNKNOWN_KEY
 }

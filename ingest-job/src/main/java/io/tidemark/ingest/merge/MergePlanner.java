@@ -23,6 +23,20 @@ public final class MergePlanner {
   private MergePlanner() {}
 
   /**
+   * The deletes the tombstone table must remember: every applied delete and delete of an unknown
+   * key, and a delete of an already deleted key that is newer than the remembered one (it changes
+   * nothing in the table, but an older version arriving later must not bring the key back).
+   */
+  public static Column remembersDelete() {
+    return col(Cols.OP)
+        .equalTo(DatasetSpec.OPERATION_DELETE)
+        .and(
+            col(ACTION)
+                .isin(Action.DELETED.name(), Action.DELETE_OF_UNKNOWN_KEY.name())
+                .or(col(CURRENT_MARKER).isNull().and(col(TOMBSTONE_MARKER).lt(col(Cols.MARKER)))));
+  }
+
+  /**
    * Adds {@link #ACTION}, {@link #CURRENT_MARKER} and {@link #TOMBSTONE_MARKER}.
    *
    * @param latest one row per key: key columns, {@link Cols#MARKER}, {@link Cols#OP}
@@ -46,7 +60,11 @@ public final class MergePlanner {
     Column action =
         when(
                 isDelete,
-                when(cur.isNull(), lit(Action.DELETE_OF_UNKNOWN_KEY.name()))
+                when(
+                        cur.isNull(),
+                        // A key deleted before (a re-delivered file, a replay): nothing changes.
+                        when(tomb.isNotNull(), lit(Action.UNCHANGED.name()))
+                            .otherwise(lit(Action.DELETE_OF_UNKNOWN_KEY.name())))
                     .when(m.geq(cur), lit(Action.DELETED.name()))
                     .otherwise(lit(Action.UNCHANGED.name())))
             .otherwise(
