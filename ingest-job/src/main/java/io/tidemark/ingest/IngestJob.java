@@ -223,6 +223,22 @@ public final class IngestJob {
         !full && cp != null && cp.partition() != null
             ? cp.partition().minusDays(lookbackDays)
             : null;
+    if (from != null && cp.foldedThrough() != null && !from.isAfter(cp.foldedThrough())) {
+      // A lookback widened since those partitions were folded: their file lists are gone, so a
+      // file there could not be told new from processed. Listing them would read them all again.
+      String warning =
+          "A lookback of "
+              + lookbackDays
+              + " day(s) reaches back to "
+              + from
+              + ", but partitions through "
+              + cp.foldedThrough()
+              + " are folded into the checkpoint and not listed again; run --mode full-refresh"
+              + " to pick up files that landed there late";
+      LOG.warn(warning);
+      run.warnings.add(warning);
+      from = cp.foldedThrough().plusDays(1);
+    }
     PartitionLister lister =
         new PartitionLister(
             spark.sparkContext().hadoopConfiguration(),

@@ -91,6 +91,48 @@ class TestDiscovery extends SparkTestSupport {
   }
 
   @Test
+  void wideningTheLookbackNeverCountsAProcessedFileNewAgain() {
+    IngestSettings s = settings(dir).withLookback(Duration.ofDays(2));
+    Path raw = Path.of(s.dataset().raw().location());
+    for (int d = 1; d <= 8; d++) {
+      RawFixtures.write(
+          spark,
+          raw,
+          day(d).toString(),
+          "a.parquet",
+          List.of(u("K" + d, "N" + d, day(d) + "T10:00:00Z")));
+    }
+    assertThat(new IngestJob(spark, s).run().report().counts().filesNew()).isEqualTo(8);
+    // The checkpoint now keeps the file lists of days 6 to 8 and has folded days 1 to 5.
+    RawFixtures.write(
+        spark,
+        raw,
+        day(7).toString(),
+        "late.parquet",
+        List.of(u("L7", "x", "2024-03-07T11:00:00Z")));
+
+    IngestOutcome wide = new IngestJob(spark, s.withLookback(Duration.ofDays(10))).run();
+
+    IngestCounts c = wide.report().counts();
+    assertThat(wide.report().status()).as(wide.report().error()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(c.filesNew()).isEqualTo(1);
+    assertThat(wide.report().inputFiles())
+        .singleElement()
+        .satisfies(f -> assertThat(f).endsWith("ingest_date=2024-03-07/late.parquet"));
+    assertThat(c.recordsRead()).isEqualTo(1);
+    // The folded partitions are not listed again: their file lists are gone, so a file there
+    // could not be told new from processed. The report says so.
+    assertThat(wide.partitionsListed()).containsExactly(day(6), day(7), day(8));
+    assertThat(wide.report().warnings())
+        .contains(
+            "A lookback of 10 day(s) reaches back to 2024-02-27, but partitions through 2024-03-05 are"
+                + " folded into the checkpoint and not listed again; run --mode full-refresh to"
+                + " pick up files that landed there late");
+    assertThat(new IngestJob(spark, s.withLookback(Duration.ofDays(10))).run().report().status())
+        .isEqualTo(IngestStatus.NOTHING_TO_DO);
+  }
+
+  @Test
   void watermarkModeRereadsRewrittenFilesAndKeepsRecordsAfterWatermarkMinusLookback()
       throws Exception {
     IngestSettings s =
