@@ -254,6 +254,17 @@ public final class IngestJob {
     run.filesNew = newFiles.size();
     run.filesSkipped = skippedFiles.size();
     run.partitionsListed = lister.listedPartitions();
+    run.ignoredFolders = lister.ignoredFolders().stream().sorted().toList();
+    if (!run.ignoredFolders.isEmpty()) {
+      run.warnings.add(
+          run.ignoredFolders.size()
+              + " folder(s) under "
+              + lister.root()
+              + " are not "
+              + spec.raw().partitionColumn()
+              + "=YYYY-MM-DD partitions and were not read: "
+              + run.ignoredFolders);
+    }
     LOG.info(
         "Discovery: listed {} partition(s) {}; {} file(s) discovered, {} new, {} skipped",
         lister.listedPartitions().size(),
@@ -1014,6 +1025,7 @@ public final class IngestJob {
     List<String> inputFiles = List.of();
     List<String> quarantinedFiles = List.of();
     List<LocalDate> partitionsListed = List.of();
+    List<String> ignoredFolders = List.of();
     long filesDiscovered;
     long filesNew;
     long filesSkipped;
@@ -1111,7 +1123,8 @@ public final class IngestJob {
           snapshotId,
           warnings,
           errorCode,
-          status == null ? "the run ended without a status" : error);
+          status == null ? "the run ended without a status" : error,
+          ignoredFolders);
     }
   }
 }

@@ -6,9 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.discovery.PartitionLister;
 import io.tidemark.ingest.discovery.RawFile;
+import io.tidemark.model.cloudwatch.IngestRunMetrics;
+import io.tidemark.model.metrics.Metric;
 import io.tidemark.model.report.DiscoveryMode;
 import io.tidemark.model.report.IngestCounts;
 import io.tidemark.model.report.IngestMode;
+import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -130,6 +133,41 @@ class TestDiscovery extends SparkTestSupport {
                 + " pick up files that landed there late");
     assertThat(new IngestJob(spark, s.withLookback(Duration.ofDays(10))).run().report().status())
         .isEqualTo(IngestStatus.NOTHING_TO_DO);
+  }
+
+  @Test
+  void foldersThatAreNotDatePartitionsAreNamedAndCountedInTheReportAndItsMetrics()
+      throws Exception {
+    IngestSettings s = settings(dir);
+    Path raw = Path.of(s.dataset().raw().location());
+    RawFixtures.write(
+        spark, raw, "2024-03-01", "a.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
+    for (String folder :
+        List.of("ingest_date=garbage", "ingest_date=2026-13-45", "INGEST_DATE=2024-03-02")) {
+      RawFixtures.write(
+          spark,
+          raw.resolve(folder).resolve("a.parquet"),
+          RawFixtures.CUSTOMERS,
+          List.of(u("X", "Lost", "2024-03-02T10:00:00Z").row()));
+    }
+    Files.createDirectories(raw.resolve("_temporary"));
+
+    IngestRunReport r = new IngestJob(spark, s).run().report();
+
+    assertThat(r.status()).as(r.error()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(r.ignoredPartitionFolders())
+        .containsExactly("INGEST_DATE=2024-03-02", "ingest_date=2026-13-45", "ingest_date=garbage");
+    assertThat(r.warnings())
+        .contains(
+            "3 folder(s) under file:"
+                + raw
+                + " are not ingest_date=YYYY-MM-DD partitions and were not read:"
+                + " [INGEST_DATE=2024-03-02, ingest_date=2026-13-45, ingest_date=garbage]");
+    assertThat(IngestRunMetrics.datums(r))
+        .filteredOn(d -> d.metric() == Metric.PARTITION_FOLDERS_IGNORED)
+        .singleElement()
+        .satisfies(d -> assertThat(d.value()).isEqualTo(3.0));
+    assertThat(curated(s).keySet()).containsExactly("A");
   }
 
   @Test

@@ -76,7 +76,7 @@ public final class PartitionLister {
         }
       }
       if (date == null) {
-        ignored.add(s.getPath().toString());
+        ignored.add(name);
         LOG.warn("Ignoring folder {}: not a {}=YYYY-MM-DD partition", s.getPath(), partitionColumn);
         continue;
       }
@@ -144,7 +144,10 @@ public final class PartitionLister {
     return rootListings;
   }
 
-  /** Folders under the root that are not partitions. */
+  /**
+   * Folders under the root that are not partitions (a bad date, another case), by name, in listing
+   * order; hidden and {@code _}-prefixed folders are not counted.
+   */
   public List<String> ignoredFolders() {
     return List.copyOf(ignored);
   }

@@ -49,6 +49,9 @@ public final class IngestRunMetrics {
     boolean ok = report.status().successful();
     out.add(Datum.of(Metric.RUN_SUCCEEDED, p, d, ok ? 1 : 0, at));
     out.add(Datum.of(Metric.RUN_FAILED, p, d, ok ? 0 : 1, at));
+    out.add(
+        Datum.of(
+            Metric.PARTITION_FOLDERS_IGNORED, p, d, report.ignoredPartitionFolders().size(), at));
     return out;
   }
 }

@@ -78,6 +78,11 @@ public enum Metric {
   RUN_SUCCEEDED(
       "RunSucceeded", COUNT, INGEST_JOB, "1 when a run ended successfully (incl. nothing to do)."),
   RUN_FAILED("RunFailed", COUNT, INGEST_JOB, "1 when a run failed or its batch was rejected."),
+  PARTITION_FOLDERS_IGNORED(
+      "PartitionFoldersIgnored",
+      COUNT,
+      INGEST_JOB,
+      "Folders under the raw root that are not date partitions (bad date, other case): not read."),
 
   // ---- reconciler, one datum per reconciliation ----
   RULE_STATUS(

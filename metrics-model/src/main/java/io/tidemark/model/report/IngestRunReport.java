@@ -33,6 +33,9 @@ import java.util.List;
  * @param warnings things a person should look at (schema drift, unknown-key deletes)
  * @param errorCode a stable code when the run failed
  * @param error the failure message: what and where
+ * @param ignoredPartitionFolders folders under the dataset's raw root that are not {@code
+ *     <partition-column>=YYYY-MM-DD} partitions (a bad date, another case), by name: their files
+ *     are not read; empty in reports written before the field existed
  */
 public record IngestRunReport(
     int schemaVersion,
@@ -55,7 +58,8 @@ public record IngestRunReport(
     Long snapshotId,
     List<String> warnings,
     String errorCode,
-    String error) {
+    String error,
+    List<String> ignoredPartitionFolders) {
 
   public static final int SCHEMA_VERSION = 1;
 
@@ -87,9 +91,59 @@ public record IngestRunReport(
     quarantinedFiles = quarantinedFiles == null ? List.of() : List.copyOf(quarantinedFiles);
     counts = Checks.required("counts", counts);
     warnings = warnings == null ? List.of() : List.copyOf(warnings);
+    ignoredPartitionFolders =
+        ignoredPartitionFolders == null ? List.of() : List.copyOf(ignoredPartitionFolders);
     if (!status.successful() && (error == null || error.isBlank())) {
       throw new InvalidDocumentException("error", error, "a " + status + " run must say why");
     }
+  }
+
+  /** A report without ignored partition folders, as written before that field existed. */
+  public IngestRunReport(
+      int schemaVersion,
+      String runId,
+      String batchId,
+      String pipeline,
+      String dataset,
+      IngestMode mode,
+      DiscoveryMode discoveryMode,
+      IngestStatus status,
+      Instant startedAt,
+      Instant finishedAt,
+      ChangeMarkerType changeMarkerType,
+      String watermarkBefore,
+      String watermarkAfter,
+      Duration lookback,
+      List<String> inputFiles,
+      List<String> quarantinedFiles,
+      IngestCounts counts,
+      Long snapshotId,
+      List<String> warnings,
+      String errorCode,
+      String error) {
+    this(
+        schemaVersion,
+        runId,
+        batchId,
+        pipeline,
+        dataset,
+        mode,
+        discoveryMode,
+        status,
+        startedAt,
+        finishedAt,
+        changeMarkerType,
+        watermarkBefore,
+        watermarkAfter,
+        lookback,
+        inputFiles,
+        quarantinedFiles,
+        counts,
+        snapshotId,
+        warnings,
+        errorCode,
+        error,
+        List.of());
   }
 
   private static void checkWatermark(String field, ChangeMarkerType type, String value) {

@@ -121,7 +121,7 @@ public final class TemplateGenerator {
             Metric.RECORDS_LATE));
     widgets.add(
         timeSeries(
-            "Files discovered / new / skipped",
+            "Files discovered / new / skipped; partition folders ignored",
             12,
             y,
             12,
@@ -133,7 +133,8 @@ public final class TemplateGenerator {
             false,
             Metric.FILES_DISCOVERED,
             Metric.FILES_NEW,
-            Metric.FILES_SKIPPED));
+            Metric.FILES_SKIPPED,
+            Metric.PARTITION_FOLDERS_IGNORED));
     y += 6;
     widgets.add(
         timeSeries(

@@ -39,6 +39,50 @@ class TestDocuments {
   }
 
   @Test
+  void ingestRunReportsWrittenBeforeIgnoredPartitionFoldersExistedStillRead() {
+    IngestRunReport report = Reports.succeeded(T0);
+    String json = Json.write(report);
+    assertThat(json).contains("\"ignoredPartitionFolders\" : [ ]");
+    String older = json.replaceAll(",\\s*\"ignoredPartitionFolders\" : \\[ \\]", "");
+    assertThat(older).doesNotContain("ignoredPartitionFolders");
+    assertThat(Json.read(older, IngestRunReport.class).ignoredPartitionFolders()).isEmpty();
+  }
+
+  @Test
+  void ignoredPartitionFoldersRoundTripAndArePublishedAsACount() {
+    IngestRunReport r = Reports.succeeded(T0);
+    IngestRunReport withFolders =
+        new IngestRunReport(
+            r.schemaVersion(),
+            r.runId(),
+            r.batchId(),
+            r.pipeline(),
+            r.dataset(),
+            r.mode(),
+            r.discoveryMode(),
+            r.status(),
+            r.startedAt(),
+            r.finishedAt(),
+            r.changeMarkerType(),
+            r.watermarkBefore(),
+            r.watermarkAfter(),
+            r.lookback(),
+            r.inputFiles(),
+            r.quarantinedFiles(),
+            r.counts(),
+            r.snapshotId(),
+            r.warnings(),
+            r.errorCode(),
+            r.error(),
+            List.of("INGEST_DATE=2026-10-15", "ingest_date=2026-13-45"));
+    assertThat(Json.read(Json.write(withFolders), IngestRunReport.class)).isEqualTo(withFolders);
+    assertThat(io.tidemark.model.cloudwatch.IngestRunMetrics.datums(withFolders))
+        .filteredOn(d -> d.metric() == io.tidemark.model.metrics.Metric.PARTITION_FOLDERS_IGNORED)
+        .singleElement()
+        .satisfies(d -> assertThat(d.value()).isEqualTo(2.0));
+  }
+
+  @Test
   void reconciliationReportRoundTrips() {
     RuleSpec missing = RuleSpec.of(RuleKind.MISSING_KEYS);
     ReconciliationReport report =

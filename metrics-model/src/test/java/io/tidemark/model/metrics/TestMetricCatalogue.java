@@ -38,7 +38,8 @@ class TestMetricCatalogue {
             "WatermarkLag",
             "RunDuration",
             "RunSucceeded",
-            "RunFailed");
+            "RunFailed",
+            "PartitionFoldersIgnored");
     assertThat(Metric.emittedBy(Emitter.INGEST_JOB))
         .allMatch(m -> m.dimensions().equals(List.of(Dimension.PIPELINE, Dimension.DATASET)));
   }
