@@ -18,11 +18,12 @@ import io.tidemark.ingest.discovery.PartitionLister;
 import io.tidemark.ingest.discovery.RawFile;
 import io.tidemark.ingest.merge.Action;
 import io.tidemark.ingest.merge.Dedup;
-import io.tidemark.ingest.merge.IcebergTables;
 import io.tidemark.ingest.merge.MergePlanner;
+import io.tidemark.ingest.merge.OutputTables;
 import io.tidemark.ingest.merge.RunBranches;
 import io.tidemark.ingest.report.RunMetrics;
 import io.tidemark.ingest.report.RunReports;
+import io.tidemark.ingest.sql.IngestSql;
 import io.tidemark.ingest.validate.Cols;
 import io.tidemark.ingest.validate.RawReader;
 import io.tidemark.ingest.validate.Validation;
@@ -94,6 +95,7 @@ public final class IngestJob {
   private final IngestSettings settings;
   private final FailurePoints failurePoints;
   private final DatasetSpec spec;
+  private final IngestSql sql;
 
   public IngestJob(SparkSession spark, IngestSettings settings) {
     this(spark, settings, FailurePoints.none());
@@ -104,6 +106,7 @@ public final class IngestJob {
     this.settings = java.util.Objects.requireNonNull(settings, "settings is null");
     this.failurePoints = java.util.Objects.requireNonNull(failurePoints, "failurePoints is null");
     this.spec = settings.dataset();
+    this.sql = new IngestSql(settings);
   }
 
   /** Runs once; see the class comment. */
@@ -168,7 +171,7 @@ public final class IngestJob {
 
   private void execute(Run run) {
     IngestSpark.register(spark, settings.catalog());
-    IcebergTables tables = new IcebergTables(spark, settings);
+    OutputTables tables = new OutputTables(spark, settings);
     boolean full = settings.mode() == IngestMode.FULL_REFRESH;
     String markerColumn = spec.changeMarker().column();
     LOG.info(
@@ -359,16 +362,14 @@ public final class IngestJob {
     Dataset<Row> current =
         full || base < 0
             ? emptyKeys(types, tables.markerType())
-            : spark
-                .sql("SELECT * FROM " + settings.curatedSparkName() + " VERSION AS OF " + base)
-                .selectExpr(keyAndMarker.stream().map(c -> "`" + c + "`").toArray(String[]::new));
+            : spark.sql(sql.curatedAsOf(base)).selectExpr(IngestSql.quoteAll(keyAndMarker));
     Table tombTable = full ? null : tables.load(settings.tombstoneSparkName());
     Dataset<Row> tombstones =
         tombTable == null
             ? emptyKeys(types, tables.markerType())
             : spark
                 .table(settings.tombstoneSparkName())
-                .selectExpr(keyAndMarker.stream().map(c -> "`" + c + "`").toArray(String[]::new));
+                .selectExpr(IngestSql.quoteAll(keyAndMarker));
     Dataset<Row> planned =
         MergePlanner.plan(latest, current, tombstones, spec.keyColumns(), markerColumn)
             .persist(StorageLevel.MEMORY_AND_DISK());
@@ -660,7 +661,7 @@ public final class IngestJob {
 
   private void writeQuarantine(
       Run run,
-      IcebergTables tables,
+      OutputTables tables,
       Dataset<Row> invalidRows,
       Dataset<Row> problemRows,
       String batchId,
@@ -692,7 +693,7 @@ public final class IngestJob {
             col("detail"),
             col("original_values"));
     String view = run.view(rows);
-    spark.sql(tables.quarantineMergeSql(view));
+    spark.sql(sql.quarantineMerge(view));
     LOG.info(
         "Quarantined {} record(s) and {} file(s) of batch {} into {}",
         run.counts.recordsInvalid(),
@@ -702,7 +703,7 @@ public final class IngestJob {
   }
 
   private void writeTombstones(
-      Run run, IcebergTables tables, Dataset<Row> planned, String batchId, boolean full) {
+      Run run, OutputTables tables, Dataset<Row> planned, String batchId, boolean full) {
     List<Column> cols = new ArrayList<>();
     spec.keyColumns().forEach(k -> cols.add(col(k)));
     cols.add(col(Cols.MARKER));
@@ -723,7 +724,7 @@ public final class IngestJob {
         == 0) {
       return;
     }
-    spark.sql(tables.tombstoneMergeSql(run.view(deletes)));
+    spark.sql(sql.tombstoneMerge(run.view(deletes)));
   }
 
   /**
@@ -732,7 +733,7 @@ public final class IngestJob {
    */
   private void commit(
       Run run,
-      IcebergTables tables,
+      OutputTables tables,
       Dataset<Row> planned,
       Map<String, String> props,
       long base,
@@ -768,7 +769,7 @@ public final class IngestJob {
             if (full) {
               overwriteAll(finalRebuilt, target);
             } else {
-              spark.sql(tables.curatedMergeSql(view, target));
+              spark.sql(sql.curatedMerge(view, target));
             }
             return null;
           },
@@ -817,7 +818,7 @@ public final class IngestJob {
    * needs a snapshot to start from; that snapshot must still hold no data and no checkpoint, or
    * another run's batch got there first.
    */
-  private long branchStart(IcebergTables tables, long base) {
+  private long branchStart(OutputTables tables, long base) {
     if (base >= 0) {
       return base;
     }
@@ -837,7 +838,7 @@ public final class IngestJob {
    * Drops the run branches that crashed runs left behind (see {@link RunBranches#STALE_AFTER});
    * true when it changed the table's metadata. Failing to drop them never fails the run.
    */
-  private boolean dropLeftoverBranches(IcebergTables tables, Table t, Instant startedAt) {
+  private boolean dropLeftoverBranches(OutputTables tables, Table t, Instant startedAt) {
     List<String> stale = RunBranches.stale(t.refs(), startedAt);
     if (stale.isEmpty()) {
       return false;
@@ -860,7 +861,7 @@ public final class IngestJob {
     return true;
   }
 
-  private void dropRunBranch(IcebergTables tables, String branch) {
+  private void dropRunBranch(OutputTables tables, String branch) {
     try {
       RunBranches.drop(tables::loadCurated, List.of(branch));
     } catch (RuntimeException e) {
@@ -993,7 +994,7 @@ public final class IngestJob {
    * Runs one write of a table other than the curated one; when Iceberg refuses it because another
    * run committed to that table meanwhile, says so with the table and its snapshots.
    */
-  private void writing(IcebergTables tables, String table, Runnable write) {
+  private void writing(OutputTables tables, String table, Runnable write) {
     long from = snapshotId(tables.load(table));
     try {
       write.run();

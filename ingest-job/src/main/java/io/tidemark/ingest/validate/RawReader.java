@@ -6,6 +6,7 @@ import static org.apache.spark.sql.functions.struct;
 import static org.apache.spark.sql.functions.to_json;
 
 import io.tidemark.ingest.discovery.RawFile;
+import io.tidemark.ingest.sql.IngestSql;
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.contract.RawSchema;
@@ -403,7 +404,7 @@ public final class RawReader {
     return to_json(
         struct(
             Arrays.stream(schema.fieldNames())
-                .map(n -> col("`" + n + "`"))
+                .map(n -> col(IngestSql.quote(n)))
                 .toArray(Column[]::new)));
   }
 

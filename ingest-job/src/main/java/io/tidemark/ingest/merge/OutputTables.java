@@ -3,14 +3,12 @@ package io.tidemark.ingest.merge;
 import io.tidemark.ingest.ErrorCode;
 import io.tidemark.ingest.IngestException;
 import io.tidemark.ingest.config.IngestSettings;
-import io.tidemark.ingest.validate.Cols;
+import io.tidemark.ingest.sql.IngestSql;
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.spark.Spark3Util;
 import org.apache.spark.sql.SparkSession;
@@ -22,8 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The job's three Iceberg tables and the SQL that writes them. Identifiers in the SQL come only
- * from validated config (letters, digits, underscores) and are quoted anyway.
+ * Loads, checks and creates the job's three output tables (their SQL is in {@link IngestSql}):
  *
  * <ul>
  *   <li>curated: keys, change marker, payload; one row per live key
@@ -32,8 +29,8 @@ import org.slf4j.LoggerFactory;
  *       after a delete cannot bring the key back
  * </ul>
  */
-public final class IcebergTables {
-  private static final Logger LOG = LoggerFactory.getLogger(IcebergTables.class);
+public final class OutputTables {
+  private static final Logger LOG = LoggerFactory.getLogger(OutputTables.class);
 
   /**
    * Format v2, merge-on-read (position-delete files, so an incremental run writes in proportion to
@@ -63,19 +60,18 @@ public final class IcebergTables {
   private final SparkSession spark;
   private final IngestSettings settings;
   private final DatasetSpec spec;
+  private final IngestSql sql;
 
-  public IcebergTables(SparkSession spark, IngestSettings settings) {
+  public OutputTables(SparkSession spark, IngestSettings settings) {
     this.spark = spark;
     this.settings = settings;
     this.spec = settings.dataset();
+    this.sql = new IngestSql(settings);
   }
 
   /** The curated table's columns: keys, change marker, payload. */
   public List<String> curatedColumns() {
-    List<String> cols = new ArrayList<>(spec.keyColumns());
-    cols.add(spec.changeMarker().column());
-    cols.addAll(spec.comparedColumns());
-    return cols;
+    return sql.curatedColumns();
   }
 
   public DataType markerType() {
@@ -148,39 +144,34 @@ public final class IcebergTables {
 
   /** Creates the namespaces and the three tables when missing. */
   public void ensureTables(Map<String, DataType> columnTypes) {
-    List<String> curated = new ArrayList<>();
+    Map<String, String> curated = new LinkedHashMap<>();
     for (String c : curatedColumns()) {
       DataType t = c.equals(spec.changeMarker().column()) ? markerType() : columnTypes.get(c);
       if (t == null) {
         throw new IngestException(
             ErrorCode.INTERNAL_ERROR, "Cannot create the curated table: no type for column " + c);
       }
-      curated.add(q(c) + " " + t.sql());
+      curated.put(c, t.sql());
     }
-    List<String> tomb = new ArrayList<>();
+    Map<String, String> tomb = new LinkedHashMap<>();
     for (String k : spec.keyColumns()) {
-      tomb.add(q(k) + " " + columnTypes.get(k).sql());
+      tomb.put(k, columnTypes.get(k).sql());
     }
-    tomb.add(q(spec.changeMarker().column()) + " " + markerType().sql());
-    tomb.add("batch_id STRING");
-    List<String> quarantine = new ArrayList<>();
+    tomb.put(spec.changeMarker().column(), markerType().sql());
+    tomb.put("batch_id", DataTypes.StringType.sql());
+    Map<String, String> quarantine = new LinkedHashMap<>();
     for (StructField f : QUARANTINE_SCHEMA.fields()) {
-      quarantine.add(q(f.name()) + " " + f.dataType().sql());
+      quarantine.put(f.name(), f.dataType().sql());
     }
     create(settings.curatedSparkName(), curated);
     create(settings.quarantineSparkName(), quarantine);
     create(settings.tombstoneSparkName(), tomb);
   }
 
-  private void create(String name, List<String> columns) {
+  private void create(String name, Map<String, String> columns) {
     String ns = name.substring(0, name.lastIndexOf('.'));
-    String props =
-        TABLE_PROPERTIES.entrySet().stream()
-            .sorted(Map.Entry.comparingByKey())
-            .map(e -> "'" + e.getKey() + "'='" + e.getValue() + "'")
-            .collect(Collectors.joining(", "));
     try {
-      spark.sql("CREATE NAMESPACE IF NOT EXISTS " + ns);
+      spark.sql(IngestSql.createNamespace(ns));
     } catch (RuntimeException e) {
       if (!isAlreadyExists(e)) {
         throw e;
@@ -189,16 +180,9 @@ public final class IcebergTables {
     if (load(name) != null) {
       return;
     }
-    LOG.info("Creating Iceberg table {} ({})", name, String.join(", ", columns));
+    LOG.info("Creating Iceberg table {} ({})", name, columns);
     try {
-      spark.sql(
-          "CREATE TABLE IF NOT EXISTS "
-              + name
-              + " ("
-              + String.join(", ", columns)
-              + ") USING iceberg TBLPROPERTIES ("
-              + props
-              + ")");
+      spark.sql(IngestSql.createTable(name, columns, TABLE_PROPERTIES));
     } catch (RuntimeException e) {
       if (!isAlreadyExists(e)) {
         throw e;
@@ -215,120 +199,5 @@ public final class IcebergTables {
       }
     }
     return false;
-  }
-
-  /**
-   * The curated MERGE, with the version guard: update only when the incoming marker is newer,
-   * delete on D when not older, insert when absent, not D, and not older than a remembered delete.
-   *
-   * @param view a temp view with key and payload columns, {@link Cols#MARKER}, {@link Cols#OP} and
-   *     {@link MergePlanner#TOMBSTONE_MARKER}
-   * @param target the Spark identifier written: the curated table or one of its branches (see
-   *     {@link RunBranches#sparkName})
-   */
-  public String curatedMergeSql(String view, String target) {
-    String m = q(spec.changeMarker().column());
-    String sm = "s." + Cols.MARKER;
-    List<String> payload = spec.comparedColumns();
-    String set =
-        payload.stream().map(c -> "t." + q(c) + " = s." + q(c)).collect(Collectors.joining(", "));
-    set = (set.isEmpty() ? "" : set + ", ") + "t." + m + " = " + sm;
-    List<String> cols = curatedColumns();
-    String insertCols = cols.stream().map(IcebergTables::q).collect(Collectors.joining(", "));
-    String insertVals =
-        cols.stream()
-            .map(c -> c.equals(spec.changeMarker().column()) ? sm : "s." + q(c))
-            .collect(Collectors.joining(", "));
-    return "MERGE INTO "
-        + target
-        + " t USING "
-        + view
-        + " s ON "
-        + keyCondition()
-        + " WHEN MATCHED AND s."
-        + Cols.OP
-        + " = 'D' AND "
-        + sm
-        + " >= t."
-        + m
-        + " THEN DELETE"
-        + " WHEN MATCHED AND s."
-        + Cols.OP
-        + " = 'U' AND "
-        + sm
-        + " > t."
-        + m
-        + " THEN UPDATE SET "
-        + set
-        + " WHEN NOT MATCHED AND s."
-        + Cols.OP
-        + " = 'U' AND (s."
-        + MergePlanner.TOMBSTONE_MARKER
-        + " IS NULL OR "
-        + sm
-        + " > s."
-        + MergePlanner.TOMBSTONE_MARKER
-        + ") THEN INSERT ("
-        + insertCols
-        + ") VALUES ("
-        + insertVals
-        + ")";
-  }
-
-  /** Remembers deletes: keeps the newest delete marker per key. */
-  public String tombstoneMergeSql(String view) {
-    String m = q(spec.changeMarker().column());
-    String keys =
-        spec.keyColumns().stream().map(IcebergTables::q).collect(Collectors.joining(", "));
-    String keyVals =
-        spec.keyColumns().stream().map(k -> "s." + q(k)).collect(Collectors.joining(", "));
-    return "MERGE INTO "
-        + settings.tombstoneSparkName()
-        + " t USING "
-        + view
-        + " s ON "
-        + keyCondition()
-        + " WHEN MATCHED AND s."
-        + Cols.MARKER
-        + " > t."
-        + m
-        + " THEN UPDATE SET t."
-        + m
-        + " = s."
-        + Cols.MARKER
-        + ", t.batch_id = s.batch_id"
-        + " WHEN NOT MATCHED THEN INSERT ("
-        + keys
-        + ", "
-        + m
-        + ", batch_id) VALUES ("
-        + keyVals
-        + ", s."
-        + Cols.MARKER
-        + ", s.batch_id)";
-  }
-
-  /**
-   * Quarantine rows keyed by (source file, row number): a retried batch replaces its own rows
-   * instead of adding them twice.
-   */
-  public String quarantineMergeSql(String view) {
-    return "MERGE INTO "
-        + settings.quarantineSparkName()
-        + " t USING "
-        + view
-        + " s ON t.source_file = s.source_file AND t.row_number = s.row_number"
-        + " WHEN MATCHED THEN UPDATE SET *"
-        + " WHEN NOT MATCHED THEN INSERT *";
-  }
-
-  private String keyCondition() {
-    return spec.keyColumns().stream()
-        .map(k -> "t." + q(k) + " = s." + q(k))
-        .collect(Collectors.joining(" AND "));
-  }
-
-  static String q(String identifier) {
-    return "`" + identifier.replace("`", "``") + "`";
   }
 }
