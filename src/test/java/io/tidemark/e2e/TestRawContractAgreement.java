@@ -302,6 +302,11 @@ class TestRawContractAgreement {
     assertThat(view.strays())
         .extracting(StrayEntry::path)
         .containsExactly(datasetRoot.resolve("ingest_date=garbage").toAbsolutePath().toString());
+    assertThat(runs)
+        .allSatisfy(
+            o ->
+                assertThat(o.report().ignoredPartitionFolders())
+                    .containsExactly("ingest_date=garbage"));
   }
 
   // ---- raw files, written by DuckDB (and by Spark for a shape DuckDB cannot write) ----

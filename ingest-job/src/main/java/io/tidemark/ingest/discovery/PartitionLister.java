@@ -2,14 +2,13 @@ package io.tidemark.ingest.discovery;
 
 import io.tidemark.ingest.ErrorCode;
 import io.tidemark.ingest.IngestException;
+import io.tidemark.model.contract.RawLayout;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.time.LocalDate;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -24,7 +23,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class PartitionLister {
   private static final Logger LOG = LoggerFactory.getLogger(PartitionLister.class);
-  private static final String PARQUET_SUFFIX = ".parquet";
 
   private final FileSystem fs;
   private final Path root;
@@ -60,26 +58,22 @@ public final class PartitionLister {
       throw new IngestException(
           ErrorCode.IO_FAILED, "Cannot list raw root " + root + ": " + e.getMessage(), e);
     }
-    String prefix = partitionColumn + "=";
     List<LocalDate> out = new ArrayList<>();
     for (FileStatus s : children) {
       String name = s.getPath().getName();
-      if (!s.isDirectory() || name.startsWith("_") || name.startsWith(".")) {
+      if (!s.isDirectory()) {
         continue;
       }
-      LocalDate date = null;
-      if (name.startsWith(prefix)) {
-        try {
-          date = LocalDate.parse(name.substring(prefix.length()));
-        } catch (DateTimeParseException e) {
-          date = null;
-        }
+      RawLayout.Folder folder = RawLayout.classifyFolder(partitionColumn, name);
+      if (folder.kind() == RawLayout.Folder.Kind.HIDDEN) {
+        continue;
       }
-      if (date == null) {
+      if (folder.kind() == RawLayout.Folder.Kind.STRAY) {
         ignored.add(name);
-        LOG.warn("Ignoring folder {}: not a {}=YYYY-MM-DD partition", s.getPath(), partitionColumn);
+        LOG.warn("Ignoring folder {}: {}", s.getPath(), folder.problem());
         continue;
       }
+      LocalDate date = folder.date();
       if (from == null || !date.isBefore(from)) {
         out.add(date);
       }
@@ -94,7 +88,7 @@ public final class PartitionLister {
    * _SUCCESS} markers, checksums, JSON manifests), are not data and are skipped.
    */
   public List<RawFile> files(LocalDate partition) {
-    Path dir = new Path(root, partitionColumn + "=" + partition);
+    Path dir = new Path(root, RawLayout.partitionFolder(partitionColumn, partition));
     FileStatus[] children;
     try {
       listedPartitions.add(partition);
@@ -106,11 +100,11 @@ public final class PartitionLister {
     List<RawFile> out = new ArrayList<>();
     for (FileStatus s : children) {
       String name = s.getPath().getName();
-      if (!s.isFile() || name.startsWith("_") || name.startsWith(".")) {
+      if (!s.isFile()) {
         continue;
       }
-      if (!isParquet(name)) {
-        LOG.debug("Skipping {}: not a {} file", s.getPath(), PARQUET_SUFFIX);
+      if (!RawLayout.isDataFile(name)) {
+        LOG.debug("Skipping {}: hidden, or not a {} file", s.getPath(), RawLayout.DATA_FILE_SUFFIX);
         continue;
       }
       out.add(
@@ -119,10 +113,6 @@ public final class PartitionLister {
     }
     out.sort(Comparator.comparing(RawFile::name));
     return out;
-  }
-
-  static boolean isParquet(String fileName) {
-    return fileName.toLowerCase(Locale.ROOT).endsWith(PARQUET_SUFFIX);
   }
 
   /** Lists every partition on or after {@code from} and returns their files in path order. */
