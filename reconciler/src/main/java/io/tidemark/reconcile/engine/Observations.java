@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param missing expected live keys absent from curated
  * @param unexpected curated keys that raw does not hold, or holds as deleted
  * @param duplicates keys present more than once in curated
- * @param stale keys whose curated change marker is older than the expected one
+ * @param stale keys whose curated change marker differs from the expected one: older, or newer than
+ *     any valid raw version
  * @param mismatched keys at the same change marker whose compared columns hash differently
  * @param freshness how far curated is behind
  * @param bytesScanned bytes read from storage, 0 when unknown

@@ -66,7 +66,12 @@ public final class RuleEvaluator {
       case DUPLICATE_KEYS ->
           keys(rule, o.duplicates(), "keys are present more than once in curated", bytes);
       case STALE_VERSIONS ->
-          keys(rule, o.stale(), "keys hold an older version in curated than in raw", bytes);
+          keys(
+              rule,
+              o.stale(),
+              "keys hold another version in curated than raw's latest valid one (older, or newer"
+                  + " than any raw version)",
+              bytes);
       case VALUE_MISMATCHES ->
           keys(
               rule,

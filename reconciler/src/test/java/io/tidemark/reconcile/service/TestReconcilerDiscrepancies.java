@@ -191,6 +191,15 @@ class TestReconcilerDiscrepancies {
   }
 
   @Test
+  void curatedNewerThanEveryRawVersion() {
+    // A writer that shifted a timestamp by two hours: curated holds a version raw never had.
+    scenario.curated.upsert(
+        List.of(new CuratedTable.Row(key(19), name(19, 1), email(19, 1), at(3).plusSeconds(7200))));
+
+    assertOnlyFails(runFull(rules(0)), RuleKind.STALE_VERSIONS, List.of(key(19)));
+  }
+
+  @Test
   void valueMismatch() {
     scenario.curated.upsert(
         List.of(new CuratedTable.Row(key(9), name(9, 1), "changed@example.com", at(30))));

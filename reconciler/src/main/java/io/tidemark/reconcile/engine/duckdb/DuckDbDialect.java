@@ -310,9 +310,16 @@ final class DuckDbDialect {
       "SELECT c.key FROM cur c LEFT JOIN exp e ON c.key = e.key"
           + " WHERE e.key IS NULL OR e.is_delete";
   static final String DUPLICATES = "SELECT key FROM cur WHERE n > 1";
+
+  /**
+   * Keys whose curated version is not raw's latest valid one, in either direction: older (a change
+   * not applied) or newer (a version raw does not hold: an invented row, a shifted timestamp, a raw
+   * file deleted after the job read it).
+   */
   static final String STALE =
       "SELECT c.key FROM cur c JOIN exp e ON c.key = e.key"
-          + " WHERE NOT e.is_delete AND c.marker < e.marker";
+          + " WHERE NOT e.is_delete AND c.marker <> e.marker";
+
   static final String MISMATCHED =
       "SELECT DISTINCT r.key FROM cur_rows r JOIN exp e ON r.key = e.key"
           + " WHERE NOT e.is_delete AND r.marker = e.marker AND r.row_hash <> e.row_hash";
