@@ -73,6 +73,19 @@ public record ReconciliationReport(
         : ReconciliationStatus.FAILED;
   }
 
+  /**
+   * Whether this run found its own window clean: PASSED, or FAILED only on results carried over
+   * from a FULL run. The next WINDOW run starts where such a run's window ended.
+   */
+  public boolean windowClean() {
+    if (status == ReconciliationStatus.PASSED) {
+      return true;
+    }
+    return status == ReconciliationStatus.FAILED
+        && results.stream()
+            .allMatch(r -> r.status() == RuleStatus.PASS || r.carriedOverFrom() != null);
+  }
+
   /** A copy in another state, e.g. finished or ABANDONED. */
   public ReconciliationReport withOutcome(
       ReconciliationStatus newStatus,

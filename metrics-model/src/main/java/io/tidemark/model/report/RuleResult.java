@@ -19,6 +19,9 @@ import java.util.List;
  * @param reason why it failed or errored, in words; null on PASS
  * @param sampleKeys up to the rule's sample size of offending keys (composite keys joined by '|')
  * @param bytesScanned bytes the engine scanned for this rule, 0 when unknown
+ * @param carriedOverFrom the id of the FULL reconciliation whose failure this result repeats: a
+ *     WINDOW run sees only what changed in its window, so it cannot clear damage a FULL run found
+ *     (only a FULL run that passes can); null for a result of the run's own observations
  */
 public record RuleResult(
     String ruleId,
@@ -29,7 +32,11 @@ public record RuleResult(
     RuleStatus status,
     String reason,
     List<String> sampleKeys,
-    long bytesScanned) {
+    long bytesScanned,
+    String carriedOverFrom) {
+
+  /** The prefix of a carried-over result's reason. */
+  public static final String CARRIED_OVER = "carried over from FULL reconciliation ";
 
   public RuleResult {
     Checks.identifier("ruleId", ruleId);
@@ -48,6 +55,65 @@ public record RuleResult(
       throw new InvalidDocumentException("observed", null, "a " + status + " result needs a value");
     }
     Checks.nonNegative("bytesScanned", bytesScanned);
+    if (carriedOverFrom != null && status != RuleStatus.FAIL) {
+      throw new InvalidDocumentException(
+          "carriedOverFrom", carriedOverFrom, "only a FAIL result can be carried over");
+    }
+  }
+
+  /** A result of the run's own observations. */
+  public RuleResult(
+      String ruleId,
+      RuleKind kind,
+      Severity severity,
+      Double observed,
+      double threshold,
+      RuleStatus status,
+      String reason,
+      List<String> sampleKeys,
+      long bytesScanned) {
+    this(
+        ruleId,
+        kind,
+        severity,
+        observed,
+        threshold,
+        status,
+        reason,
+        sampleKeys,
+        bytesScanned,
+        null);
+  }
+
+  /**
+   * A FULL run's failure repeated by a later WINDOW run, which cannot see the damage (its window
+   * holds only what changed) and so must not report the rule clear.
+   *
+   * @param fullFailure the failing result of the FULL run
+   * @param fullReportId that FULL run's id
+   */
+  public static RuleResult carriedOver(RuleResult fullFailure, String fullReportId) {
+    if (fullFailure.status() != RuleStatus.FAIL) {
+      throw new IllegalArgumentException(
+          "Cannot carry over rule " + fullFailure.ruleId() + ": it is " + fullFailure.status());
+    }
+    String origin =
+        fullFailure.carriedOverFrom() != null ? fullFailure.carriedOverFrom() : fullReportId;
+    String reason = fullFailure.reason() == null ? "" : fullFailure.reason();
+    if (reason.startsWith(CARRIED_OVER)) {
+      reason = reason.substring(reason.indexOf(": ") + 2);
+    }
+    return new RuleResult(
+        fullFailure.ruleId(),
+        fullFailure.kind(),
+        fullFailure.severity(),
+        fullFailure.observed(),
+        fullFailure.threshold(),
+        RuleStatus.FAIL,
+        CARRIED_OVER + origin + " (only a FULL run that passes clears it): " + reason,
+        fullFailure.sampleKeys(),
+        0,
+        origin);
   }
 
   /** Evaluates an observed value against a rule: FAIL when greater than the threshold. */

@@ -93,7 +93,7 @@ public final class LocalReportStore implements ReportStore {
   @Override
   public Optional<Instant> lastPassedWindowEnd(String dataset) {
     return byId.values().stream()
-        .filter(r -> r.dataset().equals(dataset) && r.status() == ReconciliationStatus.PASSED)
+        .filter(r -> r.dataset().equals(dataset) && r.windowClean())
         .map(ReconciliationReport::windowTo)
         .filter(java.util.Objects::nonNull)
         .max(Comparator.naturalOrder());

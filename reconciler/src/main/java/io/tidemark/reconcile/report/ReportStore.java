@@ -15,7 +15,10 @@ public interface ReportStore {
   /** The newest reports first (by start time), optionally of one dataset. */
   List<ReconciliationReport> list(Optional<String> dataset, int limit);
 
-  /** The end of the newest PASSED run's window for a dataset: where the next window starts. */
+  /**
+   * The end of the newest window found clean for a dataset ({@link
+   * ReconciliationReport#windowClean}): where the next window starts.
+   */
   Optional<Instant> lastPassedWindowEnd(String dataset);
 
   /**

@@ -280,6 +280,9 @@ public final class Reconciler {
               ds.rules(),
               new RuleEvaluator.Inputs(
                   observations, engineError, runs, runsError, ds.spec().changeMarker().type()));
+      if (report.mode() == ReconciliationMode.WINDOW) {
+        results = carryOverFullFailures(report, results);
+      }
       ReconciliationStatus status =
           observations == null
               ? ReconciliationStatus.ERROR
@@ -315,6 +318,50 @@ public final class Reconciler {
     } finally {
       running.remove(ds.name(), report.id());
     }
+  }
+
+  /**
+   * A WINDOW run checks only what changed in its window, so it cannot see damage to rows that did
+   * not change: a rule that the latest finished FULL run failed stays FAIL (carried over, naming
+   * that run) until a FULL run passes it, instead of publishing "0 failing" and clearing its alarm.
+   * A rule the window itself fails keeps the window's own result.
+   */
+  private List<RuleResult> carryOverFullFailures(
+      ReconciliationReport window, List<RuleResult> results) {
+    Optional<ReconciliationReport> full =
+        reports.list(Optional.of(window.dataset()), Integer.MAX_VALUE).stream()
+            .filter(
+                r ->
+                    r.mode() == ReconciliationMode.FULL
+                        && (r.status() == ReconciliationStatus.PASSED
+                            || r.status() == ReconciliationStatus.FAILED))
+            .findFirst();
+    if (full.isEmpty() || full.get().status() == ReconciliationStatus.PASSED) {
+      return results;
+    }
+    Map<String, RuleResult> failed = new LinkedHashMap<>();
+    for (RuleResult r : full.get().results()) {
+      if (r.status() == io.tidemark.model.report.RuleStatus.FAIL) {
+        failed.put(r.ruleId(), r);
+      }
+    }
+    List<RuleResult> out = new ArrayList<>();
+    for (RuleResult r : results) {
+      RuleResult fullFailure = failed.get(r.ruleId());
+      if (fullFailure != null && r.status() == io.tidemark.model.report.RuleStatus.PASS) {
+        LOG.info(
+            "Reconciliation {} of {}: rule {} passes in the window but FULL reconciliation {}"
+                + " failed it; carried over until a FULL run passes",
+            window.id(),
+            window.dataset(),
+            r.ruleId(),
+            full.get().id());
+        out.add(RuleResult.carriedOver(fullFailure, full.get().id()));
+      } else {
+        out.add(r);
+      }
+    }
+    return out;
   }
 
   /**

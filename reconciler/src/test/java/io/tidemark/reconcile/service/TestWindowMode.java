@@ -12,6 +12,9 @@ import io.tidemark.model.report.ReconciliationMode;
 import io.tidemark.model.report.ReconciliationReport;
 import io.tidemark.model.report.ReconciliationStatus;
 import io.tidemark.model.report.RuleResult;
+import io.tidemark.model.report.RuleStatus;
+import io.tidemark.reconcile.alarms.AlarmState;
+import io.tidemark.reconcile.alarms.AlarmStatus;
 import io.tidemark.reconcile.fixtures.CustomersScenario;
 import io.tidemark.reconcile.fixtures.RawRow;
 import java.nio.file.Path;
@@ -85,6 +88,106 @@ class TestWindowMode {
       ReconciliationReport capped =
           reconciler(s, later).run("customers", ReconciliationMode.FULL, null, NOW, "test");
       assertThat(sample(capped, RuleKind.STALE_VERSIONS)).isEmpty();
+    }
+  }
+
+  /** A clock the test moves: one reconciler keeps its alarm history across the runs. */
+  private static final class SteppedClock extends Clock {
+    private Instant now;
+
+    SteppedClock(Instant now) {
+      this.now = now;
+    }
+
+    void set(Instant i) {
+      now = i;
+    }
+
+    @Override
+    public java.time.ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+  }
+
+  private static RuleResult result(ReconciliationReport r, RuleKind kind) {
+    return r.results().stream().filter(x -> x.kind() == kind).findFirst().orElseThrow();
+  }
+
+  private static AlarmState missingKeysAlarm(Reconciler r) {
+    return r.alarms().stream()
+        .filter(a -> "missing_keys".equals(a.rule()))
+        .map(AlarmStatus::state)
+        .findFirst()
+        .orElseThrow();
+  }
+
+  @Test
+  void aFullRunsFailureIsCarriedOverByWindowRunsUntilAFullRunPassesIt() {
+    try (CustomersScenario s = CustomersScenario.clean(dir)) {
+      SteppedClock clock = new SteppedClock(NOW);
+      Reconciler r =
+          Reconciler.builder(s.stateRoot)
+              .dataset(
+                  s.spec(),
+                  s.catalog(),
+                  List.of(RuleSpec.of(RuleKind.MISSING_KEYS), RuleSpec.of(RuleKind.STALE_VERSIONS)))
+              .clock(clock)
+              .build();
+      assertThat(r.run("customers", ReconciliationMode.FULL, null, null, "t").status())
+          .isEqualTo(ReconciliationStatus.PASSED);
+
+      // k10 last changed 30 h ago: no window after NOW can see it go.
+      s.curated.delete(List.of(key(10)));
+      clock.set(NOW.plus(Duration.ofHours(1)));
+      ReconciliationReport full = r.run("customers", ReconciliationMode.FULL, null, null, "t");
+      assertThat(result(full, RuleKind.MISSING_KEYS).sampleKeys()).containsExactly(key(10));
+      assertThat(missingKeysAlarm(r)).isEqualTo(AlarmState.ALARM);
+
+      clock.set(NOW.plus(Duration.ofHours(2)));
+      ReconciliationReport window = r.run("customers", ReconciliationMode.WINDOW, null, null, "t");
+      assertThat(window.windowFrom()).isEqualTo(NOW);
+      RuleResult carried = result(window, RuleKind.MISSING_KEYS);
+      assertThat(carried.status()).isEqualTo(RuleStatus.FAIL);
+      assertThat(carried.carriedOverFrom()).isEqualTo(full.id());
+      assertThat(carried.sampleKeys()).containsExactly(key(10));
+      assertThat(carried.reason())
+          .startsWith(
+              "carried over from FULL reconciliation "
+                  + full.id()
+                  + " (only a FULL run that passes clears it): ");
+      assertThat(result(window, RuleKind.STALE_VERSIONS).status()).isEqualTo(RuleStatus.PASS);
+      assertThat(window.status()).isEqualTo(ReconciliationStatus.FAILED);
+      assertThat(missingKeysAlarm(r)).as("a window cannot clear it").isEqualTo(AlarmState.ALARM);
+
+      // The window itself was clean: the next one starts where it ended, and still carries over.
+      clock.set(NOW.plus(Duration.ofHours(3)));
+      ReconciliationReport next = r.run("customers", ReconciliationMode.WINDOW, null, null, "t");
+      assertThat(next.windowFrom()).isEqualTo(window.windowTo());
+      assertThat(result(next, RuleKind.MISSING_KEYS).carriedOverFrom()).isEqualTo(full.id());
+
+      // Repaired, and a FULL run passes: windows report the rule clear again.
+      s.curated.append(
+          List.of(
+              new io.tidemark.reconcile.fixtures.CuratedTable.Row(
+                  key(10), CustomersScenario.name(10, 1), CustomersScenario.email(10, 1), at(30))));
+      clock.set(NOW.plus(Duration.ofHours(4)));
+      assertThat(r.run("customers", ReconciliationMode.FULL, null, null, "t").status())
+          .isEqualTo(ReconciliationStatus.PASSED);
+      clock.set(NOW.plus(Duration.ofHours(5)));
+      ReconciliationReport after = r.run("customers", ReconciliationMode.WINDOW, null, null, "t");
+      assertThat(after.status()).isEqualTo(ReconciliationStatus.PASSED);
+      assertThat(result(after, RuleKind.MISSING_KEYS).carriedOverFrom()).isNull();
+      assertThat(missingKeysAlarm(r)).isEqualTo(AlarmState.OK);
     }
   }
 
