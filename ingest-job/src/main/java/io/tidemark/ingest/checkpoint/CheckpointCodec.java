@@ -3,6 +3,7 @@ package io.tidemark.ingest.checkpoint;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.tidemark.model.contract.IngestCommit;
 import io.tidemark.model.json.Json;
 import java.time.LocalDate;
 import java.util.LinkedHashMap;
@@ -18,7 +19,7 @@ import java.util.TreeMap;
 public final class CheckpointCodec {
   public static final String PREFIX = "tidemark.";
   public static final String VERSION = PREFIX + "checkpoint-version";
-  public static final String BATCH_ID = PREFIX + "batch-id";
+  public static final String BATCH_ID = IngestCommit.BATCH_ID_PROPERTY;
   public static final String PREVIOUS_BATCH_ID = PREFIX + "previous-batch-id";
   public static final String WATERMARK = PREFIX + "watermark";
   public static final String PARTITION = PREFIX + "checkpoint-partition";
@@ -27,7 +28,7 @@ public final class CheckpointCodec {
   public static final String FOLDED_THROUGH = PREFIX + "folded-through";
 
   /** Not part of the checkpoint: who committed it, so the run report can be rebuilt. */
-  public static final String RUN_ID = PREFIX + "run-id";
+  public static final String RUN_ID = IngestCommit.RUN_ID_PROPERTY;
 
   public static final String MODE = PREFIX + "mode";
   public static final String COUNTS = PREFIX + "counts";

@@ -1,8 +1,10 @@
 package io.tidemark.reconcile.engine;
 
 import io.tidemark.model.config.CatalogSpec;
+import io.tidemark.model.contract.IngestCommit;
 import java.io.Closeable;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,11 +15,13 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.util.SnapshotUtil;
 
 /**
  * Reaches the curated table through the Iceberg Java API, the way the ingest job's catalog sees it,
@@ -122,6 +126,42 @@ public final class IcebergTables {
     bytes += deletes.values().stream().mapToLong(Long::longValue).sum();
     return new LiveFiles(
         data, new ArrayList<>(deletes.keySet()), bytes, table.currentSnapshot().snapshotId());
+  }
+
+  /**
+   * The ingest job's commits on a table's main history, oldest first.
+   *
+   * @param commits the snapshots whose summary carries the job's run and batch ids
+   * @param retainedSince when older snapshots were expired, the time of the oldest one still in the
+   *     history (nothing before it can be checked); null when the history is complete
+   */
+  public record CommitHistory(List<IngestCommit> commits, Instant retainedSince) {
+    public CommitHistory {
+      commits = List.copyOf(commits);
+    }
+  }
+
+  /** Reads the ingest job's commits from the table's main history (current snapshot's ancestry). */
+  public static CommitHistory ingestCommits(Table table) {
+    Snapshot current = table.currentSnapshot();
+    if (current == null) {
+      return new CommitHistory(List.of(), null);
+    }
+    List<IngestCommit> commits = new ArrayList<>();
+    Instant oldest = null;
+    for (Snapshot s : SnapshotUtil.ancestorsOf(current.snapshotId(), table::snapshot)) {
+      Instant at = Instant.ofEpochMilli(s.timestampMillis());
+      // The first snapshot has no parent; a parent that is gone was expired.
+      oldest = s.parentId() == null ? null : at;
+      Map<String, String> summary = s.summary();
+      String batch = summary == null ? null : summary.get(IngestCommit.BATCH_ID_PROPERTY);
+      if (batch != null) {
+        commits.add(
+            new IngestCommit(s.snapshotId(), at, summary.get(IngestCommit.RUN_ID_PROPERTY), batch));
+      }
+    }
+    java.util.Collections.reverse(commits);
+    return new CommitHistory(commits, oldest);
   }
 
   /** Closes a catalog if it holds resources (the JDBC catalog holds a connection pool). */

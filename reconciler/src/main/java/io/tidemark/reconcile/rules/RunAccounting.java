@@ -1,16 +1,28 @@
 package io.tidemark.reconcile.rules;
 
+import io.tidemark.model.contract.IngestCommit;
 import io.tidemark.model.report.IngestCounts;
 import io.tidemark.model.report.IngestRunReport;
+import io.tidemark.model.report.IngestStatus;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Checks the ingest run reports of a window: every successful run accounts for each changed record
  * (changed = written + invalid + superseded; written = applied + unchanged + deletes of unknown
  * keys) and each discovered file (discovered = new + skipped; quarantined files among the new).
  * Failed and rejected runs committed nothing, so their counts are not held to the identities.
+ *
+ * <p>With the curated table's history ({@link #check(List, Ledger)}), reports and commits are also
+ * matched both ways, so that a deleted report, or a report of a commit that is not on the table,
+ * cannot go unnoticed: every ingest commit in the window has a report of its run (or of a retry
+ * that found its batch committed), and every SUCCEEDED report in the window has its batch on the
+ * table's main history (unless that part of the history was expired).
  */
 public final class RunAccounting {
   private RunAccounting() {}
@@ -29,6 +41,90 @@ public final class RunAccounting {
       offendingRuns = List.copyOf(offendingRuns);
       errors = List.copyOf(errors);
     }
+  }
+
+  /**
+   * What matching commits with reports needs.
+   *
+   * @param commits the ingest commits on the table's main history, all retained
+   * @param retainedSince when the history was expired, the oldest retained snapshot's time; null
+   *     when the history is complete
+   * @param allReports every run report of the dataset, whenever it finished
+   * @param from the window start, exclusive; null for the beginning
+   * @param to the window end, inclusive
+   */
+  public record Ledger(
+      List<IngestCommit> commits,
+      Instant retainedSince,
+      List<IngestRunReport> allReports,
+      Instant from,
+      Instant to) {
+    public Ledger {
+      commits = List.copyOf(commits);
+      allReports = List.copyOf(allReports);
+    }
+
+    boolean inWindow(Instant t) {
+      return (from == null || t.isAfter(from)) && !t.isAfter(to);
+    }
+  }
+
+  /** The identities over the window's reports, and reports matched with commits both ways. */
+  public static Outcome check(List<IngestRunReport> reports, Ledger ledger) {
+    Outcome counts = check(reports);
+    Set<String> reportedRuns = new HashSet<>();
+    Set<String> retriedBatches = new HashSet<>();
+    for (IngestRunReport r : ledger.allReports()) {
+      reportedRuns.add(r.runId());
+      if (r.status() == IngestStatus.ALREADY_COMMITTED && r.batchId() != null) {
+        retriedBatches.add(r.batchId());
+      }
+    }
+    Set<String> committedBatches = new HashSet<>();
+    ledger.commits().forEach(c -> committedBatches.add(c.batchId()));
+
+    Set<String> offending = new TreeSet<>(counts.offendingRuns());
+    List<String> errors = new ArrayList<>(counts.errors());
+    long unaccounted = counts.unaccounted();
+    for (IngestCommit c : ledger.commits()) {
+      if (!ledger.inWindow(c.committedAt())) {
+        continue;
+      }
+      boolean reported =
+          (c.runId() != null && reportedRuns.contains(c.runId()))
+              || retriedBatches.contains(c.batchId());
+      if (!reported) {
+        String run = c.runId() == null ? "batch-" + c.batchId() : c.runId();
+        offending.add(run);
+        errors.add(
+            run
+                + ": committed batch "
+                + c.batchId()
+                + " at "
+                + c.committedAt()
+                + " (snapshot "
+                + c.snapshotId()
+                + ") but no run report of it exists");
+        unaccounted++;
+      }
+    }
+    for (IngestRunReport r : reports) {
+      if (r.status() != IngestStatus.SUCCEEDED || r.batchId() == null) {
+        continue;
+      }
+      boolean expired =
+          ledger.retainedSince() != null && r.finishedAt().isBefore(ledger.retainedSince());
+      if (!committedBatches.contains(r.batchId()) && !expired) {
+        offending.add(r.runId());
+        errors.add(
+            r.runId()
+                + ": reports batch "
+                + r.batchId()
+                + " committed, but no commit on the curated table's main history holds it");
+        unaccounted++;
+      }
+    }
+    return new Outcome(counts.runsChecked(), unaccounted, List.copyOf(offending), errors);
   }
 
   public static Outcome check(List<IngestRunReport> reports) {

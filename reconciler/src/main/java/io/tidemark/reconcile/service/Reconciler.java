@@ -18,6 +18,7 @@ import io.tidemark.reconcile.alarms.AlarmDefinitions;
 import io.tidemark.reconcile.alarms.AlarmStatus;
 import io.tidemark.reconcile.config.ReconciledDataset;
 import io.tidemark.reconcile.engine.EngineRequest;
+import io.tidemark.reconcile.engine.IcebergTables;
 import io.tidemark.reconcile.engine.Observations;
 import io.tidemark.reconcile.engine.ReconciliationEngine;
 import io.tidemark.reconcile.engine.duckdb.DuckDbEngine;
@@ -271,7 +272,18 @@ public final class Reconciler {
         List<IngestRunReport> inWindow =
             runReports.read(
                 ds.spec().pipeline(), ds.name(), report.windowFrom(), report.windowTo());
-        runs = RunAccounting.check(inWindow);
+        IcebergTables.CommitHistory history = commitHistory(ds);
+        List<IngestRunReport> all =
+            runReports.read(ds.spec().pipeline(), ds.name(), null, Instant.MAX);
+        runs =
+            RunAccounting.check(
+                inWindow,
+                new RunAccounting.Ledger(
+                    history.commits(),
+                    history.retainedSince(),
+                    all,
+                    report.windowFrom(),
+                    report.windowTo()));
       } catch (RuntimeException e) {
         runsError = message(e);
       }
@@ -317,6 +329,21 @@ public final class Reconciler {
       return failed;
     } finally {
       running.remove(ds.name(), report.id());
+    }
+  }
+
+  /** The ingest job's commits on the curated table; none when the table does not exist yet. */
+  private static IcebergTables.CommitHistory commitHistory(ReconciledDataset ds) {
+    org.apache.iceberg.catalog.Catalog catalog = IcebergTables.catalog(ds.catalog());
+    try {
+      org.apache.iceberg.catalog.TableIdentifier id =
+          org.apache.iceberg.catalog.TableIdentifier.parse(ds.spec().curatedTable());
+      if (!catalog.tableExists(id)) {
+        return new IcebergTables.CommitHistory(List.of(), null);
+      }
+      return IcebergTables.ingestCommits(catalog.loadTable(id));
+    } finally {
+      IcebergTables.close(catalog);
     }
   }
 

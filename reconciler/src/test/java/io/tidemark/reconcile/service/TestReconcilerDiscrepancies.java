@@ -322,6 +322,11 @@ class TestReconcilerDiscrepancies {
   @Test
   void runAccountingNamesTheRunWhoseCountsDoNotAddUp() {
     IngestCounts broken = new IngestCounts(5, 4, 0, 0, 30, 28, 3, 2, 22, 20, 0, 1, 0, 1, 0);
+    // Its commit is on the table (the same row again): only its counts are wrong.
+    scenario
+        .curated
+        .asIngestRun("run-0002", "batch-run-0002")
+        .upsert(List.of(new CuratedTable.Row(key(19), name(19, 1), email(19, 1), at(3))));
     scenario.writeRunReport("run-0002", at(1), broken);
     ReconciliationReport report = runFull(rules(0));
 

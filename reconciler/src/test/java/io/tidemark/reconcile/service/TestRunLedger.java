@@ -1,0 +1,121 @@
+package io.tidemark.reconcile.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.model.config.RuleKind;
+import io.tidemark.model.config.RuleSpec;
+import io.tidemark.model.report.IngestStatus;
+import io.tidemark.model.report.ReconciliationMode;
+import io.tidemark.model.report.RuleResult;
+import io.tidemark.model.report.RuleStatus;
+import io.tidemark.reconcile.fixtures.CuratedTable;
+import io.tidemark.reconcile.fixtures.CustomersScenario;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * run_accounting matches the ingest commits on the curated table's history (their snapshot
+ * summaries carry run and batch ids) with the run reports, both ways. The fixture's "now" is a few
+ * minutes after the wall clock, since Iceberg stamps commits with the wall clock.
+ */
+class TestRunLedger {
+  @TempDir Path dir;
+  private CustomersScenario s;
+  private Instant now;
+
+  @BeforeEach
+  void clean() {
+    now = Instant.now().plus(Duration.ofMinutes(5)).truncatedTo(ChronoUnit.SECONDS);
+    s = CustomersScenario.clean(dir, now);
+  }
+
+  @AfterEach
+  void close() {
+    s.close();
+  }
+
+  private RuleResult runAccounting() {
+    return Reconciler.builder(s.stateRoot)
+        .dataset(s.spec(), s.catalog(), List.of(RuleSpec.of(RuleKind.RUN_ACCOUNTING)))
+        .clock(Clock.fixed(now, ZoneOffset.UTC))
+        .build()
+        .run("customers", ReconciliationMode.FULL, null, null, "test")
+        .results()
+        .get(0);
+  }
+
+  @Test
+  void everyCommitHasItsReportAndEveryReportItsCommit() {
+    RuleResult r = runAccounting();
+    assertThat(r.status()).as(r.reason()).isEqualTo(RuleStatus.PASS);
+  }
+
+  @Test
+  void aDeletedRunReportIsCaughtFromTheCommitItLeftBehind() throws Exception {
+    try (var files = Files.walk(s.stateRoot.resolve("_runs"))) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".json")).toList()) {
+        Files.delete(f);
+      }
+    }
+
+    RuleResult r = runAccounting();
+
+    assertThat(r.status()).isEqualTo(RuleStatus.FAIL);
+    assertThat(r.sampleKeys()).containsExactly(CustomersScenario.RUN_ID);
+    assertThat(r.reason())
+        .contains(
+            CustomersScenario.RUN_ID
+                + ": committed batch batch-"
+                + CustomersScenario.RUN_ID
+                + " at ")
+        .contains("but no run report of it exists");
+  }
+
+  @Test
+  void aReportOfABatchNoCommitHoldsIsCaught() {
+    s.writeRunReport(
+        "run-0002", now.minus(Duration.ofMinutes(1)), CustomersScenario.consistentCounts());
+
+    RuleResult r = runAccounting();
+
+    assertThat(r.status()).isEqualTo(RuleStatus.FAIL);
+    assertThat(r.sampleKeys()).containsExactly("run-0002");
+    assertThat(r.reason())
+        .contains(
+            "run-0002: reports batch batch-run-0002 committed, but no commit on the curated"
+                + " table's main history holds it");
+  }
+
+  @Test
+  void aCommitWhoseRunDiedBeforeItsReportIsAccountedForByTheRetryThatFoundIt() {
+    s.curated
+        .asIngestRun("run-0003", "batch-run-0003")
+        .upsert(
+            List.of(
+                new CuratedTable.Row(
+                    CustomersScenario.key(19),
+                    CustomersScenario.name(19, 1),
+                    CustomersScenario.email(19, 1),
+                    s.ago(3))));
+    s.writeRunReport(
+        "run-0004",
+        "batch-run-0003",
+        IngestStatus.ALREADY_COMMITTED,
+        now.minus(Duration.ofMinutes(1)),
+        CustomersScenario.consistentCounts());
+
+    RuleResult r = runAccounting();
+
+    assertThat(r.status()).as(r.reason()).isEqualTo(RuleStatus.PASS);
+  }
+}
