@@ -69,6 +69,11 @@ public final class DemoMain {
         }
       }
     }
+    if (customers < CustomerScenario.MIN_CUSTOMERS) {
+      System.err.println(
+          "--customers must be at least " + CustomerScenario.MIN_CUSTOMERS + ", not " + customers);
+      System.exit(2);
+    }
     System.exit(new DemoMain().run(dir.toAbsolutePath(), customers, seed));
   }
 
