@@ -21,6 +21,7 @@ import io.tidemark.ingest.merge.Dedup;
 import io.tidemark.ingest.merge.MergePlanner;
 import io.tidemark.ingest.merge.OutputTables;
 import io.tidemark.ingest.merge.RunBranches;
+import io.tidemark.ingest.report.ReportRecovery;
 import io.tidemark.ingest.report.RunMetrics;
 import io.tidemark.ingest.report.RunReports;
 import io.tidemark.ingest.sql.IngestSql;
@@ -161,6 +162,18 @@ public final class IngestJob {
     return new IngestOutcome(report, location, exit, run.partitionsListed);
   }
 
+  /** Rebuilds the report of the previous run if it committed and ended before writing it. */
+  private void recoverMissingReport(Table curated) {
+    try {
+      ReportRecovery.recover(curated, settings, spark.sparkContext().hadoopConfiguration());
+    } catch (IOException | RuntimeException e) {
+      LOG.warn(
+          "Cannot check or rebuild the report of the last committed batch under {}: {}",
+          settings.stateRoot(),
+          e.toString());
+    }
+  }
+
   private static int exitCode(IngestRunReport report) {
     return switch (report.status()) {
       case SUCCEEDED, NOTHING_TO_DO, ALREADY_COMMITTED -> 0;
@@ -190,6 +203,9 @@ public final class IngestJob {
       curated = tables.loadCurated();
     }
     Checkpoint cp = curated == null ? null : CheckpointLog.latest(curated).orElse(null);
+    if (curated != null) {
+      recoverMissingReport(curated);
+    }
     long base = snapshotId(curated);
     if (cp == null && !full && hasData(curated)) {
       // Bootstrapping here would re-read every raw file and report it as an initial load.
@@ -445,6 +461,7 @@ public final class IngestJob {
     Checkpoint next = Checkpoint.advance(cp, batchId, run.watermarkAfter, toRead, lookbackDays);
     Map<String, String> props = new LinkedHashMap<>(CheckpointCodec.encode(next));
     props.put(CheckpointCodec.RUN_ID, run.runId);
+    props.put(CheckpointCodec.RUN_STARTED_AT, run.startedAt.toString());
     props.put(CheckpointCodec.MODE, settings.mode().name());
     props.put(CheckpointCodec.COUNTS, CheckpointCodec.compactJson(counts));
     try {

@@ -9,6 +9,7 @@ import io.tidemark.ingest.RawFixtures.Rec;
 import io.tidemark.ingest.checkpoint.CheckpointCodec;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.merge.RunBranches;
+import io.tidemark.ingest.report.ReportRecovery;
 import io.tidemark.model.json.Json;
 import io.tidemark.model.report.IngestCounts;
 import io.tidemark.model.report.IngestRunReport;
@@ -121,8 +122,25 @@ class TestCrashRecovery extends SparkTestSupport {
     assertThat(rerun.exitCode()).isZero();
     assertThat(r.counts().accountingErrors()).isEmpty();
     if (point == FailurePoint.AFTER_COMMIT) {
-      // The batch was committed before the crash: the rerun finds nothing new.
+      // The batch was committed before the crash: the rerun finds nothing new, and rebuilds the
+      // crashed run's report from its commit, so that every commit has its report.
       assertThat(r.status()).isEqualTo(IngestStatus.NOTHING_TO_DO);
+      List<IngestRunReport> rebuilt = new ArrayList<>();
+      for (Path f : reports(s)) {
+        IngestRunReport x = Json.read(f, IngestRunReport.class);
+        if (crashedBatch[0].equals(x.batchId())) {
+          rebuilt.add(x);
+        }
+      }
+      assertThat(rebuilt)
+          .singleElement()
+          .satisfies(
+              x -> {
+                assertThat(x.status()).isEqualTo(IngestStatus.SUCCEEDED);
+                assertThat(x.counts()).isEqualTo(cleanDay2.counts());
+                assertThat(x.warnings()).containsExactly(ReportRecovery.REBUILT);
+                assertThat(x.runId()).isNotEqualTo(r.runId());
+              });
     } else {
       assertThat(r.status()).as(r.error()).isEqualTo(IngestStatus.SUCCEEDED);
       // Same inputs on the same checkpoint: the same, deterministic batch id.

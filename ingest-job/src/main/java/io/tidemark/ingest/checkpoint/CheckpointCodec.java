@@ -30,6 +30,9 @@ public final class CheckpointCodec {
   /** Not part of the checkpoint: who committed it, so the run report can be rebuilt. */
   public static final String RUN_ID = IngestCommit.RUN_ID_PROPERTY;
 
+  /** When the committing run started: where its report is filed ({@code _runs/dt=<day>/}). */
+  public static final String RUN_STARTED_AT = PREFIX + "run-started-at";
+
   public static final String MODE = PREFIX + "mode";
   public static final String COUNTS = PREFIX + "counts";
   public static final String CURRENT_VERSION = "1";

@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.LocalDate;
 import java.time.ZoneOffset;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -26,6 +27,21 @@ public final class RunReports {
         + "/"
         + StateLayout.reportPath(
             RUNS_FOLDER, report.startedAt().atZone(ZoneOffset.UTC).toLocalDate(), report.runId());
+  }
+
+  /** Whether the report of a run that started on {@code day} exists. */
+  public static boolean exists(String stateRoot, LocalDate day, String runId, Configuration conf)
+      throws IOException {
+    String root =
+        stateRoot.endsWith("/") ? stateRoot.substring(0, stateRoot.length() - 1) : stateRoot;
+    String location = root + "/" + StateLayout.reportPath(RUNS_FOLDER, day, runId);
+    URI uri = URI.create(location.replace(" ", "%20"));
+    if (uri.getScheme() == null || "file".equals(uri.getScheme())) {
+      Path p = uri.getScheme() == null ? Path.of(location) : Path.of(uri);
+      return java.nio.file.Files.exists(p);
+    }
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(location);
+    return p.getFileSystem(conf).exists(p);
   }
 
   /**

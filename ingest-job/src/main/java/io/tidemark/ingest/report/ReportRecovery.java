@@ -1,0 +1,122 @@
+package io.tidemark.ingest.report;
+
+import io.tidemark.ingest.checkpoint.CheckpointCodec;
+import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.model.json.Json;
+import io.tidemark.model.report.IngestCounts;
+import io.tidemark.model.report.IngestMode;
+import io.tidemark.model.report.IngestRunReport;
+import io.tidemark.model.report.IngestStatus;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.util.SnapshotUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Rebuilds the run report of the latest committed batch when its run ended (a crash, a lost
+ * connection to the state root) after the commit but before writing the report. The commit holds
+ * the truth: its snapshot summary carries the run id, batch id, mode, watermark and counts. Each
+ * run checks its predecessor before it starts, so a report is never missing for longer than until
+ * the next run, and the reconciler's run accounting, which matches commits with reports, finds
+ * every commit reported.
+ */
+public final class ReportRecovery {
+  private static final Logger LOG = LoggerFactory.getLogger(ReportRecovery.class);
+
+  /** The warning a rebuilt report carries. */
+  public static final String REBUILT =
+      "report rebuilt from the snapshot summary of its commit: the run ended before writing it;"
+          + " input and quarantined files are not known";
+
+  private ReportRecovery() {}
+
+  /**
+   * Writes the report of the latest ingest commit on the table's main history if it has none.
+   *
+   * @return the report written, if one was missing
+   * @throws IOException when the state root cannot be read or written
+   */
+  public static Optional<IngestRunReport> recover(
+      Table curated, IngestSettings settings, Configuration conf) throws IOException {
+    Snapshot current = curated.currentSnapshot();
+    if (current == null) {
+      return Optional.empty();
+    }
+    Snapshot latest = null;
+    String watermarkBefore = null;
+    for (Snapshot s : SnapshotUtil.ancestorsOf(current.snapshotId(), curated::snapshot)) {
+      Map<String, String> summary = s.summary();
+      if (summary == null || !summary.containsKey(CheckpointCodec.BATCH_ID)) {
+        continue;
+      }
+      if (latest == null) {
+        latest = s;
+      } else {
+        watermarkBefore = summary.get(CheckpointCodec.WATERMARK);
+        break;
+      }
+    }
+    if (latest == null) {
+      return Optional.empty();
+    }
+    Map<String, String> summary = latest.summary();
+    String runId = summary.get(CheckpointCodec.RUN_ID);
+    String counts = summary.get(CheckpointCodec.COUNTS);
+    if (runId == null || counts == null) {
+      return Optional.empty();
+    }
+    Instant committedAt = Instant.ofEpochMilli(latest.timestampMillis());
+    // A run's report is filed under the day the run started, which its commit records; commits
+    // written before it did: the commit's day, or the day before.
+    String started = summary.get(CheckpointCodec.RUN_STARTED_AT);
+    Instant startedAt = started == null ? committedAt : Instant.parse(started);
+    LocalDate day = LocalDate.ofInstant(startedAt, ZoneOffset.UTC);
+    if (RunReports.exists(settings.stateRoot(), day, runId, conf)
+        || (started == null
+            && RunReports.exists(settings.stateRoot(), day.minusDays(1), runId, conf))) {
+      return Optional.empty();
+    }
+    String mode = summary.get(CheckpointCodec.MODE);
+    IngestRunReport report =
+        new IngestRunReport(
+            IngestRunReport.SCHEMA_VERSION,
+            runId,
+            summary.get(CheckpointCodec.BATCH_ID),
+            settings.dataset().pipeline(),
+            settings.dataset().name(),
+            mode == null ? settings.mode() : IngestMode.valueOf(mode),
+            settings.discovery(),
+            IngestStatus.SUCCEEDED,
+            startedAt,
+            committedAt.isBefore(startedAt) ? startedAt : committedAt,
+            settings.dataset().changeMarker().type(),
+            watermarkBefore,
+            summary.get(CheckpointCodec.WATERMARK),
+            settings.lookback(),
+            List.of(),
+            List.of(),
+            Json.read(counts, IngestCounts.class),
+            latest.snapshotId(),
+            List.of(REBUILT),
+            null,
+            null,
+            List.of());
+    String location = RunReports.write(settings.stateRoot(), report, conf);
+    LOG.warn(
+        "Run {} committed batch {} (snapshot {}) but wrote no report; rebuilt it at {}",
+        runId,
+        report.batchId(),
+        latest.snapshotId(),
+        location);
+    return Optional.of(report);
+  }
+}
