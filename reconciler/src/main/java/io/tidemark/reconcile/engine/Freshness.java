@@ -7,8 +7,8 @@ package io.tidemark.reconcile.engine;
  * @param newestCurated the newest curated change marker (epoch seconds or sequence); null when the
  *     table is empty
  * @param newestRaw the newest valid raw change marker up to the window end; null when there is none
- * @param lagBehindNow seconds the newest curated marker is behind the reference time; null for
- *     sequence markers or an empty table
+ * @param lagBehindNow seconds the newest curated marker is behind the reference time (for an empty
+ *     table while raw holds versions: since the oldest raw version); null for sequence markers
  * @param pending keys whose newest raw version is newer than the newest curated marker (a sample)
  * @param error why freshness could not be measured; null when it was
  */
@@ -18,13 +18,16 @@ public record Freshness(
     pending = pending == null ? Finding.of(0, java.util.List.of()) : pending;
   }
 
-  /** How far the newest curated marker is behind the newest raw one; 0 when it is not. */
+  /**
+   * How far the newest curated marker is behind the newest raw one; 0 when it is not; the newest
+   * raw marker itself when the table is empty.
+   */
   public double lagBehindRaw() {
     if (newestRaw == null) {
       return 0;
     }
     if (newestCurated == null) {
-      return Double.NaN;
+      return newestRaw;
     }
     return Math.max(0, newestRaw - newestCurated);
   }

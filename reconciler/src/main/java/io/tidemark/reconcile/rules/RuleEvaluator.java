@@ -182,16 +182,24 @@ public final class RuleEvaluator {
     if (f.error() != null) {
       return RuleResult.error(rule, f.error());
     }
+    boolean timestamps = type == ChangeMarkerType.TIMESTAMP;
     if (f.newestCurated() == null) {
       if (f.newestRaw() == null) {
         return RuleResult.evaluate(rule, 0, "", List.of(), bytes);
       }
-      return RuleResult.error(
+      double behind = timestamps && f.lagBehindNow() != null ? f.lagBehindNow() : f.lagBehindRaw();
+      return RuleResult.evaluate(
           rule,
-          "Cannot measure freshness: the curated table is empty while raw holds versions up to "
-              + f.newestRaw());
+          behind,
+          "the curated table is empty while raw holds versions up to "
+              + f.newestRaw()
+              + (timestamps ? " (behind by " + Math.round(behind) + " s, since the oldest)" : "")
+              + "; "
+              + f.pending().count()
+              + " keys wait in raw",
+          f.pending().sample(),
+          bytes);
     }
-    boolean timestamps = type == ChangeMarkerType.TIMESTAMP;
     double observed = timestamps ? f.lagBehindNow() : f.lagBehindRaw();
     String reason =
         timestamps

@@ -332,6 +332,10 @@ final class DuckDbDialect {
     return new Sql().append("SELECT max(marker) FROM raw_versions WHERE ").append(cap);
   }
 
+  static Sql oldestRaw(Sql cap) {
+    return new Sql().append("SELECT min(marker) FROM raw_versions WHERE ").append(cap);
+  }
+
   static Sql pending(long newestCurated) {
     return new Sql().append("SELECT key FROM expected WHERE marker > ").param(newestCurated);
   }

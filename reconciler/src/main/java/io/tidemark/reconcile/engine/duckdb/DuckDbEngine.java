@@ -370,13 +370,22 @@ public final class DuckDbEngine implements ReconciliationEngine {
     try {
       Long curated = nullableScalar(c, new Sql().append(DuckDbDialect.NEWEST_CURATED));
       Long raw = nullableScalar(c, DuckDbDialect.newestRaw(cap));
+      // An empty curated table while raw holds versions is behind by everything raw holds: since
+      // the oldest raw version, every key waits.
+      Long behindSince =
+          curated != null
+              ? curated
+              : raw == null ? null : nullableScalar(c, DuckDbDialect.oldestRaw(cap));
       Finding pending =
-          curated == null
+          behindSince == null
               ? Finding.of(0, List.of())
-              : finding(c, DuckDbDialect.pending(curated), r.sampleSize());
+              : finding(
+                  c,
+                  DuckDbDialect.pending(curated != null ? curated : Long.MIN_VALUE),
+                  r.sampleSize());
       Double lagNow = null;
-      if (timestamps && curated != null) {
-        lagNow = Math.max(0, (micros(r.now()) - curated) / 1e6);
+      if (timestamps && behindSince != null) {
+        lagNow = Math.max(0, (micros(r.now()) - behindSince) / 1e6);
       }
       return new Freshness(
           curated == null ? null : marker(curated, timestamps),

@@ -1,0 +1,356 @@
+package io.tidemark.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.ingest.FailurePoints;
+import io.tidemark.model.config.RuleKind;
+import io.tidemark.model.config.RuleSpec;
+import io.tidemark.model.report.IngestRunReport;
+import io.tidemark.model.report.IngestStatus;
+import io.tidemark.model.report.ReconciliationMode;
+import io.tidemark.model.report.ReconciliationReport;
+import io.tidemark.model.report.ReconciliationStatus;
+import io.tidemark.model.report.RuleStatus;
+import io.tidemark.reconcile.report.LocalRunReports;
+import io.tidemark.reconcile.service.Reconciler;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Faults injected into the curated table, the raw layer and the state of a pipeline the real job
+ * built, each reconciled in FULL and in WINDOW mode (a window over the last day of changes), and
+ * undone before the next. Which rules each fault must fail is the table in the README's section
+ * "What the reconciler catches", which this test reads: the documentation and the behaviour cannot
+ * drift apart. {@link TestCleanPipelines} is the control.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TestFaultInjection {
+  private static final int CUSTOMERS = 400;
+  private static final Duration FUTURE_TOLERANCE = Duration.ofHours(1);
+  private static final Path README = Path.of("../../README.md");
+  private static final String TABLE_HEADING = "## What the reconciler catches";
+
+  @TempDir static Path work;
+  private static SparkSession spark;
+  private static Pipeline pipeline;
+  private static long cleanSnapshot;
+  private static Instant windowFrom;
+  private static Map<String, ExpectedState.Row> expected;
+
+  @BeforeAll
+  static void buildACleanPipeline() {
+    spark = Pipeline.localSpark(work.resolve("faults"));
+    pipeline = ingestAll(work.resolve("faults"), 7, spark);
+    expected = ExpectedState.of(pipeline.landed(), Instant.now(), FUTURE_TOLERANCE);
+    Instant newest =
+        expected.values().stream().map(ExpectedState.Row::updatedAt).max(Instant::compareTo).get();
+    windowFrom = newest.truncatedTo(ChronoUnit.DAYS);
+    cleanSnapshot =
+        spark
+            .sql(
+                "SELECT snapshot_id FROM "
+                    + pipeline.sparkTable()
+                    + ".history"
+                    + " WHERE is_current_ancestor ORDER BY made_current_at DESC LIMIT 1")
+            .first()
+            .getLong(0);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (pipeline != null) {
+      pipeline.close();
+    }
+    if (spark != null) {
+      spark.stop();
+    }
+  }
+
+  static Pipeline ingestAll(Path root, long seed, SparkSession session) {
+    Pipeline p = new Pipeline(root, session);
+    for (Delivery day :
+        new CustomerScenario(CUSTOMERS, seed, LocalDate.now(ZoneOffset.UTC)).deliveries()) {
+      p.land(day);
+      IngestStatus status = p.ingest(FailurePoints.none()).report().status();
+      assertThat(status).as("seed %d day %d", seed, day.day()).isEqualTo(IngestStatus.SUCCEEDED);
+    }
+    return p;
+  }
+
+  /** A reconciler with a history of its own, so that no run carries over another's failure. */
+  static Reconciler reconciler(Pipeline p, Path reports) {
+    List<RuleSpec> rules = new ArrayList<>();
+    for (RuleKind kind : RuleKind.values()) {
+      rules.add(
+          kind == RuleKind.FRESHNESS
+              ? new RuleSpec(null, kind, Pipeline.FRESHNESS_THRESHOLD_SECONDS, null, null, null)
+              : RuleSpec.of(kind));
+    }
+    return Reconciler.builder(reports)
+        .dataset(p.spec(), p.catalog(), rules)
+        .runReports(new LocalRunReports(p.stateRoot()))
+        .build();
+  }
+
+  /** What a run found: the failing rule ids, or {@code ERROR} when the reconciliation failed. */
+  static Set<String> failing(ReconciliationReport r) {
+    if (r.status() == ReconciliationStatus.ERROR) {
+      return Set.of("ERROR");
+    }
+    return r.results().stream()
+        .filter(x -> x.status() != RuleStatus.PASS)
+        .map(x -> x.status() == RuleStatus.ERROR ? x.ruleId() + ":ERROR" : x.ruleId())
+        .collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  // ---- the table ----
+
+  /** One row of the README's table. */
+  record Row(String fault, Set<String> full, Set<String> window) {}
+
+  static List<Row> readTable() throws IOException {
+    List<String> lines = Files.readAllLines(README);
+    int at = lines.indexOf(TABLE_HEADING);
+    assertThat(at).as("README section '%s'", TABLE_HEADING).isNotNegative();
+    List<Row> rows = new ArrayList<>();
+    for (String line : lines.subList(at + 1, lines.size())) {
+      if (line.startsWith("## ")) {
+        break;
+      }
+      if (!line.startsWith("| `")) {
+        continue;
+      }
+      String[] cells = line.split("\\|");
+      rows.add(new Row(cells[1].trim().replace("`", ""), rules(cells[3]), rules(cells[4])));
+    }
+    return rows;
+  }
+
+  private static Set<String> rules(String cell) {
+    String c = cell.replace("¹", "").trim().replace("`", "");
+    if (c.equals("—")) {
+      return Set.of();
+    }
+    return Stream.of(c.split(",")).map(String::trim).collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  // ---- the faults ----
+
+  private static String recentKey(int n) {
+    return expected.values().stream()
+        .filter(r -> r.updatedAt().isAfter(windowFrom))
+        .map(ExpectedState.Row::customerId)
+        .sorted()
+        .skip(n)
+        .findFirst()
+        .orElseThrow();
+  }
+
+  private static String oldKey() {
+    return expected.values().stream()
+        .filter(r -> r.updatedAt().isBefore(windowFrom.minus(Duration.ofDays(2))))
+        .map(ExpectedState.Row::customerId)
+        .sorted()
+        .findFirst()
+        .orElseThrow();
+  }
+
+  private static void sql(String statement) {
+    spark.sql(statement.replace("$T", pipeline.sparkTable()));
+  }
+
+  private static String ts(Instant i) {
+    return "TIMESTAMP '" + i.toString().replace("T", " ").replace("Z", "") + "'";
+  }
+
+  /** Injects a fault and returns how to undo what the table's rollback does not. */
+  private static Runnable inject(String fault) throws IOException {
+    Runnable none = () -> {};
+    switch (fault) {
+      case "row dropped (recent)" ->
+          sql("DELETE FROM $T WHERE customer_id = '" + recentKey(0) + "'");
+      case "row dropped (old)" -> sql("DELETE FROM $T WHERE customer_id = '" + oldKey() + "'");
+      case "row duplicated" ->
+          sql("INSERT INTO $T SELECT * FROM $T WHERE customer_id = '" + recentKey(1) + "'");
+      case "row stale" ->
+          sql(
+              "UPDATE $T SET updated_at = updated_at - INTERVAL 1 DAY WHERE customer_id = '"
+                  + recentKey(2)
+                  + "'");
+      case "value altered" ->
+          sql(
+              "UPDATE $T SET email = 'x@tampered.example' WHERE customer_id = '"
+                  + recentKey(3)
+                  + "'");
+      case "value nulled" ->
+          sql("UPDATE $T SET customer_name = NULL WHERE customer_id = '" + recentKey(4) + "'");
+      case "deleted key resurrected" -> {
+        ExpectedState.Row r = DemoMain.lastUpsertOfADeletedKey(pipeline, expected);
+        sql(
+            "INSERT INTO $T (customer_id, customer_name, email, updated_at) VALUES ('"
+                + r.customerId()
+                + "', 'back', 'back@example.com', "
+                + ts(r.updatedAt())
+                + ")");
+      }
+      case "key case changed" ->
+          sql(
+              "UPDATE $T SET customer_id = CASE WHEN upper(customer_id) = customer_id"
+                  + " THEN lower(customer_id) ELSE upper(customer_id) END WHERE customer_id = '"
+                  + recentKey(5)
+                  + "'");
+      case "key whitespace added" ->
+          sql(
+              "UPDATE $T SET customer_id = concat(customer_id, ' ') WHERE customer_id = '"
+                  + recentKey(6)
+                  + "'");
+      case "timestamp shifted +2 h" ->
+          sql(
+              "UPDATE $T SET updated_at = updated_at + INTERVAL 2 HOURS WHERE customer_id = '"
+                  + recentKey(7)
+                  + "'");
+      case "row invented" ->
+          sql(
+              "INSERT INTO $T (customer_id, customer_name, email, updated_at) VALUES"
+                  + " ('zz-invented', 'n', 'e@example.com', "
+                  + ts(Instant.now().minus(Duration.ofHours(2)).truncatedTo(ChronoUnit.SECONDS))
+                  + ")");
+      case "table rolled back" -> {
+        long previous =
+            spark
+                .sql(
+                    "SELECT parent_id FROM "
+                        + pipeline.sparkTable()
+                        + ".history WHERE snapshot_id = "
+                        + cleanSnapshot)
+                .first()
+                .getLong(0);
+        setCurrent(previous);
+      }
+      case "table emptied" -> sql("DELETE FROM $T");
+      case "data file lost" -> {
+        String location =
+            spark
+                .sql(
+                    "SELECT file_path FROM "
+                        + pipeline.sparkTable()
+                        + ".data_files ORDER BY record_count DESC LIMIT 1")
+                .first()
+                .getString(0);
+        return moveAway(
+            location.startsWith("file:")
+                ? Path.of(java.net.URI.create(location))
+                : Path.of(location));
+      }
+      case "raw file deleted" -> {
+        Path last =
+            pipeline.landed().stream()
+                .filter(f -> f.rows().size() > 10)
+                .reduce((a, b) -> b)
+                .map(f -> pipeline.rawRoot().resolve("customers").resolve(f.relativePath()))
+                .orElseThrow();
+        return moveAway(last);
+      }
+      case "run report deleted" -> {
+        List<Path> reports;
+        try (Stream<Path> files = Files.walk(pipeline.stateRoot().resolve("_runs"))) {
+          reports = files.filter(f -> f.toString().endsWith(".json")).sorted().toList();
+        }
+        Path succeeded = null;
+        for (Path f : reports) {
+          IngestRunReport r = io.tidemark.model.json.Json.read(f, IngestRunReport.class);
+          if (r.status() == IngestStatus.SUCCEEDED) {
+            succeeded = f;
+          }
+        }
+        return moveAway(succeeded);
+      }
+      default -> throw new IllegalArgumentException("Cannot inject unknown fault '" + fault + "'");
+    }
+    return none;
+  }
+
+  private static void setCurrent(long snapshot) {
+    spark.sql(
+        "CALL "
+            + pipeline.catalog().name()
+            + ".system.set_current_snapshot(table => '"
+            + Pipeline.CURATED_TABLE
+            + "', snapshot_id => "
+            + snapshot
+            + ")");
+  }
+
+  private static Runnable moveAway(Path file) throws IOException {
+    Path aside = work.resolve("aside").resolve(file.getFileName().toString());
+    Files.createDirectories(aside.getParent());
+    Files.move(file, aside, StandardCopyOption.REPLACE_EXISTING);
+    return () -> {
+      try {
+        Files.move(aside, file);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    };
+  }
+
+  @Test
+  void everyFaultFailsTheRulesTheReadmeNamesInFullAndInWindowMode() throws Exception {
+    List<Row> table = readTable();
+    assertThat(table).as("faults in the README's table").hasSizeGreaterThanOrEqualTo(16);
+    Map<String, String> mismatches = new LinkedHashMap<>();
+    int n = 0;
+    for (Row row : table) {
+      Runnable undo = inject(row.fault());
+      try {
+        Path reports = work.resolve("reports-" + n++);
+        ReconciliationReport full =
+            reconciler(pipeline, reports.resolve("full"))
+                .run("customers", ReconciliationMode.FULL, null, null, "fault");
+        ReconciliationReport window =
+            reconciler(pipeline, reports.resolve("window"))
+                .run("customers", ReconciliationMode.WINDOW, windowFrom, null, "fault");
+        if (!failing(full).equals(row.full()) || !failing(window).equals(row.window())) {
+          mismatches.put(
+              row.fault(),
+              "FULL "
+                  + failing(full)
+                  + " (table "
+                  + row.full()
+                  + "), WINDOW "
+                  + failing(window)
+                  + " (table "
+                  + row.window()
+                  + ")");
+        }
+      } finally {
+        undo.run();
+        setCurrent(cleanSnapshot);
+      }
+    }
+    assertThat(mismatches)
+        .as("faults whose failing rules differ from the README's table")
+        .isEmpty();
+  }
+}
