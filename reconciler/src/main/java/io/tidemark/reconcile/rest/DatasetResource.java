@@ -6,7 +6,9 @@ import io.tidemark.reconcile.service.ReconciliationService;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.UriInfo;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -24,7 +26,8 @@ public class DatasetResource {
 
   @GET
   @Operation(summary = "The configured datasets, their rules, schedule and running reconciliation")
-  public List<DatasetView> list() {
+  public List<DatasetView> list(@Context UriInfo uri) {
+    QueryParams.onlyKnown("list datasets", uri);
     return service.datasets().values().stream().map(this::view).toList();
   }
 

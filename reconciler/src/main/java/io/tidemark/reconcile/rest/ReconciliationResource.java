@@ -13,8 +13,10 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 import java.net.URI;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -44,6 +46,15 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class ReconciliationResource {
   public static final int LIMIT_DEFAULT = 20;
   public static final int LIMIT_MAX = 1000;
+
+  /**
+   * The earliest instant a window may name. Raw change markers before the Unix epoch are not
+   * plausible, and far older instants overflow the engines' timestamp arithmetic.
+   */
+  public static final Instant EARLIEST = Instant.EPOCH;
+
+  private static final String START = "start a reconciliation";
+  private static final String LIST = "list reconciliations";
 
   private final ReconciliationService service;
 
@@ -84,10 +95,15 @@ public class ReconciliationResource {
     if (request == null) {
       throw new InvalidRequestException("dataset", null, "the body must be a JSON object");
     }
-    String dataset = dataset(request.dataset(), true);
+    String dataset = dataset(START, request.dataset(), true);
     ReconciliationMode mode = mode(request.mode());
-    Instant from = instant("from", request.from());
-    Instant to = instant("to", request.to());
+    Instant now = Instant.now();
+    Instant from = instant("from", request.from(), now);
+    Instant to = instant("to", request.to(), now);
+    if (from != null && to != null && !from.isBefore(to)) {
+      throw new InvalidRequestException(
+          "from", request.from(), "must be before 'to' (" + request.to() + ")");
+    }
     ReconciliationReport r = service.start(dataset, mode, from, to, "api");
     URI location = URI.create("/api/reconciliations/" + r.id());
     return Response.accepted(
@@ -118,8 +134,11 @@ public class ReconciliationResource {
       @Parameter(description = "Only this dataset's reconciliations") @QueryParam("dataset")
           String dataset,
       @Parameter(description = "At most this many, 1..1000, default 20") @QueryParam("limit")
-          String limit) {
-    Optional<String> ds = dataset == null ? Optional.empty() : Optional.of(dataset(dataset, true));
+          String limit,
+      @Context UriInfo uri) {
+    QueryParams.onlyKnown(LIST, uri, "dataset", "limit");
+    Optional<String> ds =
+        dataset == null ? Optional.empty() : Optional.of(dataset(LIST, dataset, true));
     return service.list(ds, limit(limit));
   }
 
@@ -134,7 +153,8 @@ public class ReconciliationResource {
       responseCode = "404",
       description = "No such reconciliation",
       content = @Content(schema = @Schema(implementation = ApiError.class)))
-  public ReconciliationReport get(@PathParam("id") String id) {
+  public ReconciliationReport get(@PathParam("id") String id, @Context UriInfo uri) {
+    QueryParams.onlyKnown("read a reconciliation", uri);
     if (!Checks.NAME.matcher(id).matches()) {
       throw new ReconciliationNotFoundException(id);
     }
@@ -142,13 +162,18 @@ public class ReconciliationResource {
   }
 
   /** A dataset name: refused as malformed before it is looked up, and looked up before use. */
-  private String dataset(String value, boolean mustExist) {
+  private String dataset(String action, String value, boolean mustExist) {
+    return dataset(service, action, value, mustExist);
+  }
+
+  static String dataset(
+      ReconciliationService service, String action, String value, boolean mustExist) {
     if (value == null || value.isBlank()) {
-      throw new InvalidRequestException("dataset", value, "is required");
+      throw new InvalidRequestException(action, "dataset", value, "is required");
     }
     if (!Checks.NAME.matcher(value).matches()) {
       throw new InvalidRequestException(
-          "dataset", value, "not a dataset name (letters, digits, '_', '.', '-')");
+          action, "dataset", value, "not a dataset name (letters, digits, '_', '.', '-')");
     }
     if (mustExist && !service.datasets().containsKey(value)) {
       throw new UnknownDatasetException(value);
@@ -167,16 +192,25 @@ public class ReconciliationResource {
     };
   }
 
-  private static Instant instant(String field, String value) {
+  /** A window bound: an ISO-8601 instant from {@link #EARLIEST} to now. */
+  private static Instant instant(String field, String value, Instant now) {
     if (value == null || value.isBlank()) {
       return null;
     }
+    Instant i;
     try {
-      return Instant.parse(value.trim());
+      i = Instant.parse(value.trim());
     } catch (DateTimeParseException e) {
       throw new InvalidRequestException(
           field, value, "not an ISO-8601 instant such as 2026-03-10T00:00:00Z");
     }
+    if (i.isBefore(EARLIEST)) {
+      throw new InvalidRequestException(field, value, "is before " + EARLIEST);
+    }
+    if (i.isAfter(now)) {
+      throw new InvalidRequestException(field, value, "is in the future (now is " + now + ")");
+    }
+    return i;
   }
 
   private static int limit(String value) {
@@ -191,6 +225,7 @@ public class ReconciliationResource {
     } catch (NumberFormatException e) {
       // Reported below with the field's name.
     }
-    throw new InvalidRequestException("limit", value, "must be a whole number 1.." + LIMIT_MAX);
+    throw new InvalidRequestException(
+        LIST, "limit", value, "must be a whole number 1.." + LIMIT_MAX);
   }
 }

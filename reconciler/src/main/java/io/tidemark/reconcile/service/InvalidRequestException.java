@@ -5,8 +5,17 @@ public class InvalidRequestException extends IllegalArgumentException {
   private final String field;
 
   public InvalidRequestException(String field, Object value, String reason) {
+    this("start a reconciliation", field, value, reason);
+  }
+
+  /**
+   * @param action what could not be done, e.g. {@code list reconciliations}
+   */
+  public InvalidRequestException(String action, String field, Object value, String reason) {
     super(
-        "Cannot start a reconciliation: field '"
+        "Cannot "
+            + action
+            + ": field '"
             + field
             + "' has invalid value "
             + (value == null ? "null" : "'" + shorten(String.valueOf(value)) + "'")
