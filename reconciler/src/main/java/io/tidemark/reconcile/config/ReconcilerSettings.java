@@ -1,5 +1,8 @@
 package io.tidemark.reconcile.config;
 
+import com.cronutils.model.CronType;
+import com.cronutils.model.definition.CronDefinitionBuilder;
+import com.cronutils.parser.CronParser;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.ChangeMarker;
 import io.tidemark.model.config.ChangeMarkerType;
@@ -12,6 +15,8 @@ import io.tidemark.model.config.ToleranceMode;
 import io.tidemark.model.json.Checks;
 import io.tidemark.model.json.InvalidDocumentException;
 import io.tidemark.model.report.ReconciliationMode;
+import io.tidemark.reconcile.engine.RawFiles;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,6 +44,13 @@ public record ReconcilerSettings(
 
   /** The operation-column value that means "the source only upserts". */
   public static final String NO_OPERATION_COLUMN = "none";
+
+  private static final String SQLITE = "jdbc:sqlite:";
+  private static final java.util.regex.Pattern REMOTE =
+      java.util.regex.Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*://.*");
+
+  private static final CronParser QUARTZ_CRON =
+      new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.QUARTZ));
 
   public ReconcilerSettings {
     datasets = java.util.Collections.unmodifiableMap(new TreeMap<>(datasets));
@@ -68,10 +80,24 @@ public record ReconcilerSettings(
     config.datasets().forEach((name, ds) -> datasets.put(name, dataset(name, ds, engine, engines)));
     List<String> keys = config.apiKeys().orElse(List.of());
     for (int i = 0; i < keys.size(); i++) {
-      if (keys.get(i).isBlank() || keys.get(i).length() < 8) {
-        // The value is a secret: name the key, never the value.
+      // The value is a secret: name the key's position, never the value.
+      String key = keys.get(i);
+      if (key.isBlank() || key.length() < 8) {
         throw new InvalidConfigException(
             PREFIX + "api-keys[" + i + "]", null, "an API key must have at least 8 characters");
+      }
+      if (!key.equals(key.strip())) {
+        throw new InvalidConfigException(
+            PREFIX + "api-keys[" + i + "]",
+            null,
+            "an API key must not start or end with white space: HTTP trims header values, so it"
+                + " could never match");
+      }
+      if (!key.chars().allMatch(ch -> ch >= 0x20 && ch < 0x7f)) {
+        throw new InvalidConfigException(
+            PREFIX + "api-keys[" + i + "]",
+            null,
+            "an API key must be printable ASCII: other characters do not survive an HTTP header");
       }
     }
     if (config.cloudwatch().step().isNegative() || config.cloudwatch().step().isZero()) {
@@ -80,6 +106,74 @@ public record ReconcilerSettings(
     }
     Checks.nonBlank("namespace", config.cloudwatch().namespace());
     return new ReconcilerSettings(config.stateRoot(), datasets, keys);
+  }
+
+  /**
+   * Checks that what the configuration points at is there, so a service that cannot work never
+   * reports ready: each raw location is an existing folder the embedded engine can read, and each
+   * embedded catalog (a SQLite JDBC catalog, e.g. derived from {@code catalog.warehouse}) already
+   * exists. The reconciler only reads: opening a missing catalog would create an empty one, and
+   * listing a missing raw location would report every curated key as unexpected.
+   *
+   * @return these settings
+   * @throws InvalidConfigException naming the key of the first location that is not there
+   */
+  public ReconcilerSettings requireLocations() {
+    for (ReconciledDataset d : datasets.values()) {
+      String prefix = PREFIX + "datasets." + d.name() + ".";
+      requireRawLocation(prefix + "raw.location", d);
+      requireCatalog(prefix + "catalog.", d);
+    }
+    return this;
+  }
+
+  private static void requireRawLocation(String key, ReconciledDataset d) {
+    String location = d.spec().raw().location();
+    boolean local = location.startsWith("file:") || !REMOTE.matcher(location).matches();
+    if (!local) {
+      if (TidemarkConfig.ENGINE_DEFAULT.equals(d.engine())) {
+        throw new InvalidConfigException(
+            key, location, "the embedded engine (duckdb) reads local files only");
+      }
+      return;
+    }
+    Path path = RawFiles.localPath(location);
+    if (!Files.exists(path)) {
+      throw new InvalidConfigException(key, location, "does not exist");
+    }
+    if (!Files.isDirectory(path)) {
+      throw new InvalidConfigException(key, location, "is not a folder");
+    }
+    if (!Files.isReadable(path)) {
+      throw new InvalidConfigException(key, location, "is not readable by the service");
+    }
+  }
+
+  private static void requireCatalog(String prefix, ReconciledDataset d) {
+    Map<String, String> props = d.catalog().properties();
+    String uri = props.get("uri");
+    if (uri == null || !uri.startsWith(SQLITE)) {
+      return;
+    }
+    String warehouse = props.get("warehouse");
+    boolean derived =
+        warehouse != null && uri.equals(CatalogSpec.localJdbc(warehouse).properties().get("uri"));
+    Path db = Path.of(uri.substring(SQLITE.length()).replaceFirst("[?].*$", ""));
+    if (Files.isRegularFile(db)) {
+      return;
+    }
+    if (derived) {
+      throw new InvalidConfigException(
+          prefix + "warehouse",
+          warehouse,
+          Files.isDirectory(Path.of(warehouse))
+              ? "holds no Iceberg catalog (no "
+                  + db.getFileName()
+                  + "): the ingest job creates it with the curated table"
+              : "does not exist");
+    }
+    throw new InvalidConfigException(
+        prefix + "properties.uri", uri, "names a SQLite catalog file that does not exist");
   }
 
   private static String engine(String key, String value, Set<String> engines) {
@@ -130,6 +224,21 @@ public record ReconcilerSettings(
     String cron = ds.cron().trim();
     if (cron.isEmpty()) {
       throw new InvalidConfigException(prefix + "cron", cron, "must be a cron or 'off'");
+    }
+    if (!ReconciledDataset.CRON_OFF.equalsIgnoreCase(cron)) {
+      try {
+        // The scheduler's own parser (quarkus.scheduler.cron-type defaults to quartz), so a bad
+        // cron fails here, before the service reports ready, not when the job is scheduled.
+        QUARTZ_CRON.parse(cron).validate();
+      } catch (IllegalArgumentException e) {
+        throw new InvalidConfigException(
+            prefix + "cron",
+            cron,
+            "not a Quartz cron (seconds first, e.g. '"
+                + TidemarkConfig.CRON_DEFAULT
+                + "') nor 'off': "
+                + e.getMessage());
+      }
     }
     String engine =
         ds.engine().isPresent()

@@ -34,7 +34,11 @@ public interface TidemarkConfig {
   @WithDefault(STATE_ROOT_DEFAULT)
   Path stateRoot();
 
-  /** API keys accepted in the {@code X-API-Key} header of write requests. Never logged. */
+  /**
+   * API keys accepted in the {@code X-API-Key} header: at least 8 printable ASCII characters, no
+   * white space at either end (HTTP trims header values, so such a key could never match). Never
+   * logged; a bad one is named by its position.
+   */
   Optional<List<String>> apiKeys();
 
   /** The datasets to reconcile, by name. */
@@ -125,7 +129,10 @@ public interface TidemarkConfig {
 
   /** The raw layer of one dataset. */
   interface Raw {
-    /** The dataset's raw folder: {@code <location>/<partition-column>=YYYY-MM-DD/*.parquet}. */
+    /**
+     * The dataset's raw folder: {@code <location>/<partition-column>=YYYY-MM-DD/*.parquet}. It must
+     * exist at start-up (a local folder for the embedded engine).
+     */
     String location();
 
     /** The date partition's name. */
@@ -141,7 +148,8 @@ public interface TidemarkConfig {
 
     /**
      * The warehouse of the embedded default catalog: a JDBC catalog on {@code
-     * <warehouse>/catalog.db}. Ignored when {@code properties} names a catalog type or impl.
+     * <warehouse>/catalog.db}, which must exist at start-up (the ingest job creates it; the
+     * reconciler never does). Ignored when {@code properties} names a catalog type or impl.
      */
     Optional<String> warehouse();
 

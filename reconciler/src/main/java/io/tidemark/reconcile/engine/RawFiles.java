@@ -50,7 +50,12 @@ public final class RawFiles {
   public static Listing list(RawSource raw, LocalDate fromDate) {
     Path root = localPath(raw.location());
     if (!Files.isDirectory(root)) {
-      return new Listing(List.of(), List.of());
+      // Checked at start-up: a location gone since then is an outage, not a dataset with no rows
+      // (which would report every curated key as unexpected).
+      throw new EngineException(
+          "Cannot list raw files: raw location "
+              + raw.location()
+              + (Files.exists(root) ? " is not a folder" : " does not exist"));
     }
     List<RawFile> files = new ArrayList<>();
     List<StrayEntry> strays = new ArrayList<>();

@@ -43,7 +43,7 @@ public class ReconciliationService {
       TidemarkConfig config, @All List<ReconciliationEngine> engines, MeterPublisher meters) {
     Set<String> names =
         engines.stream().map(ReconciliationEngine::name).collect(Collectors.toSet());
-    this.settings = ReconcilerSettings.from(config, names);
+    this.settings = ReconcilerSettings.from(config, names).requireLocations();
     Reconciler.Builder b =
         Reconciler.builder(settings.stateRoot())
             .listener((r, datapoints) -> meters.publish(datapoints));

@@ -1,0 +1,187 @@
+package io.tidemark.reconcile.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfig;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import io.tidemark.reconcile.engine.duckdb.DuckDbEngine;
+import io.tidemark.reconcile.metrics.MeterPublisher;
+import io.tidemark.reconcile.service.ReconciliationService;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Configuration that cannot work stops the start, naming the key, before the service reports ready:
+ * locations that are not there, API keys that could never match, crons the scheduler would refuse.
+ */
+class TestStartupChecks {
+  private static final Set<String> ENGINES = Set.of("duckdb");
+  private static final String P = "tidemark.datasets.customers.";
+
+  @TempDir Path dir;
+  private Path raw;
+  private Path warehouse;
+
+  @BeforeEach
+  void layout() throws Exception {
+    raw = Files.createDirectories(dir.resolve("raw").resolve("customers"));
+    warehouse = Files.createDirectories(dir.resolve("warehouse"));
+    Files.writeString(warehouse.resolve("catalog.db"), "");
+  }
+
+  private Map<String, String> working() {
+    Map<String, String> m = new HashMap<>();
+    m.put("tidemark.state-root", dir.resolve("state").toString());
+    m.put(P + "raw.location", raw.toString());
+    m.put(P + "curated-table", "curated.customers");
+    m.put(P + "catalog.warehouse", warehouse.toString());
+    return m;
+  }
+
+  private static TidemarkConfig config(Map<String, String> values) {
+    SmallRyeConfig c =
+        new SmallRyeConfigBuilder()
+            .withMapping(TidemarkConfig.class)
+            .withConverter(
+                Duration.class, 200, new io.quarkus.runtime.configuration.DurationConverter())
+            .withValidateUnknown(true)
+            .withSources(new PropertiesConfigSource(values, "test", 100))
+            .build();
+    return c.getConfigMapping(TidemarkConfig.class);
+  }
+
+  private static ReconcilerSettings check(Map<String, String> values) {
+    return ReconcilerSettings.from(config(values), ENGINES).requireLocations();
+  }
+
+  @Test
+  void aWorkingConfigurationPasses() {
+    ReconcilerSettings s = check(working());
+    assertThat(s.datasets()).containsOnlyKeys("customers");
+  }
+
+  @Test
+  void aRawLocationThatDoesNotExistIsNamed() {
+    Map<String, String> m = working();
+    String missing = dir.resolve("raw").resolve("custmers").toString();
+    m.put(P + "raw.location", missing);
+    assertThatThrownBy(() -> check(m))
+        .isInstanceOf(InvalidConfigException.class)
+        .hasMessage(
+            "Cannot start the reconciler: config key '"
+                + P
+                + "raw.location' has invalid value '"
+                + missing
+                + "': does not exist");
+  }
+
+  @Test
+  void aRawLocationThatIsAFileOrRemoteIsNamed() throws Exception {
+    Map<String, String> m = working();
+    Path file = Files.writeString(dir.resolve("customers.parquet"), "x");
+    m.put(P + "raw.location", file.toString());
+    assertThatThrownBy(() -> check(m))
+        .hasMessageContaining("'" + P + "raw.location'")
+        .hasMessageEndingWith("is not a folder");
+
+    m.put(P + "raw.location", "s3://bucket/raw/customers");
+    assertThatThrownBy(() -> check(m))
+        .hasMessage(
+            "Cannot start the reconciler: config key '"
+                + P
+                + "raw.location' has invalid value 's3://bucket/raw/customers': the embedded"
+                + " engine (duckdb) reads local files only");
+  }
+
+  @Test
+  void aWarehouseWithoutACatalogIsNamedAndNothingIsWrittenIntoIt() throws Exception {
+    Map<String, String> m = working();
+    Path empty = Files.createDirectories(dir.resolve("empty-warehouse"));
+    m.put(P + "catalog.warehouse", empty.toString());
+    assertThatThrownBy(() -> check(m))
+        .isInstanceOf(InvalidConfigException.class)
+        .hasMessage(
+            "Cannot start the reconciler: config key '"
+                + P
+                + "catalog.warehouse' has invalid value '"
+                + empty
+                + "': holds no Iceberg catalog (no catalog.db): the ingest job creates it with the"
+                + " curated table");
+    try (var files = Files.list(empty)) {
+      assertThat(files).as("nothing written into the warehouse").isEmpty();
+    }
+
+    String missing = dir.resolve("no-such-warehouse").toString();
+    m.put(P + "catalog.warehouse", missing);
+    assertThatThrownBy(() -> check(m))
+        .hasMessageContaining("'" + P + "catalog.warehouse' has invalid value '" + missing + "'")
+        .hasMessageEndingWith("does not exist");
+    assertThat(Path.of(missing)).doesNotExist();
+  }
+
+  @Test
+  void anApiKeyWithSurroundingSpacesIsNamedByPositionNeverByValue() {
+    for (String keys :
+        List.of("good-key-12345, spaced-key-5678", "good-key-12345,spaced-key-5678 ")) {
+      Map<String, String> m = working();
+      m.put("tidemark.api-keys", keys);
+      assertThatThrownBy(() -> check(m))
+          .as(keys)
+          .isInstanceOf(InvalidConfigException.class)
+          .hasMessageStartingWith("Cannot start the reconciler: config key 'tidemark.api-keys[1]'")
+          .hasMessageContaining("white space")
+          .hasMessageNotContaining("spaced-key")
+          .hasMessageNotContaining("good-key");
+    }
+    Map<String, String> m = working();
+    m.put("tidemark.api-keys", "tab\tinside-key");
+    assertThatThrownBy(() -> check(m))
+        .hasMessageStartingWith("Cannot start the reconciler: config key 'tidemark.api-keys[0]'")
+        .hasMessageNotContaining("inside-key");
+  }
+
+  @Test
+  void anInvalidCronIsNamed() {
+    for (String cron : List.of("0 2 * * *", "every night", "0 0 25 * * ?")) {
+      Map<String, String> m = working();
+      m.put(P + "cron", cron);
+      assertThatThrownBy(() -> check(m))
+          .as(cron)
+          .isInstanceOf(InvalidConfigException.class)
+          .hasMessageStartingWith(
+              "Cannot start the reconciler: config key '"
+                  + P
+                  + "cron' has invalid value '"
+                  + cron
+                  + "': not a Quartz cron");
+    }
+  }
+
+  /** The service itself refuses to start, so it never logs that it is ready. */
+  @Test
+  void theServiceDoesNotStartOnAMissingRawLocation() {
+    Map<String, String> m = working();
+    String missing = dir.resolve("gone").toString();
+    m.put(P + "raw.location", missing);
+    TidemarkConfig c = config(m);
+    assertThatThrownBy(
+            () ->
+                new ReconciliationService(
+                    c,
+                    List.of(new DuckDbEngine()),
+                    new MeterPublisher(new SimpleMeterRegistry(), c)))
+        .isInstanceOf(InvalidConfigException.class)
+        .hasMessageContaining("'" + P + "raw.location' has invalid value '" + missing + "'");
+  }
+}
