@@ -37,13 +37,20 @@ import java.util.TreeSet;
  * @param stateRoot where reports live
  * @param datasets the datasets by name, in name order
  * @param apiKeys the accepted API keys; never logged
+ * @param protectReads whether the GET endpoints need an API key too
  */
 public record ReconcilerSettings(
-    Path stateRoot, Map<String, ReconciledDataset> datasets, List<String> apiKeys) {
+    Path stateRoot,
+    Map<String, ReconciledDataset> datasets,
+    List<String> apiKeys,
+    boolean protectReads) {
   public static final String PREFIX = "tidemark.";
 
   /** The operation-column value that means "the source only upserts". */
   public static final String NO_OPERATION_COLUMN = "none";
+
+  /** The address the service listens on unless {@code quarkus.http.host} says otherwise. */
+  public static final String LOOPBACK = "127.0.0.1";
 
   private static final String SQLITE = "jdbc:sqlite:";
   private static final java.util.regex.Pattern REMOTE =
@@ -66,7 +73,9 @@ public record ReconcilerSettings(
         + datasets.keySet()
         + ", apiKeys="
         + apiKeys.size()
-        + " configured]";
+        + " configured, protectReads="
+        + protectReads
+        + "]";
   }
 
   /**
@@ -75,6 +84,18 @@ public record ReconcilerSettings(
    * @param engines the engine names available
    */
   public static ReconcilerSettings from(TidemarkConfig config, Set<String> engines) {
+    return from(config, engines, LOOPBACK);
+  }
+
+  /**
+   * Validates the whole configuration for a service listening on {@code httpHost}.
+   *
+   * @param engines the engine names available
+   * @param httpHost {@code quarkus.http.host}: beyond loopback, reads need an API key unless {@code
+   *     tidemark.api.protect-reads=false}
+   */
+  public static ReconcilerSettings from(
+      TidemarkConfig config, Set<String> engines, String httpHost) {
     String engine = engine("engine", config.engine(), engines);
     Map<String, ReconciledDataset> datasets = new LinkedHashMap<>();
     config.datasets().forEach((name, ds) -> datasets.put(name, dataset(name, ds, engine, engines)));
@@ -105,7 +126,22 @@ public record ReconcilerSettings(
           PREFIX + "cloudwatch.step", config.cloudwatch().step(), "must be positive");
     }
     Checks.nonBlank("namespace", config.cloudwatch().namespace());
-    return new ReconcilerSettings(config.stateRoot(), datasets, keys);
+    boolean protectReads = config.api().protectReads().orElse(!isLoopback(httpHost));
+    if (protectReads && keys.isEmpty()) {
+      throw new InvalidConfigException(
+          PREFIX + "api-keys",
+          null,
+          "is empty, yet the GET endpoints need a key ("
+              + PREFIX
+              + "api.protect-reads is "
+              + (config.api().protectReads().isPresent()
+                  ? "on"
+                  : "on by default: quarkus.http.host is " + httpHost + ", beyond loopback")
+              + "); configure a key or set "
+              + PREFIX
+              + "api.protect-reads=false");
+    }
+    return new ReconcilerSettings(config.stateRoot(), datasets, keys, protectReads);
   }
 
   /**
@@ -174,6 +210,18 @@ public record ReconcilerSettings(
     }
     throw new InvalidConfigException(
         prefix + "properties.uri", uri, "names a SQLite catalog file that does not exist");
+  }
+
+  /** Whether a listening address is loopback only: {@code localhost}, 127.0.0.0/8 or ::1. */
+  public static boolean isLoopback(String host) {
+    String h = host.trim().toLowerCase(Locale.ROOT);
+    if (h.startsWith("[") && h.endsWith("]")) {
+      h = h.substring(1, h.length() - 1);
+    }
+    return h.equals("localhost")
+        || h.equals("::1")
+        || h.equals("0:0:0:0:0:0:0:1")
+        || h.matches("127(\\.(25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])){3}");
   }
 
   private static String engine(String key, String value, Set<String> engines) {

@@ -41,6 +41,9 @@ public interface TidemarkConfig {
    */
   Optional<List<String>> apiKeys();
 
+  /** Who may call the REST API. */
+  Api api();
+
   /** The datasets to reconcile, by name. */
   Map<String, DatasetConfig> datasets();
 
@@ -49,6 +52,16 @@ public interface TidemarkConfig {
 
   /** Micrometer's CloudWatch registry. */
   CloudWatch cloudwatch();
+
+  /** Access to the REST API. */
+  interface Api {
+    /**
+     * Whether the GET endpoints under {@code /api} (raw locations, sample keys) need an API key in
+     * {@code X-API-Key}, as writes always do. Default: on when {@code quarkus.http.host} is beyond
+     * loopback, off on loopback (the default host, 127.0.0.1). {@code /q/health} stays open.
+     */
+    Optional<Boolean> protectReads();
+  }
 
   /** One dataset: its data contract, catalog, rules and schedule. */
   interface DatasetConfig {

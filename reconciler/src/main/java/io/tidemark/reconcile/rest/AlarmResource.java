@@ -17,6 +17,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 /** The alarms of {@code alerts/}, evaluated locally against the metrics the service produced. */
 @Path("/api/alarms")
 @Produces(MediaType.APPLICATION_JSON)
+@ReadKeyRequired
 @Tag(name = "alarms")
 public class AlarmResource {
   private static final String LIST = "list alarms";

@@ -31,17 +31,25 @@ public class ApiKeyFilter implements ContainerRequestFilter {
   private List<byte[]> keys() {
     List<byte[]> k = keys;
     if (k == null) {
-      k =
-          service.get().settings().apiKeys().stream()
-              .map(x -> x.getBytes(StandardCharsets.UTF_8))
-              .toList();
+      k = keys(service.get());
       keys = k;
     }
     return k;
   }
 
+  static List<byte[]> keys(ReconciliationService service) {
+    return service.settings().apiKeys().stream()
+        .map(x -> x.getBytes(StandardCharsets.UTF_8))
+        .toList();
+  }
+
   @Override
   public void filter(ContainerRequestContext request) {
+    check(request, keys());
+  }
+
+  /** Aborts the request with 401 unless its header holds one of the keys. */
+  static void check(ContainerRequestContext request, List<byte[]> keys) {
     String given = request.getHeaderString(HEADER);
     if (given == null || given.isBlank()) {
       request.abortWith(
@@ -53,7 +61,7 @@ public class ApiKeyFilter implements ContainerRequestFilter {
     }
     byte[] g = given.getBytes(StandardCharsets.UTF_8);
     boolean ok = false;
-    for (byte[] k : keys()) {
+    for (byte[] k : keys) {
       ok |= MessageDigest.isEqual(k, g);
     }
     if (!ok) {

@@ -16,6 +16,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 /** The configured datasets. */
 @Path("/api/datasets")
 @Produces(MediaType.APPLICATION_JSON)
+@ReadKeyRequired
 @Tag(name = "datasets")
 public class DatasetResource {
   private final ReconciliationService service;

@@ -120,6 +120,7 @@ public class ReconciliationResource {
   }
 
   @GET
+  @ReadKeyRequired
   @Operation(summary = "List reconciliations", description = "Newest first.")
   @APIResponse(responseCode = "200", description = "The reports")
   @APIResponse(
@@ -143,6 +144,7 @@ public class ReconciliationResource {
   }
 
   @GET
+  @ReadKeyRequired
   @Path("/{id}")
   @Operation(summary = "One reconciliation: status, rule results and sample keys")
   @APIResponse(

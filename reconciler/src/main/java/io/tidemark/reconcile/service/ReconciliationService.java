@@ -23,6 +23,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
@@ -40,10 +41,14 @@ public class ReconciliationService {
   private final ExecutorService executor;
 
   public ReconciliationService(
-      TidemarkConfig config, @All List<ReconciliationEngine> engines, MeterPublisher meters) {
+      TidemarkConfig config,
+      @All List<ReconciliationEngine> engines,
+      MeterPublisher meters,
+      @ConfigProperty(name = "quarkus.http.host", defaultValue = ReconcilerSettings.LOOPBACK)
+          String httpHost) {
     Set<String> names =
         engines.stream().map(ReconciliationEngine::name).collect(Collectors.toSet());
-    this.settings = ReconcilerSettings.from(config, names).requireLocations();
+    this.settings = ReconcilerSettings.from(config, names, httpHost).requireLocations();
     Reconciler.Builder b =
         Reconciler.builder(settings.stateRoot())
             .listener((r, datapoints) -> meters.publish(datapoints));

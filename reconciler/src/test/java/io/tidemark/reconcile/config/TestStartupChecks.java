@@ -180,8 +180,55 @@ class TestStartupChecks {
                 new ReconciliationService(
                     c,
                     List.of(new DuckDbEngine()),
-                    new MeterPublisher(new SimpleMeterRegistry(), c)))
+                    new MeterPublisher(new SimpleMeterRegistry(), c),
+                    ReconcilerSettings.LOOPBACK))
         .isInstanceOf(InvalidConfigException.class)
         .hasMessageContaining("'" + P + "raw.location' has invalid value '" + missing + "'");
+  }
+
+  @Test
+  void readsNeedAKeyByDefaultOnlyBeyondLoopback() {
+    Map<String, String> m = working();
+    m.put("tidemark.api-keys", "read-key-12345");
+    TidemarkConfig c = config(m);
+    for (String loopback : List.of("127.0.0.1", "localhost", "::1", "[::1]", "127.0.1.1")) {
+      assertThat(ReconcilerSettings.from(c, ENGINES, loopback).protectReads())
+          .as(loopback)
+          .isFalse();
+    }
+    for (String beyond : List.of("0.0.0.0", "::", "10.0.0.5", "reconciler.internal")) {
+      assertThat(ReconcilerSettings.from(c, ENGINES, beyond).protectReads()).as(beyond).isTrue();
+    }
+    m.put("tidemark.api.protect-reads", "false");
+    assertThat(ReconcilerSettings.from(config(m), ENGINES, "0.0.0.0").protectReads()).isFalse();
+    m.put("tidemark.api.protect-reads", "true");
+    assertThat(ReconcilerSettings.from(config(m), ENGINES, "127.0.0.1").protectReads()).isTrue();
+  }
+
+  @Test
+  void protectedReadsWithoutAnyKeyCannotWork() {
+    assertThatThrownBy(() -> ReconcilerSettings.from(config(working()), ENGINES, "0.0.0.0"))
+        .isInstanceOf(InvalidConfigException.class)
+        .hasMessage(
+            "Cannot start the reconciler: config key 'tidemark.api-keys': is empty, yet the GET"
+                + " endpoints need a key (tidemark.api.protect-reads is on by default:"
+                + " quarkus.http.host is 0.0.0.0, beyond loopback); configure a key or set"
+                + " tidemark.api.protect-reads=false");
+    Map<String, String> m = working();
+    m.put("tidemark.api.protect-reads", "true");
+    assertThatThrownBy(() -> ReconcilerSettings.from(config(m), ENGINES, "127.0.0.1"))
+        .hasMessageContaining("tidemark.api.protect-reads is on)");
+    assertThat(ReconcilerSettings.from(config(working()), ENGINES, "127.0.0.1").protectReads())
+        .isFalse();
+  }
+
+  /** Started without bin/reconciler, the service listens on loopback only. */
+  @Test
+  void theServiceListensOnLoopbackByDefault() throws Exception {
+    java.util.Properties p = new java.util.Properties();
+    try (var in = getClass().getClassLoader().getResourceAsStream("application.properties")) {
+      p.load(in);
+    }
+    assertThat(p.getProperty("quarkus.http.host")).isEqualTo("127.0.0.1");
   }
 }
