@@ -114,6 +114,17 @@ class TestReconciliationApi {
         .contains("ReconciliationDuration{");
   }
 
+  /** The earliest window start the API takes is one the engine can run: every rule passes. */
+  @Test
+  void aWindowFromTheEpochIsReconciled() {
+    String id = start("{\"dataset\":\"customers\",\"from\":\"1970-01-01T00:00:00Z\"}");
+    JsonPath report = awaitFinished(id);
+    assertThat(report.getString("windowFrom")).isEqualTo("1970-01-01T00:00:00Z");
+    assertThat(report.getString("error")).isNull();
+    assertThat(report.getString("status")).isEqualTo("PASSED");
+    assertThat(report.getList("results.status")).hasSize(8).containsOnly("PASS");
+  }
+
   @Test
   void aMissingKeyFailsItsRuleAndRaisesItsAlarm() {
     String id = start("{\"dataset\":\"damaged\",\"mode\":\"full\"}");
