@@ -114,7 +114,7 @@ public final class IngestJob {
   public IngestOutcome run() {
     Instant started = settings.clock().instant();
     String runId = settings.runId() != null ? settings.runId() : newRunId(started);
-    Run run = new Run(runId, started);
+    RunRecorder run = new RunRecorder(runId, started, settings);
     try {
       execute(run);
     } catch (IngestException e) {
@@ -182,7 +182,7 @@ public final class IngestJob {
     };
   }
 
-  private void execute(Run run) {
+  private void execute(RunRecorder run) {
     IngestSpark.register(spark, settings.catalog());
     OutputTables tables = new OutputTables(spark, settings);
     boolean full = settings.mode() == IngestMode.FULL_REFRESH;
@@ -577,7 +577,7 @@ public final class IngestJob {
       Map<String, Long> byReason) {}
 
   private Validated readAndValidate(
-      Run run,
+      RunRecorder run,
       RawReader reader,
       List<RawFile> toRead,
       Set<String> newPaths,
@@ -677,7 +677,7 @@ public final class IngestJob {
   }
 
   private void writeQuarantine(
-      Run run,
+      RunRecorder run,
       OutputTables tables,
       Dataset<Row> invalidRows,
       Dataset<Row> problemRows,
@@ -720,7 +720,7 @@ public final class IngestJob {
   }
 
   private void writeTombstones(
-      Run run, OutputTables tables, Dataset<Row> planned, String batchId, boolean full) {
+      RunRecorder run, OutputTables tables, Dataset<Row> planned, String batchId, boolean full) {
     List<Column> cols = new ArrayList<>();
     spec.keyColumns().forEach(k -> cols.add(col(k)));
     cols.add(col(Cols.MARKER));
@@ -749,7 +749,7 @@ public final class IngestJob {
    * main to it; throws {@link ConcurrentCommit} (or Iceberg's commit failure) when main moved.
    */
   private void commit(
-      Run run,
+      RunRecorder run,
       OutputTables tables,
       Dataset<Row> planned,
       Map<String, String> props,
@@ -811,7 +811,7 @@ public final class IngestJob {
    * A committed batch whose report cannot be written leaves data and reports disagreeing, and every
    * rerun finds the batch committed: find out before committing, while a rerun still repairs all.
    */
-  private void checkReportWritable(Run run) {
+  private void checkReportWritable(RunRecorder run) {
     try {
       RunReports.checkWritable(
           settings.stateRoot(), run.runId, spark.sparkContext().hadoopConfiguration());
@@ -1030,119 +1030,5 @@ public final class IngestJob {
       }
     }
     return Optional.empty();
-  }
-
-  /** What a run found out, gathered for its report. */
-  private final class Run {
-    final String runId;
-    final Instant startedAt;
-    IngestStatus status;
-    String batchId;
-    String watermarkBefore;
-    String watermarkAfter;
-    List<String> inputFiles = List.of();
-    List<String> quarantinedFiles = List.of();
-    List<LocalDate> partitionsListed = List.of();
-    List<String> ignoredFolders = List.of();
-    long filesDiscovered;
-    long filesNew;
-    long filesSkipped;
-    long filesQuarantined;
-    IngestCounts counts;
-    Long snapshotId;
-    boolean committed;
-    final List<String> warnings = new ArrayList<>();
-    String errorCode;
-    String error;
-    final List<Dataset<Row>> persisted = new ArrayList<>();
-    final List<String> views = new ArrayList<>();
-
-    Run(String runId, Instant startedAt) {
-      this.runId = runId;
-      this.startedAt = startedAt;
-    }
-
-    String view(Dataset<Row> d) {
-      String name = "tidemark_" + runId.replaceAll("[^A-Za-z0-9]", "_") + "_" + views.size();
-      d.createOrReplaceTempView(name);
-      views.add(name);
-      return name;
-    }
-
-    void alreadyCommitted(long snapshot) {
-      status = IngestStatus.ALREADY_COMMITTED;
-      snapshotId = snapshot;
-      // This run changed nothing: the other run's report accounts for the batch's records.
-      counts =
-          new IngestCounts(filesDiscovered, 0, filesDiscovered, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-      warnings.add("Batch " + batchId + " was committed by another run; this run wrote no data");
-    }
-
-    void fail(ErrorCode code, String message, Throwable cause) {
-      if (committed) {
-        LOG.error("Run {}: batch {} is committed, but then: {}", runId, batchId, message, cause);
-        warnings.add("After the commit: " + message);
-        return;
-      }
-      status = code == ErrorCode.BATCH_REJECTED ? IngestStatus.REJECTED : IngestStatus.FAILED;
-      errorCode = code.name();
-      error = message == null || message.isBlank() ? String.valueOf(cause) : message;
-      if (code.type() == ErrorCode.Type.INTERNAL) {
-        LOG.error("Run {} failed [{}]: {}", runId, code, error, cause);
-      } else {
-        LOG.error("Run {} failed [{}]: {}", runId, code, error);
-      }
-    }
-
-    void cleanUp(SparkSession spark) {
-      for (String v : views) {
-        try {
-          spark.catalog().dropTempView(v);
-        } catch (RuntimeException e) {
-          LOG.debug("Cannot drop temp view {}: {}", v, e.toString());
-        }
-      }
-      for (Dataset<Row> d : persisted) {
-        d.unpersist(false);
-      }
-    }
-
-    IngestRunReport report(Instant finishedAt) {
-      IngestCounts c = counts;
-      boolean recordsMeaningful =
-          c != null
-              && (status == IngestStatus.SUCCEEDED
-                  || status == IngestStatus.REJECTED
-                  || status == IngestStatus.ALREADY_COMMITTED);
-      if (!recordsMeaningful) {
-        // Nothing was read, or nothing this run read was committed: report files only.
-        c =
-            new IngestCounts(
-                filesDiscovered, filesNew, filesSkipped, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-      }
-      return new IngestRunReport(
-          IngestRunReport.SCHEMA_VERSION,
-          runId,
-          batchId,
-          spec.pipeline(),
-          spec.name(),
-          settings.mode(),
-          settings.discovery(),
-          status == null ? IngestStatus.FAILED : status,
-          startedAt,
-          finishedAt.isBefore(startedAt) ? startedAt : finishedAt,
-          spec.changeMarker().type(),
-          watermarkBefore,
-          watermarkAfter,
-          settings.lookback(),
-          inputFiles,
-          quarantinedFiles,
-          c,
-          snapshotId,
-          warnings,
-          errorCode,
-          status == null ? "the run ended without a status" : error,
-          ignoredFolders);
-    }
   }
 }

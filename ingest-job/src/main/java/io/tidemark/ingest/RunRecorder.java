@@ -1,0 +1,140 @@
+package io.tidemark.ingest;
+
+import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.report.IngestCounts;
+import io.tidemark.model.report.IngestRunReport;
+import io.tidemark.model.report.IngestStatus;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a run found out, gathered step by step for its report; also the Spark resources (temp views,
+ * cached datasets) the run made, so that they are released however it ends.
+ */
+final class RunRecorder {
+  private static final Logger LOG = LoggerFactory.getLogger(IngestJob.class);
+
+  final String runId;
+  final Instant startedAt;
+  IngestStatus status;
+  String batchId;
+  String watermarkBefore;
+  String watermarkAfter;
+  List<String> inputFiles = List.of();
+  List<String> quarantinedFiles = List.of();
+  List<LocalDate> partitionsListed = List.of();
+  List<String> ignoredFolders = List.of();
+  long filesDiscovered;
+  long filesNew;
+  long filesSkipped;
+  long filesQuarantined;
+  IngestCounts counts;
+  Long snapshotId;
+  boolean committed;
+  final List<String> warnings = new ArrayList<>();
+  String errorCode;
+  String error;
+  final List<Dataset<Row>> persisted = new ArrayList<>();
+  final List<String> views = new ArrayList<>();
+
+  private final IngestSettings settings;
+  private final DatasetSpec spec;
+
+  RunRecorder(String runId, Instant startedAt, IngestSettings settings) {
+    this.runId = runId;
+    this.startedAt = startedAt;
+    this.settings = settings;
+    this.spec = settings.dataset();
+  }
+
+  String view(Dataset<Row> d) {
+    String name = "tidemark_" + runId.replaceAll("[^A-Za-z0-9]", "_") + "_" + views.size();
+    d.createOrReplaceTempView(name);
+    views.add(name);
+    return name;
+  }
+
+  void alreadyCommitted(long snapshot) {
+    status = IngestStatus.ALREADY_COMMITTED;
+    snapshotId = snapshot;
+    // This run changed nothing: the other run's report accounts for the batch's records.
+    counts =
+        new IngestCounts(filesDiscovered, 0, filesDiscovered, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    warnings.add("Batch " + batchId + " was committed by another run; this run wrote no data");
+  }
+
+  void fail(ErrorCode code, String message, Throwable cause) {
+    if (committed) {
+      LOG.error("Run {}: batch {} is committed, but then: {}", runId, batchId, message, cause);
+      warnings.add("After the commit: " + message);
+      return;
+    }
+    status = code == ErrorCode.BATCH_REJECTED ? IngestStatus.REJECTED : IngestStatus.FAILED;
+    errorCode = code.name();
+    error = message == null || message.isBlank() ? String.valueOf(cause) : message;
+    if (code.type() == ErrorCode.Type.INTERNAL) {
+      LOG.error("Run {} failed [{}]: {}", runId, code, error, cause);
+    } else {
+      LOG.error("Run {} failed [{}]: {}", runId, code, error);
+    }
+  }
+
+  void cleanUp(SparkSession spark) {
+    for (String v : views) {
+      try {
+        spark.catalog().dropTempView(v);
+      } catch (RuntimeException e) {
+        LOG.debug("Cannot drop temp view {}: {}", v, e.toString());
+      }
+    }
+    for (Dataset<Row> d : persisted) {
+      d.unpersist(false);
+    }
+  }
+
+  IngestRunReport report(Instant finishedAt) {
+    IngestCounts c = counts;
+    boolean recordsMeaningful =
+        c != null
+            && (status == IngestStatus.SUCCEEDED
+                || status == IngestStatus.REJECTED
+                || status == IngestStatus.ALREADY_COMMITTED);
+    if (!recordsMeaningful) {
+      // Nothing was read, or nothing this run read was committed: report files only.
+      c =
+          new IngestCounts(
+              filesDiscovered, filesNew, filesSkipped, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    }
+    return new IngestRunReport(
+        IngestRunReport.SCHEMA_VERSION,
+        runId,
+        batchId,
+        spec.pipeline(),
+        spec.name(),
+        settings.mode(),
+        settings.discovery(),
+        status == null ? IngestStatus.FAILED : status,
+        startedAt,
+        finishedAt.isBefore(startedAt) ? startedAt : finishedAt,
+        spec.changeMarker().type(),
+        watermarkBefore,
+        watermarkAfter,
+        settings.lookback(),
+        inputFiles,
+        quarantinedFiles,
+        c,
+        snapshotId,
+        warnings,
+        errorCode,
+        status == null ? "the run ended without a status" : error,
+        ignoredFolders);
+  }
+}
