@@ -36,7 +36,6 @@ import io.tidemark.model.report.IngestMode;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -44,7 +43,6 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,14 +50,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
-import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.CommitFailedException;
-import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ValidationException;
-import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.spark.CommitMetadata;
 import org.apache.spark.SparkException;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -125,7 +118,7 @@ public final class IngestJob {
       // Exception, not RuntimeException: Spark's Scala code throws checked exceptions
       // (SparkException, AnalysisException) that Java's compiler does not see.
       ErrorCode code =
-          hasCause(e, IOException.class) ? ErrorCode.IO_FAILED : ErrorCode.INTERNAL_ERROR;
+          Causes.has(e, IOException.class) ? ErrorCode.IO_FAILED : ErrorCode.INTERNAL_ERROR;
       run.fail(
           code,
           "Cannot ingest dataset "
@@ -182,11 +175,10 @@ public final class IngestJob {
     };
   }
 
+  /** The steps of a run; each records what it found on the run. */
   private void execute(RunRecorder run) {
     IngestSpark.register(spark, settings.catalog());
     OutputTables tables = new OutputTables(spark, settings);
-    boolean full = settings.mode() == IngestMode.FULL_REFRESH;
-    String markerColumn = spec.changeMarker().column();
     LOG.info(
         "Run {}: {} ingest of dataset {} from {} into {} (discovery {}, lookback {})",
         run.runId,
@@ -196,8 +188,34 @@ public final class IngestJob {
         settings.curatedSparkName(),
         settings.discovery(),
         settings.lookback());
+    Optional<BatchPlan> plan = plan(run, tables);
+    if (plan.isEmpty()) {
+      return;
+    }
+    Validated batch = readBatch(run, plan.get(), tables);
+    Dataset<Row> planned = planMerge(run, plan.get(), batch, tables);
+    checkPolicy(run, batch);
+    checkReportWritable(run);
+    tables.ensureTables(batch.read().columnTypes());
+    CommitOutcome outcome =
+        new BatchCommitter(spark, settings, tables, failurePoints)
+            .commit(
+                run,
+                plan.get(),
+                batch.validated().filter(col(Cols.CANDIDATE).and(col(Cols.REASON).isNotNull())),
+                batch.problemRows(),
+                planned,
+                commitProperties(run, plan.get()),
+                settings.clock().instant());
+    record(run, plan.get(), outcome);
+  }
 
-    // 1. Checkpoint, from the curated table's own history (main's ancestry).
+  /**
+   * Steps 1 and 2: the checkpoint from the curated table's own history (main's ancestry), then
+   * discovery of only the partitions that can hold new files; empty when there is nothing to do.
+   */
+  private Optional<BatchPlan> plan(RunRecorder run, OutputTables tables) {
+    boolean full = settings.mode() == IngestMode.FULL_REFRESH;
     Table curated = tables.loadCurated();
     if (curated != null && dropLeftoverBranches(tables, curated, run.startedAt)) {
       curated = tables.loadCurated();
@@ -206,8 +224,8 @@ public final class IngestJob {
     if (curated != null) {
       recoverMissingReport(curated);
     }
-    long base = snapshotId(curated);
-    if (cp == null && !full && hasData(curated)) {
+    long base = OutputTables.snapshotId(curated);
+    if (cp == null && !full && OutputTables.hasData(curated)) {
       // Bootstrapping here would re-read every raw file and report it as an initial load.
       throw new IngestException(
           ErrorCode.CHECKPOINT_NOT_FOUND,
@@ -297,7 +315,7 @@ public final class IngestJob {
       LOG.info(
           "Nothing to do: no new raw files{}; nothing committed",
           cp == null ? "" : " since batch " + cp.batchId());
-      return;
+      return Optional.empty();
     }
     boolean watermarkMode =
         !full && settings.discovery() == io.tidemark.model.report.DiscoveryMode.WATERMARK;
@@ -307,72 +325,70 @@ public final class IngestJob {
             toRead, cp == null ? null : cp.batchId(), settings.mode(), settings.discovery());
     run.batchId = batchId;
     run.inputFiles = toRead.stream().map(RawFile::path).toList();
-    Set<String> newPaths = new HashSet<>();
-    newFiles.forEach(f -> newPaths.add(f.path()));
     LOG.info("Batch {}: reading {} file(s)", batchId, toRead.size());
+    return Optional.of(
+        new BatchPlan(
+            cp, base, full, watermarkMode, lookbackDays, discovered, newFiles, toRead, batchId));
+  }
 
-    // 3. Read, apply the schema policy, validate. A file whose footer reads but whose data pages do
-    // not fails the whole query only when it runs: find such files then, quarantine them whole, and
-    // read the batch again without them.
+  /**
+   * Step 3: read, apply the schema policy, validate. A file whose footer reads but whose data pages
+   * do not fails the whole query only when it runs: find such files then, quarantine them whole,
+   * and read the batch again without them.
+   */
+  private Validated readBatch(RunRecorder run, BatchPlan plan, OutputTables tables) {
     Map<String, DataType> tableTypes = tables.curatedTypes();
     RawReader reader = new RawReader(spark, spec);
-    ChangeMarkerType markerType = spec.changeMarker().type();
-    Instant now = settings.clock().instant();
     Validated v;
     try {
-      v =
-          readAndValidate(
-              run, reader, toRead, newPaths, tableTypes, cp, watermarkMode, full, Map.of());
+      v = readAndValidate(run, reader, plan, tableTypes, Map.of());
     } catch (Exception e) {
-      if (!hasCause(e, SparkException.class)) {
+      if (!Causes.has(e, SparkException.class)) {
         throw e;
       }
       run.cleanUp(spark);
-      Map<String, String> unreadable = reader.findUnreadable(toRead);
+      Map<String, String> unreadable = reader.findUnreadable(plan.toRead());
       if (unreadable.isEmpty()) {
         throw e;
       }
       LOG.warn(
           "Batch {}: {} file(s) have unreadable data; quarantining them and reading again: {}",
-          batchId,
+          plan.batchId(),
           unreadable.size(),
           unreadable);
-      v =
-          readAndValidate(
-              run, reader, toRead, newPaths, tableTypes, cp, watermarkMode, full, unreadable);
+      v = readAndValidate(run, reader, plan, tableTypes, unreadable);
     }
-    RawReader.Result read = v.read();
-    List<RawReader.FileProblem> problems = v.problems();
-    Dataset<Row> problemRows = v.problemRows();
-    Dataset<Row> validated = v.validated();
-    long rowsRead = v.rowsRead();
-    long changed = v.changed();
-    long invalidRecords = v.invalid();
-    long lateRecords = v.late();
-    long supersededRecords = v.superseded();
-    Map<String, Long> byReason = v.byReason();
-    Column invalid = col(Cols.REASON).isNotNull();
-    Column isCandidate = col(Cols.CANDIDATE);
-    run.warnings.addAll(read.warnings());
-    run.quarantinedFiles = problems.stream().map(RawReader.FileProblem::toString).toList();
-    run.filesQuarantined = problems.size();
+    ReadCounts c = v.counts();
+    run.warnings.addAll(v.read().warnings());
+    run.quarantinedFiles = v.problems().stream().map(RawReader.FileProblem::toString).toList();
+    run.filesQuarantined = v.problems().size();
     run.watermarkAfter =
-        maxWatermark(markerType, cp == null ? null : cp.watermark(), v.maxValidMarker());
+        maxWatermark(spec.changeMarker().type(), plan.watermarkBefore(), c.maxValidMarker());
     LOG.info(
         "Batch {}: read {} record(s), {} candidate change(s), {} invalid {}, {} late; {} file(s)"
             + " quarantined",
-        batchId,
-        rowsRead,
-        changed,
-        invalidRecords,
-        byReason,
-        lateRecords,
-        problems.size());
-    failurePoints.reached(FailurePoint.AFTER_READ, batchId);
+        plan.batchId(),
+        c.rowsRead(),
+        c.changed(),
+        c.invalid(),
+        v.byReason(),
+        c.late(),
+        v.problems().size());
+    failurePoints.reached(FailurePoint.AFTER_READ, plan.batchId());
+    return v;
+  }
 
-    // 4. Deduplicate and plan the MERGE against the snapshot we read the checkpoint from.
-    Dataset<Row> latest = validated.filter(col(Dedup.RANK).equalTo(1)).drop(Dedup.RANK);
-    Map<String, DataType> types = read.columnTypes();
+  /**
+   * Step 4: deduplicate and plan the MERGE against the snapshot the checkpoint was read from, and
+   * count what it will do; returns the planned records.
+   */
+  private Dataset<Row> planMerge(
+      RunRecorder run, BatchPlan plan, Validated batch, OutputTables tables) {
+    boolean full = plan.fullRefresh();
+    long base = plan.baseSnapshot();
+    Dataset<Row> latest = batch.validated().filter(col(Dedup.RANK).equalTo(1)).drop(Dedup.RANK);
+    Map<String, DataType> types = batch.read().columnTypes();
+    String markerColumn = spec.changeMarker().column();
     List<String> keyAndMarker = new ArrayList<>(spec.keyColumns());
     keyAndMarker.add(markerColumn);
     Dataset<Row> current =
@@ -398,29 +414,30 @@ public final class IngestJob {
       actions.put(Action.valueOf(r.getString(0)), r.getLong(1));
     }
     long written = actions.values().stream().mapToLong(Long::longValue).sum();
+    ReadCounts c = batch.counts();
     IngestCounts counts =
         new IngestCounts(
             run.filesDiscovered,
             run.filesNew,
             run.filesSkipped,
-            problems.size(),
-            rowsRead,
-            changed,
-            invalidRecords,
-            supersededRecords,
+            batch.problems().size(),
+            c.rowsRead(),
+            c.changed(),
+            c.invalid(),
+            c.superseded(),
             written,
             actions.get(Action.INSERTED),
             actions.get(Action.UPDATED),
             actions.get(Action.DELETED),
             actions.get(Action.UNCHANGED),
             actions.get(Action.DELETE_OF_UNKNOWN_KEY),
-            lateRecords);
+            c.late());
     run.counts = counts;
     if (!counts.accountingErrors().isEmpty()) {
       throw new IngestException(
           ErrorCode.INTERNAL_ERROR,
           "Cannot commit batch "
-              + batchId
+              + plan.batchId()
               + ": its counts do not add up: "
               + counts.accountingErrors());
     }
@@ -436,8 +453,12 @@ public final class IngestJob {
               + " table and remembered as deleted",
           counts.deletesOfUnknownKeys());
     }
+    return planned;
+  }
 
-    // 5. The validation policy.
+  /** Step 5: the validation policy. */
+  private void checkPolicy(RunRecorder run, Validated batch) {
+    IngestCounts counts = run.counts;
     if (counts.invalidRatio() > settings.maxInvalidRatio()) {
       throw new IngestException(
           ErrorCode.BATCH_REJECTED,
@@ -445,121 +466,87 @@ public final class IngestJob {
               java.util.Locale.ROOT,
               "Cannot commit batch %s: invalid ratio %.4f (%d of %d candidate records) is above the"
                   + " limit %.4f; by reason %s; quarantined files %s; nothing was committed",
-              batchId,
+              run.batchId,
               counts.invalidRatio(),
-              invalidRecords,
-              changed,
+              counts.recordsInvalid(),
+              counts.recordsChanged(),
               settings.maxInvalidRatio(),
-              byReason,
+              batch.byReason(),
               run.quarantinedFiles));
     }
+  }
 
-    // 6. Writes: quarantine, tombstones, then data and checkpoint in one commit, published to
-    // main only if main is still at the snapshot the batch was planned on.
-    checkReportWritable(run);
-    tables.ensureTables(types);
-    Checkpoint next = Checkpoint.advance(cp, batchId, run.watermarkAfter, toRead, lookbackDays);
+  /** The checkpoint and run properties that the commit carries. */
+  private Map<String, String> commitProperties(RunRecorder run, BatchPlan plan) {
+    Checkpoint next =
+        Checkpoint.advance(
+            plan.checkpoint(),
+            plan.batchId(),
+            run.watermarkAfter,
+            plan.toRead(),
+            plan.lookbackDays());
     Map<String, String> props = new LinkedHashMap<>(CheckpointCodec.encode(next));
     props.put(CheckpointCodec.RUN_ID, run.runId);
     props.put(CheckpointCodec.RUN_STARTED_AT, run.startedAt.toString());
     props.put(CheckpointCodec.MODE, settings.mode().name());
-    props.put(CheckpointCodec.COUNTS, CheckpointCodec.compactJson(counts));
-    try {
-      Dataset<Row> invalidRows = validated.filter(isCandidate.and(invalid));
-      writing(
-          tables,
-          settings.quarantineSparkName(),
-          () -> writeQuarantine(run, tables, invalidRows, problemRows, batchId, now));
-      failurePoints.reached(FailurePoint.AFTER_QUARANTINE_WRITE, batchId);
-      writing(
-          tables,
-          settings.tombstoneSparkName(),
-          () -> writeTombstones(run, tables, planned, batchId, full));
-      commit(run, tables, planned, props, base, full);
-    } catch (Exception e) {
-      if (!isConflict(e)) {
-        if (hasCause(e, CommitStateUnknownException.class)) {
-          Optional<Snapshot> s = CheckpointLog.findBatch(tables.loadCurated(), batchId);
-          if (s.isEmpty()) {
-            throw new IngestException(
-                ErrorCode.COMMIT_STATE_UNKNOWN,
-                "Cannot tell whether batch "
-                    + batchId
-                    + " was committed to "
-                    + settings.curatedSparkName()
-                    + ": "
-                    + e.getMessage()
-                    + "; it is not in the table's history now, so rerunning is safe",
-                e);
-          }
-        } else {
-          throw e;
-        }
-      } else {
-        Table now2 = tables.loadCurated();
-        Optional<Snapshot> mine =
-            now2 == null ? Optional.empty() : CheckpointLog.findBatch(now2, batchId);
-        if (mine.isPresent()) {
-          LOG.info(
-              "Batch {} was committed by another run (snapshot {}): nothing more to do",
-              batchId,
-              mine.get().snapshotId());
-          run.alreadyCommitted(mine.get().snapshotId());
-          return;
-        }
-        ConcurrentCommit moved =
-            causeOfType(e, ConcurrentCommit.class)
-                .orElseGet(
-                    () ->
-                        new ConcurrentCommit(
-                            settings.curatedSparkName(), base, snapshotId(now2), e));
-        throw new IngestException(
-            ErrorCode.CONCURRENT_COMMIT,
-            "Cannot commit batch "
-                + batchId
-                + " to "
-                + settings.curatedSparkName()
-                + ": another run committed first: "
-                + moved.getMessage()
-                + "; nothing of this batch was committed to the curated table and rerunning is"
-                + " safe ("
-                + rootMessage(moved.getCause() == null ? moved : moved.getCause())
-                + ")",
-            e);
-      }
-    }
-    run.committed = true;
+    props.put(CheckpointCodec.COUNTS, CheckpointCodec.compactJson(run.counts));
+    return props;
+  }
 
-    // 7. Find our commit in the history and say what happened.
-    Table after = tables.loadCurated();
-    Snapshot mine =
-        CheckpointLog.findBatch(after, batchId)
-            .orElseThrow(
-                () ->
-                    new IngestException(
-                        ErrorCode.INTERNAL_ERROR,
-                        "Cannot find batch "
-                            + batchId
-                            + " in the history of "
-                            + settings.curatedSparkName()
-                            + " after committing it"));
-    run.snapshotId = mine.snapshotId();
-    LOG.info(
-        "Committed batch {} as snapshot {} of {}: inserted {}, updated {}, deleted {}, unchanged {},"
-            + " deletes of unknown keys {}, superseded {}; watermark {} -> {}",
-        batchId,
-        mine.snapshotId(),
-        settings.curatedSparkName(),
-        counts.recordsInserted(),
-        counts.recordsUpdated(),
-        counts.recordsDeleted(),
-        counts.recordsUnchanged(),
-        counts.deletesOfUnknownKeys(),
-        counts.recordsSuperseded(),
-        run.watermarkBefore,
-        run.watermarkAfter);
-    run.status = IngestStatus.SUCCEEDED;
-    failurePoints.reached(FailurePoint.AFTER_COMMIT, batchId);
+  /** Step 7: say what the commit came to. */
+  private void record(RunRecorder run, BatchPlan plan, CommitOutcome outcome) {
+    String batchId = plan.batchId();
+    if (outcome instanceof CommitOutcome.Committed c) {
+      IngestCounts counts = run.counts;
+      run.snapshotId = c.snapshotId();
+      LOG.info(
+          "Committed batch {} as snapshot {} of {}: inserted {}, updated {}, deleted {},"
+              + " unchanged {}, deletes of unknown keys {}, superseded {}; watermark {} -> {}",
+          batchId,
+          c.snapshotId(),
+          settings.curatedSparkName(),
+          counts.recordsInserted(),
+          counts.recordsUpdated(),
+          counts.recordsDeleted(),
+          counts.recordsUnchanged(),
+          counts.deletesOfUnknownKeys(),
+          counts.recordsSuperseded(),
+          run.watermarkBefore,
+          run.watermarkAfter);
+      run.status = IngestStatus.SUCCEEDED;
+      failurePoints.reached(FailurePoint.AFTER_COMMIT, batchId);
+    } else if (outcome instanceof CommitOutcome.AlreadyCommitted a) {
+      LOG.info(
+          "Batch {} was committed by another run (snapshot {}): nothing more to do",
+          batchId,
+          a.snapshotId());
+      run.alreadyCommitted(a.snapshotId());
+    } else if (outcome instanceof CommitOutcome.Conflict c) {
+      throw new IngestException(
+          ErrorCode.CONCURRENT_COMMIT,
+          "Cannot commit batch "
+              + batchId
+              + " to "
+              + settings.curatedSparkName()
+              + ": another run committed first: "
+              + c.describe()
+              + "; nothing of this batch was committed to the curated table and rerunning is"
+              + " safe"
+              + (c.cause() == null ? "" : " (" + refusal(c.cause()) + ")"),
+          c.cause());
+    }
+  }
+
+  /** Iceberg's own words for a refused commit, without the layers Spark wraps around them. */
+  private static String refusal(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      if (t instanceof ValidationException || t instanceof CommitFailedException) {
+        break;
+      }
+      t = t.getCause();
+    }
+    return t.getClass().getSimpleName() + ": " + t.getMessage();
   }
 
   /** What reading and validating a batch found, counted in one pass over the batch. */
@@ -568,25 +555,56 @@ public final class IngestJob {
       List<RawReader.FileProblem> problems,
       Dataset<Row> problemRows,
       Dataset<Row> validated,
+      ReadCounts counts,
+      Map<String, Long> byReason) {}
+
+  /**
+   * The batch's record counts, by name.
+   *
+   * @param maxValidMarker the highest change marker of a valid candidate record; null when none
+   */
+  private record ReadCounts(
       long rowsRead,
       long changed,
       long invalid,
       long late,
       long superseded,
-      Object maxValidMarker,
-      Map<String, Long> byReason) {}
+      Object maxValidMarker) {
+    static final String ROWS = "rows";
+    static final String CANDIDATES = "candidates";
+    static final String INVALID = "invalid";
+    static final String LATE = "late";
+    static final String MAX_VALID_MARKER = "max_valid_marker";
+    static final String SUPERSEDED = "superseded";
+
+    /** From the one-row aggregate over the validated batch, plus rows of quarantined files. */
+    static ReadCounts of(Row agg, long problemRecords) {
+      return new ReadCounts(
+          count(agg, ROWS) + problemRecords,
+          count(agg, CANDIDATES) + problemRecords,
+          count(agg, INVALID) + problemRecords,
+          count(agg, LATE),
+          count(agg, SUPERSEDED),
+          agg.getAs(MAX_VALID_MARKER));
+    }
+
+    private static long count(Row r, String name) {
+      Object v = r.getAs(name);
+      return v == null ? 0 : ((Number) v).longValue();
+    }
+  }
 
   private Validated readAndValidate(
       RunRecorder run,
       RawReader reader,
-      List<RawFile> toRead,
-      Set<String> newPaths,
+      BatchPlan plan,
       Map<String, DataType> tableTypes,
-      Checkpoint cp,
-      boolean watermarkMode,
-      boolean full,
       Map<String, String> unreadable) {
-    RawReader.Result read = reader.read(toRead, newPaths, tableTypes, unreadable);
+    Set<String> newPaths = plan.newPaths();
+    Checkpoint cp = plan.checkpoint();
+    boolean watermarkMode = plan.watermarkMode();
+    boolean full = plan.fullRefresh();
+    RawReader.Result read = reader.read(plan.toRead(), newPaths, tableTypes, unreadable);
     List<RawReader.FileProblem> problems =
         read.problems().stream().filter(p -> newPaths.contains(p.file().path())).toList();
     Dataset<Row> problemRows =
@@ -643,12 +661,12 @@ public final class IngestJob {
     Row agg =
         validated
             .agg(
-                count(lit(1)),
-                sum(when(isCandidate, 1).otherwise(0)),
-                sum(when(isCandidate.and(invalid), 1).otherwise(0)),
-                sum(when(validCandidate.and(late), 1).otherwise(0)),
-                max(when(validCandidate, col(Cols.MARKER))),
-                sum(when(col(Dedup.RANK).gt(1), 1).otherwise(0)))
+                count(lit(1)).as(ReadCounts.ROWS),
+                sum(when(isCandidate, 1).otherwise(0)).as(ReadCounts.CANDIDATES),
+                sum(when(isCandidate.and(invalid), 1).otherwise(0)).as(ReadCounts.INVALID),
+                sum(when(validCandidate.and(late), 1).otherwise(0)).as(ReadCounts.LATE),
+                max(when(validCandidate, col(Cols.MARKER))).as(ReadCounts.MAX_VALID_MARKER),
+                sum(when(col(Dedup.RANK).gt(1), 1).otherwise(0)).as(ReadCounts.SUPERSEDED))
             .first();
     long problemRecords =
         problemRows == null ? 0 : problemRows.filter(col("row_number").geq(0)).count();
@@ -663,148 +681,7 @@ public final class IngestJob {
       }
     }
     return new Validated(
-        read,
-        problems,
-        problemRows,
-        validated,
-        agg.getLong(0) + problemRecords,
-        longOrZero(agg, 1) + problemRecords,
-        longOrZero(agg, 2) + problemRecords,
-        longOrZero(agg, 3),
-        longOrZero(agg, 5),
-        agg.get(4),
-        byReason);
-  }
-
-  private void writeQuarantine(
-      RunRecorder run,
-      OutputTables tables,
-      Dataset<Row> invalidRows,
-      Dataset<Row> problemRows,
-      String batchId,
-      Instant now) {
-    Dataset<Row> q =
-        invalidRows.select(
-            col(Cols.SOURCE_FILE).as("source_file"),
-            col(Cols.ROW_INDEX).as("row_number"),
-            col(Cols.REASON).as("reason"),
-            col(Cols.DETAIL).as("detail"),
-            col(Cols.ORIGINAL).as("original_values"));
-    if (problemRows != null) {
-      q = q.unionByName(problemRows);
-    }
-    long n =
-        run.counts.recordsInvalid()
-            + run.quarantinedFiles.stream().filter(s -> s.contains(": UNREADABLE_FILE")).count();
-    if (n == 0) {
-      return;
-    }
-    Dataset<Row> rows =
-        q.select(
-            lit(batchId).as("batch_id"),
-            lit(run.runId).as("run_id"),
-            lit(Timestamp.from(now)).as("quarantined_at"),
-            col("source_file"),
-            col("row_number"),
-            col("reason"),
-            col("detail"),
-            col("original_values"));
-    String view = run.view(rows);
-    spark.sql(sql.quarantineMerge(view));
-    LOG.info(
-        "Quarantined {} record(s) and {} file(s) of batch {} into {}",
-        run.counts.recordsInvalid(),
-        run.filesQuarantined,
-        batchId,
-        settings.quarantineSparkName());
-  }
-
-  private void writeTombstones(
-      RunRecorder run, OutputTables tables, Dataset<Row> planned, String batchId, boolean full) {
-    List<Column> cols = new ArrayList<>();
-    spec.keyColumns().forEach(k -> cols.add(col(k)));
-    cols.add(col(Cols.MARKER));
-    cols.add(lit(batchId).as("batch_id"));
-    Dataset<Row> deletes =
-        planned.filter(MergePlanner.remembersDelete()).select(cols.toArray(Column[]::new));
-    if (full) {
-      List<Column> out = new ArrayList<>();
-      spec.keyColumns().forEach(k -> out.add(col(k)));
-      out.add(col(Cols.MARKER).as(spec.changeMarker().column()));
-      out.add(col("batch_id"));
-      overwriteAll(deletes.select(out.toArray(Column[]::new)), settings.tombstoneSparkName());
-      return;
-    }
-    if (run.counts.recordsDeleted()
-            + run.counts.deletesOfUnknownKeys()
-            + run.counts.recordsUnchanged()
-        == 0) {
-      return;
-    }
-    spark.sql(sql.tombstoneMerge(run.view(deletes)));
-  }
-
-  /**
-   * Commits data and checkpoint to the run's branch, created at {@code base}, then fast-forwards
-   * main to it; throws {@link ConcurrentCommit} (or Iceberg's commit failure) when main moved.
-   */
-  private void commit(
-      RunRecorder run,
-      OutputTables tables,
-      Dataset<Row> planned,
-      Map<String, String> props,
-      long base,
-      boolean full) {
-    List<Column> cols = new ArrayList<>();
-    spec.keyColumns().forEach(k -> cols.add(col(k)));
-    spec.comparedColumns().forEach(c -> cols.add(col(c)));
-    cols.add(col(Cols.MARKER));
-    cols.add(col(Cols.OP));
-    cols.add(col(MergePlanner.TOMBSTONE_MARKER));
-    Dataset<Row> source = planned.select(cols.toArray(Column[]::new));
-    String view = full ? null : run.view(source);
-    Dataset<Row> rebuilt = null;
-    if (full) {
-      List<Column> out = new ArrayList<>();
-      for (String c : tables.curatedColumns()) {
-        out.add(c.equals(spec.changeMarker().column()) ? col(Cols.MARKER).as(c) : col(c));
-      }
-      rebuilt =
-          planned
-              .filter(col(MergePlanner.ACTION).equalTo(Action.INSERTED.name()))
-              .select(out.toArray(Column[]::new));
-    }
-    Dataset<Row> finalRebuilt = rebuilt;
-    String branch = RunBranches.name(run.runId, run.startedAt);
-    String target = RunBranches.sparkName(settings.curatedSparkName(), branch);
-    RunBranches.create(tables::loadCurated, branch, branchStart(tables, base));
-    try {
-      CommitMetadata.withCommitProperties(
-          props,
-          () -> {
-            failurePoints.reached(FailurePoint.BEFORE_COMMIT, run.batchId);
-            if (full) {
-              overwriteAll(finalRebuilt, target);
-            } else {
-              spark.sql(sql.curatedMerge(view, target));
-            }
-            return null;
-          },
-          RuntimeException.class);
-      failurePoints.reached(FailurePoint.BEFORE_PUBLISH, run.batchId);
-      try {
-        RunBranches.fastForwardMain(tables::loadCurated, branch);
-      } catch (IllegalArgumentException e) {
-        Table now = tables.loadCurated();
-        throw new ConcurrentCommit(settings.curatedSparkName(), base, snapshotId(now), e);
-      }
-    } catch (Exception e) {
-      dropRunBranch(tables, branch);
-      throw e;
-    }
-    // Not in a finally: after a crash (an Error) nothing more happens, as in a real one; a later
-    // run drops the branch once it is stale.
-    dropRunBranch(tables, branch);
+        read, problems, problemRows, validated, ReadCounts.of(agg, problemRecords), byReason);
   }
 
   /**
@@ -827,28 +704,6 @@ public final class IngestJob {
               + "); nothing was committed",
           e);
     }
-  }
-
-  /**
-   * The snapshot the run's branch starts at: the one the batch was planned and counted against. A
-   * table without a snapshot (the first batch) first gets an empty one on main, since a branch
-   * needs a snapshot to start from; that snapshot must still hold no data and no checkpoint, or
-   * another run's batch got there first.
-   */
-  private long branchStart(OutputTables tables, long base) {
-    if (base >= 0) {
-      return base;
-    }
-    Table t = tables.loadCurated();
-    if (t.currentSnapshot() == null) {
-      t.newFastAppend().commit();
-      t.refresh();
-    }
-    Snapshot start = t.currentSnapshot();
-    if (hasData(t) || CheckpointLog.latest(t).isPresent()) {
-      throw new ConcurrentCommit(settings.curatedSparkName(), -1, start.snapshotId(), null);
-    }
-    return start.snapshotId();
   }
 
   /**
@@ -878,29 +733,6 @@ public final class IngestJob {
     return true;
   }
 
-  private void dropRunBranch(OutputTables tables, String branch) {
-    try {
-      RunBranches.drop(tables::loadCurated, List.of(branch));
-    } catch (RuntimeException e) {
-      LOG.warn(
-          "Cannot drop this run's branch {} of {} (a run {} later drops it): {}",
-          branch,
-          settings.curatedSparkName(),
-          RunBranches.STALE_AFTER,
-          e.toString());
-    }
-  }
-
-  /** Replaces a table's rows in one commit (a full refresh). */
-  private static void overwriteAll(Dataset<Row> rows, String table) {
-    try {
-      rows.writeTo(table).overwrite(lit(true));
-    } catch (org.apache.spark.sql.catalyst.analysis.NoSuchTableException e) {
-      throw new IngestException(
-          ErrorCode.INTERNAL_ERROR, "Cannot overwrite " + table + ": it does not exist", e);
-    }
-  }
-
   private Dataset<Row> emptyKeys(Map<String, DataType> types, DataType markerType) {
     StructType s = new StructType();
     for (String k : spec.keyColumns()) {
@@ -908,31 +740,6 @@ public final class IngestJob {
     }
     s = s.add(spec.changeMarker().column(), markerType);
     return spark.createDataFrame(List.<Row>of(), s);
-  }
-
-  /** Whether the table's current snapshot holds any data file with rows (metadata only). */
-  private static boolean hasData(Table t) {
-    if (t == null || t.currentSnapshot() == null) {
-      return false;
-    }
-    try (CloseableIterable<FileScanTask> tasks = t.newScan().planFiles()) {
-      for (FileScanTask task : tasks) {
-        if (task.file().recordCount() > 0) {
-          return true;
-        }
-      }
-      return false;
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot list the data files of " + t.name(), e);
-    }
-  }
-
-  private static long snapshotId(Table t) {
-    return t == null || t.currentSnapshot() == null ? -1 : t.currentSnapshot().snapshotId();
-  }
-
-  private static long longOrZero(Row r, int i) {
-    return r.isNullAt(i) ? 0 : ((Number) r.get(i)).longValue();
   }
 
   private static Object watermarkValue(ChangeMarkerType type, String wm) {
@@ -954,81 +761,9 @@ public final class IngestJob {
     return before == null || m > Long.parseLong(before) ? Long.toString(m) : before;
   }
 
-  private static boolean isConflict(Throwable e) {
-    return hasCause(e, ValidationException.class)
-        || hasCause(e, CommitFailedException.class)
-        || hasCause(e, ConcurrentCommit.class);
-  }
-
-  private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (type.isInstance(t)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static String rootMessage(Throwable e) {
-    Throwable t = e;
-    while (t.getCause() != null && t.getCause() != t) {
-      if (t instanceof ValidationException
-          || t instanceof CommitFailedException
-          || t instanceof ConcurrentCommit) {
-        break;
-      }
-      t = t.getCause();
-    }
-    return t.getClass().getSimpleName() + ": " + t.getMessage();
-  }
-
   static String newRunId(Instant started) {
     return RUN_ID_TIME.format(started)
         + "-"
         + String.format("%08x", ThreadLocalRandom.current().nextInt());
-  }
-
-  /**
-   * A table moved between planning and committing: another run committed to it. The message names
-   * the table and the snapshots it moved between; the cause, when there is one, is Iceberg's
-   * refusal.
-   */
-  private static final class ConcurrentCommit extends RuntimeException {
-    ConcurrentCommit(String table, long from, long to, Throwable cause) {
-      super(
-          from == to
-              ? table + " refused the commit at snapshot " + snapshotName(from)
-              : table + " moved from snapshot " + snapshotName(from) + " to " + snapshotName(to),
-          cause);
-    }
-
-    private static String snapshotName(long id) {
-      return id < 0 ? "none" : Long.toString(id);
-    }
-  }
-
-  /**
-   * Runs one write of a table other than the curated one; when Iceberg refuses it because another
-   * run committed to that table meanwhile, says so with the table and its snapshots.
-   */
-  private void writing(OutputTables tables, String table, Runnable write) {
-    long from = snapshotId(tables.load(table));
-    try {
-      write.run();
-    } catch (Exception e) {
-      if (isConflict(e) && !hasCause(e, ConcurrentCommit.class)) {
-        throw new ConcurrentCommit(table, from, snapshotId(tables.load(table)), e);
-      }
-      throw e;
-    }
-  }
-
-  private static <T extends Throwable> Optional<T> causeOfType(Throwable e, Class<T> type) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (type.isInstance(t)) {
-        return Optional.of(type.cast(t));
-      }
-    }
-    return Optional.empty();
   }
 }

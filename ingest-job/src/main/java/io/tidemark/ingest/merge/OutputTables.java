@@ -6,10 +6,14 @@ import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.sql.IngestSql;
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.spark.Spark3Util;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
@@ -199,5 +203,27 @@ public final class OutputTables {
       }
     }
     return false;
+  }
+
+  /** The table's current snapshot id; -1 when the table or its snapshot does not exist. */
+  public static long snapshotId(Table t) {
+    return t == null || t.currentSnapshot() == null ? -1 : t.currentSnapshot().snapshotId();
+  }
+
+  /** Whether the table's current snapshot holds any data file with rows (metadata only). */
+  public static boolean hasData(Table t) {
+    if (t == null || t.currentSnapshot() == null) {
+      return false;
+    }
+    try (CloseableIterable<FileScanTask> tasks = t.newScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        if (task.file().recordCount() > 0) {
+          return true;
+        }
+      }
+      return false;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list the data files of " + t.name(), e);
+    }
   }
 }

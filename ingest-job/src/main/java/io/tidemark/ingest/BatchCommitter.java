@@ -1,0 +1,354 @@
+package io.tidemark.ingest;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+
+import io.tidemark.ingest.checkpoint.CheckpointLog;
+import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.ingest.merge.Action;
+import io.tidemark.ingest.merge.MergePlanner;
+import io.tidemark.ingest.merge.OutputTables;
+import io.tidemark.ingest.merge.RunBranches;
+import io.tidemark.ingest.sql.IngestSql;
+import io.tidemark.ingest.validate.Cols;
+import io.tidemark.model.config.DatasetSpec;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.spark.CommitMetadata;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes a planned batch: quarantine rows, remembered deletes, then data and checkpoint in one
+ * commit to the run's branch, published to main only if main is still at the snapshot the batch was
+ * planned on (see {@link RunBranches}). Losing a race is an outcome, not a failure: see {@link
+ * CommitOutcome}.
+ */
+final class BatchCommitter {
+  private static final Logger LOG = LoggerFactory.getLogger(IngestJob.class);
+
+  private final SparkSession spark;
+  private final IngestSettings settings;
+  private final DatasetSpec spec;
+  private final IngestSql sql;
+  private final OutputTables tables;
+  private final FailurePoints failurePoints;
+
+  BatchCommitter(
+      SparkSession spark,
+      IngestSettings settings,
+      OutputTables tables,
+      FailurePoints failurePoints) {
+    this.spark = spark;
+    this.settings = settings;
+    this.spec = settings.dataset();
+    this.sql = new IngestSql(settings);
+    this.tables = tables;
+    this.failurePoints = failurePoints;
+  }
+
+  /**
+   * Commits the batch.
+   *
+   * @param invalidRows the batch's invalid candidate records, in the validated shape
+   * @param problemRows quarantine rows of files quarantined whole; null when none
+   * @param planned the deduplicated records with the action the version guard takes
+   * @param properties the checkpoint and run properties that go into the commit
+   * @throws IngestException when the catalog cannot tell whether the commit landed and it did not
+   */
+  CommitOutcome commit(
+      RunRecorder run,
+      BatchPlan plan,
+      Dataset<Row> invalidRows,
+      Dataset<Row> problemRows,
+      Dataset<Row> planned,
+      Map<String, String> properties,
+      Instant now) {
+    String batchId = plan.batchId();
+    try {
+      writing(
+          settings.quarantineSparkName(),
+          () -> writeQuarantine(run, invalidRows, problemRows, batchId, now));
+      failurePoints.reached(FailurePoint.AFTER_QUARANTINE_WRITE, batchId);
+      writing(
+          settings.tombstoneSparkName(),
+          () -> writeTombstones(run, planned, batchId, plan.fullRefresh()));
+      commitCurated(run, planned, properties, plan.baseSnapshot(), plan.fullRefresh());
+    } catch (Exception e) {
+      if (isConflict(e)) {
+        Table current = tables.loadCurated();
+        Optional<Snapshot> mine =
+            current == null ? Optional.empty() : CheckpointLog.findBatch(current, batchId);
+        if (mine.isPresent()) {
+          return new CommitOutcome.AlreadyCommitted(mine.get().snapshotId());
+        }
+        return Causes.find(e, ConcurrentCommit.class)
+            .map(ConcurrentCommit::conflict)
+            .orElseGet(
+                () ->
+                    new CommitOutcome.Conflict(
+                        settings.curatedSparkName(),
+                        plan.baseSnapshot(),
+                        OutputTables.snapshotId(current),
+                        e));
+      }
+      if (!Causes.has(e, CommitStateUnknownException.class)) {
+        throw e;
+      }
+      if (CheckpointLog.findBatch(tables.loadCurated(), batchId).isEmpty()) {
+        throw new IngestException(
+            ErrorCode.COMMIT_STATE_UNKNOWN,
+            "Cannot tell whether batch "
+                + batchId
+                + " was committed to "
+                + settings.curatedSparkName()
+                + ": "
+                + e.getMessage()
+                + "; it is not in the table's history now, so rerunning is safe",
+            e);
+      }
+      // The catalog could not say, but the batch is in the history: it landed.
+    }
+    run.committed = true;
+    Snapshot mine =
+        CheckpointLog.findBatch(tables.loadCurated(), batchId)
+            .orElseThrow(
+                () ->
+                    new IngestException(
+                        ErrorCode.INTERNAL_ERROR,
+                        "Cannot find batch "
+                            + batchId
+                            + " in the history of "
+                            + settings.curatedSparkName()
+                            + " after committing it"));
+    return new CommitOutcome.Committed(mine.snapshotId());
+  }
+
+  private void writeQuarantine(
+      RunRecorder run,
+      Dataset<Row> invalidRows,
+      Dataset<Row> problemRows,
+      String batchId,
+      Instant now) {
+    Dataset<Row> q =
+        invalidRows.select(
+            col(Cols.SOURCE_FILE).as("source_file"),
+            col(Cols.ROW_INDEX).as("row_number"),
+            col(Cols.REASON).as("reason"),
+            col(Cols.DETAIL).as("detail"),
+            col(Cols.ORIGINAL).as("original_values"));
+    if (problemRows != null) {
+      q = q.unionByName(problemRows);
+    }
+    long n =
+        run.counts.recordsInvalid()
+            + run.quarantinedFiles.stream().filter(s -> s.contains(": UNREADABLE_FILE")).count();
+    if (n == 0) {
+      return;
+    }
+    Dataset<Row> rows =
+        q.select(
+            lit(batchId).as("batch_id"),
+            lit(run.runId).as("run_id"),
+            lit(Timestamp.from(now)).as("quarantined_at"),
+            col("source_file"),
+            col("row_number"),
+            col("reason"),
+            col("detail"),
+            col("original_values"));
+    spark.sql(sql.quarantineMerge(run.view(rows)));
+    LOG.info(
+        "Quarantined {} record(s) and {} file(s) of batch {} into {}",
+        run.counts.recordsInvalid(),
+        run.filesQuarantined,
+        batchId,
+        settings.quarantineSparkName());
+  }
+
+  private void writeTombstones(
+      RunRecorder run, Dataset<Row> planned, String batchId, boolean full) {
+    List<Column> cols = new ArrayList<>();
+    spec.keyColumns().forEach(k -> cols.add(col(k)));
+    cols.add(col(Cols.MARKER));
+    cols.add(lit(batchId).as("batch_id"));
+    Dataset<Row> deletes =
+        planned.filter(MergePlanner.remembersDelete()).select(cols.toArray(Column[]::new));
+    if (full) {
+      List<Column> out = new ArrayList<>();
+      spec.keyColumns().forEach(k -> out.add(col(k)));
+      out.add(col(Cols.MARKER).as(spec.changeMarker().column()));
+      out.add(col("batch_id"));
+      overwriteAll(deletes.select(out.toArray(Column[]::new)), settings.tombstoneSparkName());
+      return;
+    }
+    if (run.counts.recordsDeleted()
+            + run.counts.deletesOfUnknownKeys()
+            + run.counts.recordsUnchanged()
+        == 0) {
+      return;
+    }
+    spark.sql(sql.tombstoneMerge(run.view(deletes)));
+  }
+
+  /**
+   * Commits data and checkpoint to the run's branch, created at {@code base}, then fast-forwards
+   * main to it; throws {@link ConcurrentCommit} (or Iceberg's commit failure) when main moved.
+   */
+  private void commitCurated(
+      RunRecorder run,
+      Dataset<Row> planned,
+      Map<String, String> properties,
+      long base,
+      boolean full) {
+    List<Column> cols = new ArrayList<>();
+    spec.keyColumns().forEach(k -> cols.add(col(k)));
+    spec.comparedColumns().forEach(c -> cols.add(col(c)));
+    cols.add(col(Cols.MARKER));
+    cols.add(col(Cols.OP));
+    cols.add(col(MergePlanner.TOMBSTONE_MARKER));
+    String view = full ? null : run.view(planned.select(cols.toArray(Column[]::new)));
+    Dataset<Row> rebuilt = null;
+    if (full) {
+      List<Column> out = new ArrayList<>();
+      for (String c : tables.curatedColumns()) {
+        out.add(c.equals(spec.changeMarker().column()) ? col(Cols.MARKER).as(c) : col(c));
+      }
+      rebuilt =
+          planned
+              .filter(col(MergePlanner.ACTION).equalTo(Action.INSERTED.name()))
+              .select(out.toArray(Column[]::new));
+    }
+    Dataset<Row> finalRebuilt = rebuilt;
+    String branch = RunBranches.name(run.runId, run.startedAt);
+    String target = RunBranches.sparkName(settings.curatedSparkName(), branch);
+    RunBranches.create(tables::loadCurated, branch, branchStart(base));
+    try {
+      CommitMetadata.withCommitProperties(
+          properties,
+          () -> {
+            failurePoints.reached(FailurePoint.BEFORE_COMMIT, run.batchId);
+            if (full) {
+              overwriteAll(finalRebuilt, target);
+            } else {
+              spark.sql(sql.curatedMerge(view, target));
+            }
+            return null;
+          },
+          RuntimeException.class);
+      failurePoints.reached(FailurePoint.BEFORE_PUBLISH, run.batchId);
+      try {
+        RunBranches.fastForwardMain(tables::loadCurated, branch);
+      } catch (IllegalArgumentException e) {
+        throw new ConcurrentCommit(
+            new CommitOutcome.Conflict(
+                settings.curatedSparkName(),
+                base,
+                OutputTables.snapshotId(tables.loadCurated()),
+                e));
+      }
+    } catch (Exception e) {
+      dropRunBranch(branch);
+      throw e;
+    }
+    // Not in a finally: after a crash (an Error) nothing more happens, as in a real one; a later
+    // run drops the branch once it is stale.
+    dropRunBranch(branch);
+  }
+
+  /**
+   * The snapshot the run's branch starts at: the one the batch was planned and counted against. A
+   * table without a snapshot (the first batch) first gets an empty one on main, since a branch
+   * needs a snapshot to start from; that snapshot must still hold no data and no checkpoint, or
+   * another run's batch got there first.
+   */
+  private long branchStart(long base) {
+    if (base >= 0) {
+      return base;
+    }
+    Table t = tables.loadCurated();
+    if (t.currentSnapshot() == null) {
+      t.newFastAppend().commit();
+      t.refresh();
+    }
+    Snapshot start = t.currentSnapshot();
+    if (OutputTables.hasData(t) || CheckpointLog.latest(t).isPresent()) {
+      throw new ConcurrentCommit(
+          new CommitOutcome.Conflict(settings.curatedSparkName(), -1, start.snapshotId(), null));
+    }
+    return start.snapshotId();
+  }
+
+  private void dropRunBranch(String branch) {
+    try {
+      RunBranches.drop(tables::loadCurated, List.of(branch));
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Cannot drop this run's branch {} of {} (a run {} later drops it): {}",
+          branch,
+          settings.curatedSparkName(),
+          RunBranches.STALE_AFTER,
+          e.toString());
+    }
+  }
+
+  /**
+   * Runs one write of a table other than the curated one; when Iceberg refuses it because another
+   * run committed to that table meanwhile, says so with the table and its snapshots.
+   */
+  private void writing(String table, Runnable write) {
+    long from = OutputTables.snapshotId(tables.load(table));
+    try {
+      write.run();
+    } catch (Exception e) {
+      if (isConflict(e) && !Causes.has(e, ConcurrentCommit.class)) {
+        throw new ConcurrentCommit(
+            new CommitOutcome.Conflict(
+                table, from, OutputTables.snapshotId(tables.load(table)), e));
+      }
+      throw e;
+    }
+  }
+
+  /** Replaces a table's rows in one commit (a full refresh). */
+  private static void overwriteAll(Dataset<Row> rows, String table) {
+    try {
+      rows.writeTo(table).overwrite(lit(true));
+    } catch (org.apache.spark.sql.catalyst.analysis.NoSuchTableException e) {
+      throw new IngestException(
+          ErrorCode.INTERNAL_ERROR, "Cannot overwrite " + table + ": it does not exist", e);
+    }
+  }
+
+  private static boolean isConflict(Throwable e) {
+    return Causes.has(e, ValidationException.class)
+        || Causes.has(e, CommitFailedException.class)
+        || Causes.has(e, ConcurrentCommit.class);
+  }
+
+  /** Carries a {@link CommitOutcome.Conflict} out of the writes that found it. */
+  private static final class ConcurrentCommit extends RuntimeException {
+    private final transient CommitOutcome.Conflict conflict;
+
+    ConcurrentCommit(CommitOutcome.Conflict conflict) {
+      super(conflict.describe(), conflict.cause());
+      this.conflict = conflict;
+    }
+
+    CommitOutcome.Conflict conflict() {
+      return conflict;
+    }
+  }
+}
