@@ -29,7 +29,6 @@ public final class PartitionLister {
   private final String partitionColumn;
   private final List<LocalDate> listedPartitions = new ArrayList<>();
   private final List<String> ignored = new ArrayList<>();
-  private int rootListings;
 
   public PartitionLister(Configuration conf, String rawLocation, String partitionColumn) {
     try {
@@ -49,7 +48,6 @@ public final class PartitionLister {
   public List<LocalDate> partitions(LocalDate from) {
     FileStatus[] children;
     try {
-      rootListings++;
       children = fs.listStatus(root);
     } catch (FileNotFoundException e) {
       throw new IngestException(
@@ -127,11 +125,6 @@ public final class PartitionLister {
   /** The partitions whose folders were listed, in listing order. */
   public List<LocalDate> listedPartitions() {
     return List.copyOf(listedPartitions);
-  }
-
-  /** How many times the root folder was listed. */
-  public int rootListings() {
-    return rootListings;
   }
 
   /**
