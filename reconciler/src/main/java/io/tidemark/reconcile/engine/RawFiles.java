@@ -8,6 +8,8 @@ import java.net.URI;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,6 +19,8 @@ import java.util.List;
  * Lists a dataset's raw files on a local file system under the raw-layer contract ({@link
  * RawLayout}): {@code <location>/<partition>=YYYY-MM-DD/*.parquet} in any case, hidden entries
  * skipped, folders and files that are neither partitions nor hidden returned as stray entries.
+ *
+ * <p>A file's arrival time is its modification time: what the ingest job's discovery sees too.
  */
 public final class RawFiles {
   private RawFiles() {}
@@ -27,8 +31,9 @@ public final class RawFiles {
    * @param path the local path
    * @param partitionDate its partition's date
    * @param bytes its size
+   * @param arrived when it arrived: its modification time
    */
-  public record RawFile(String path, LocalDate partitionDate, long bytes) {}
+  public record RawFile(String path, LocalDate partitionDate, long bytes, Instant arrived) {}
 
   /**
    * What a listing found.
@@ -48,6 +53,15 @@ public final class RawFiles {
    * order, and every stray entry of the dataset folder whatever its date.
    */
   public static Listing list(RawSource raw, LocalDate fromDate) {
+    return list(raw, fromDate, null);
+  }
+
+  /**
+   * The files of partitions dated from {@code fromDate} on, plus the files of older partitions that
+   * arrived at or after {@code arrivedSince} (null: none): a late file filed in an old partition
+   * holds changes of today. Every partition is listed; only the files kept are returned.
+   */
+  public static Listing list(RawSource raw, LocalDate fromDate, Instant arrivedSince) {
     Path root = localPath(raw.location());
     if (!Files.isDirectory(root)) {
       // Checked at start-up: a location gone since then is an outage, not a dataset with no rows
@@ -74,8 +88,9 @@ public final class RawFiles {
           case STRAY ->
               strays.add(new StrayEntry(child.toAbsolutePath().toString(), folder.problem()));
           case PARTITION -> {
-            if (fromDate == null || !folder.date().isBefore(fromDate)) {
-              addDataFiles(child, folder.date(), files);
+            boolean whole = fromDate == null || !folder.date().isBefore(fromDate);
+            if (whole || arrivedSince != null) {
+              addDataFiles(child, folder.date(), whole ? null : arrivedSince, files);
             }
           }
         }
@@ -88,12 +103,21 @@ public final class RawFiles {
     return new Listing(files, strays);
   }
 
-  private static void addDataFiles(Path partition, LocalDate date, List<RawFile> files)
+  private static void addDataFiles(
+      Path partition, LocalDate date, Instant arrivedSince, List<RawFile> files)
       throws IOException {
     try (DirectoryStream<Path> inside = Files.newDirectoryStream(partition)) {
       for (Path f : inside) {
-        if (RawLayout.isDataFile(f.getFileName().toString()) && Files.isRegularFile(f)) {
-          files.add(new RawFile(f.toAbsolutePath().toString(), date, Files.size(f)));
+        if (!RawLayout.isDataFile(f.getFileName().toString())) {
+          continue;
+        }
+        BasicFileAttributes attributes = Files.readAttributes(f, BasicFileAttributes.class);
+        if (!attributes.isRegularFile()) {
+          continue;
+        }
+        Instant arrived = attributes.lastModifiedTime().toInstant();
+        if (arrivedSince == null || !arrived.isBefore(arrivedSince)) {
+          files.add(new RawFile(f.toAbsolutePath().toString(), date, attributes.size(), arrived));
         }
       }
     }

@@ -91,6 +91,30 @@ class TestWindowMode {
     }
   }
 
+  @Test
+  void aWindowReadsALateFileFiledInAnOldPartitionWhenItArrivedInTheWindow() {
+    try (CustomersScenario s = CustomersScenario.clean(dir)) {
+      // Filed three days before the window's start date, arrived an hour ago, changes inside the
+      // window, never ingested.
+      java.time.LocalDate old = CustomersScenario.day(at(6)).minusDays(3);
+      io.tidemark.reconcile.fixtures.RawLayer.landedAt(
+          s.raw.write(
+              old,
+              "late.parquet",
+              List.of(RawRow.upsert(key(21), "late", "k21.v1@example.com", at(2)))),
+          at(1));
+
+      ReconciliationReport window =
+          reconciler(s, NOW).run("customers", ReconciliationMode.WINDOW, at(6), null, "test");
+
+      RuleResult missing = result(window, RuleKind.MISSING_KEYS);
+      assertThat(missing.status()).isEqualTo(RuleStatus.FAIL);
+      assertThat(missing.sampleKeys()).containsExactly(key(21));
+      assertThat(missing.reason())
+          .isEqualTo("1 expected keys are missing from the curated table (threshold 0.0)");
+    }
+  }
+
   /** A clock the test moves: one reconciler keeps its alarm history across the runs. */
   private static final class SteppedClock extends Clock {
     private Instant now;

@@ -59,8 +59,10 @@ public final class DuckDbEngine implements ReconciliationEngine {
   private static final Logger LOG = LoggerFactory.getLogger(DuckDbEngine.class);
 
   /**
-   * How far before the window start's date the raw partitions are read: a record lands in a
-   * partition dated no earlier than the day before its change marker (producer clock skew).
+   * How far before the window start's date the raw partitions are read whole: a record lands in a
+   * partition dated no earlier than the day before its change marker (producer clock skew). Files
+   * of older partitions are read when they arrived (modification time) at or after the window
+   * start.
    */
   public static final long PARTITION_SLACK_DAYS = 1;
 
@@ -156,14 +158,17 @@ public final class DuckDbEngine implements ReconciliationEngine {
   static RawLoad loadRaw(Connection c, EngineRequest request) throws SQLException {
     DatasetSpec spec = request.dataset();
     LocalDate fromDate = null;
+    Instant arrivedSince = null;
     if (request.mode() == ReconciliationMode.WINDOW
         && request.from() != null
         && spec.changeMarker().type() == ChangeMarkerType.TIMESTAMP) {
       fromDate = date(request.from()).minusDays(PARTITION_SLACK_DAYS);
+      // A late file filed in an older partition is defined by when it arrived, not where.
+      arrivedSince = request.from();
     }
     List<RawFiles.RawFile> files = new ArrayList<>();
     List<ExcludedFile> excluded = new ArrayList<>();
-    RawFiles.Listing listing = RawFiles.list(spec.raw(), fromDate);
+    RawFiles.Listing listing = RawFiles.list(spec.raw(), fromDate, arrivedSince);
     for (StrayEntry stray : listing.strays()) {
       LOG.warn("Not reading {} of dataset {}: {}", stray.path(), spec.name(), stray.problem());
     }
