@@ -171,7 +171,12 @@ class TestEndToEnd {
     assertThat(byRule.get("count_match").status()).isEqualTo(RuleStatus.FAIL);
     assertThat(byRule.get("count_match").observed()).isEqualTo(2.0);
     for (String untouched :
-        List.of("duplicate_keys", "stale_versions", "freshness", "run_accounting")) {
+        List.of(
+            "duplicate_keys",
+            "stale_versions",
+            "freshness",
+            "run_accounting",
+            "unprocessed_files")) {
       assertThat(byRule.get(untouched).status()).as(untouched).isEqualTo(RuleStatus.PASS);
     }
 

@@ -21,7 +21,12 @@ public enum RuleKind {
   /** Observed: seconds the newest curated change marker is behind now. Default 36 hours. */
   FRESHNESS("freshness", 36 * 3600, Metric.FRESHNESS_LAG),
   /** Observed: records plus files the run reports in the window do not account for. */
-  RUN_ACCOUNTING("run_accounting", 0, null);
+  RUN_ACCOUNTING("run_accounting", 0, null),
+  /**
+   * Observed: raw data files older than the grace period that no committed batch read (no SUCCEEDED
+   * or ALREADY_COMMITTED run report lists them).
+   */
+  UNPROCESSED_FILES("unprocessed_files", 0, Metric.UNPROCESSED_FILES);
 
   private final String id;
   private final double defaultThreshold;

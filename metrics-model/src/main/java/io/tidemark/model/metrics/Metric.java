@@ -111,6 +111,11 @@ public enum Metric {
       COUNT,
       RECONCILER,
       "Keys whose compared columns hash differently in curated and raw."),
+  UNPROCESSED_FILES(
+      "UnprocessedFiles",
+      COUNT,
+      RECONCILER,
+      "Raw data files older than the grace period that no committed ingest batch read."),
   COUNT_RATIO("CountRatio", NONE, RECONCILER, "Curated row count / expected row count."),
   FRESHNESS_LAG(
       "FreshnessLag",

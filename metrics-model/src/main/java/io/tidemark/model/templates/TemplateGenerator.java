@@ -249,7 +249,7 @@ public final class TemplateGenerator {
             "Bytes scanned by reconciliation",
             0,
             y,
-            12,
+            8,
             ns,
             pipeline,
             dataset,
@@ -260,9 +260,9 @@ public final class TemplateGenerator {
     widgets.add(
         timeSeries(
             "Reconciliation duration (seconds)",
-            12,
+            8,
             y,
-            12,
+            8,
             ns,
             pipeline,
             dataset,
@@ -270,6 +270,19 @@ public final class TemplateGenerator {
             "Maximum",
             false,
             Metric.RECONCILIATION_DURATION));
+    widgets.add(
+        timeSeries(
+            "Raw files no committed batch read",
+            16,
+            y,
+            8,
+            ns,
+            pipeline,
+            dataset,
+            region,
+            "Maximum",
+            false,
+            Metric.UNPROCESSED_FILES));
     return body;
   }
 

@@ -14,8 +14,8 @@ import java.util.List;
 /**
  * The catalogue datapoints one finished reconciliation produces, timestamped at its end: per rule
  * RuleStatus (0 pass, 1 fail or error) and RuleObservedValue; the kind metric of each default rule
- * (MissingKeys, ...); CountRatio and FreshnessLag when the engine's observations are at hand;
- * BytesScanned and ReconciliationDuration. An ABANDONED run produces none.
+ * (MissingKeys, ..., UnprocessedFiles); CountRatio and FreshnessLag when the engine's observations
+ * are at hand; BytesScanned and ReconciliationDuration. An ABANDONED run produces none.
  */
 public final class ReconciliationDatapoints {
   private ReconciliationDatapoints() {}
@@ -41,7 +41,12 @@ public final class ReconciliationDatapoints {
       boolean defaultRule = r.ruleId().equals(r.kind().id());
       if (defaultRule && r.observed() != null) {
         switch (r.kind()) {
-          case MISSING_KEYS, UNEXPECTED_KEYS, DUPLICATE_KEYS, STALE_VERSIONS, VALUE_MISMATCHES ->
+          case MISSING_KEYS,
+              UNEXPECTED_KEYS,
+              DUPLICATE_KEYS,
+              STALE_VERSIONS,
+              VALUE_MISMATCHES,
+              UNPROCESSED_FILES ->
               out.add(Datum.of(r.kind().metric().orElseThrow(), p, d, r.observed(), at));
           default -> {}
         }

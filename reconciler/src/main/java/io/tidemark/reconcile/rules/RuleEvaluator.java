@@ -31,13 +31,34 @@ public final class RuleEvaluator {
    * @param runs the run-accounting outcome; null when the run reports could not be read
    * @param runsError why the run reports could not be read
    * @param markerType how the dataset orders versions (freshness units)
+   * @param unprocessed the raw files no committed batch read; null when they could not be listed
+   * @param unprocessedError why they could not be listed
    */
   public record Inputs(
       Observations observations,
       String engineError,
       RunAccounting.Outcome runs,
       String runsError,
-      ChangeMarkerType markerType) {}
+      ChangeMarkerType markerType,
+      UnprocessedFiles.Outcome unprocessed,
+      String unprocessedError) {
+    /** Inputs without the unprocessed-files check: its rule reports an ERROR. */
+    public Inputs(
+        Observations observations,
+        String engineError,
+        RunAccounting.Outcome runs,
+        String runsError,
+        ChangeMarkerType markerType) {
+      this(
+          observations,
+          engineError,
+          runs,
+          runsError,
+          markerType,
+          null,
+          "Cannot check unprocessed files: raw files were not listed");
+    }
+  }
 
   public static List<RuleResult> evaluate(List<RuleSpec> rules, Inputs in) {
     List<RuleResult> results = new ArrayList<>();
@@ -50,6 +71,9 @@ public final class RuleEvaluator {
   static RuleResult evaluate(RuleSpec rule, Inputs in) {
     if (rule.kind() == io.tidemark.model.config.RuleKind.RUN_ACCOUNTING) {
       return runAccounting(rule, in);
+    }
+    if (rule.kind() == io.tidemark.model.config.RuleKind.UNPROCESSED_FILES) {
+      return unprocessedFiles(rule, in);
     }
     if (in.observations() == null) {
       return RuleResult.error(rule, in.engineError());
@@ -79,7 +103,7 @@ public final class RuleEvaluator {
               "keys have compared columns that differ from raw at the same version",
               bytes);
       case FRESHNESS -> freshness(rule, o.freshness(), in.markerType(), bytes);
-      case RUN_ACCOUNTING -> throw new IllegalStateException("handled above");
+      case RUN_ACCOUNTING, UNPROCESSED_FILES -> throw new IllegalStateException("handled above");
     };
   }
 
@@ -220,6 +244,29 @@ public final class RuleEvaluator {
                 + f.pending().count()
                 + " keys wait in raw";
     return RuleResult.evaluate(rule, observed, reason, f.pending().sample(), bytes);
+  }
+
+  /**
+   * Names the raw files no committed batch read (paths relative to the raw root, as samples too)
+   * and tells the operator how to have them ingested.
+   */
+  private static RuleResult unprocessedFiles(RuleSpec rule, Inputs in) {
+    if (in.unprocessed() == null) {
+      return RuleResult.error(rule, in.unprocessedError());
+    }
+    List<String> files = in.unprocessed().files();
+    String reason =
+        files.size()
+            + " raw data file(s) older than the grace period "
+            + in.unprocessed().grace()
+            + " are in no committed ingest batch (no SUCCEEDED or ALREADY_COMMITTED run report"
+            + " lists them): "
+            + named(files)
+            + ". To pick them up, re-run the ingest job with a --lookback wide enough to reach"
+            + " their partitions, or with --mode full-refresh when its run report warns that"
+            + " they are folded into the checkpoint (see README, \"The ingest job\"); a --mode"
+            + " sweep that reads every unprocessed file is planned, not available yet";
+    return RuleResult.evaluate(rule, files.size(), reason, files, 0);
   }
 
   private static RuleResult runAccounting(RuleSpec rule, Inputs in) {

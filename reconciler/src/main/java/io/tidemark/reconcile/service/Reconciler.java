@@ -30,6 +30,7 @@ import io.tidemark.reconcile.report.ReportStore;
 import io.tidemark.reconcile.report.RunReportSource;
 import io.tidemark.reconcile.rules.RuleEvaluator;
 import io.tidemark.reconcile.rules.RunAccounting;
+import io.tidemark.reconcile.rules.UnprocessedFiles;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -90,6 +91,7 @@ public final class Reconciler {
   private final AlarmBoard alarms;
   private final List<Listener> listeners;
   private final Map<String, String> running = new ConcurrentHashMap<>();
+  private final Map<String, java.time.Duration> unprocessedFileGrace;
 
   private Reconciler(Builder b) {
     this.datasets = java.util.Collections.unmodifiableMap(new TreeMap<>(b.datasets));
@@ -98,6 +100,7 @@ public final class Reconciler {
     this.runReports = b.runReports != null ? b.runReports : new LocalRunReports(b.stateRoot);
     this.clock = b.clock;
     this.listeners = List.copyOf(b.listeners);
+    this.unprocessedFileGrace = Map.copyOf(b.unprocessedFileGrace);
     JsonNode template = b.alarmTemplate != null ? b.alarmTemplate : AlarmDefinitions.bundled();
     Map<String, List<AlarmDefinition>> defs = new LinkedHashMap<>();
     for (ReconciledDataset d : datasets.values()) {
@@ -287,11 +290,34 @@ public final class Reconciler {
       } catch (RuntimeException e) {
         runsError = message(e);
       }
+      UnprocessedFiles.Outcome unprocessed = null;
+      String unprocessedError = null;
+      boolean checkFiles =
+          ds.rules().stream()
+              .anyMatch(r -> r.kind() == io.tidemark.model.config.RuleKind.UNPROCESSED_FILES);
+      try {
+        unprocessed =
+            !checkFiles
+                ? null
+                : UnprocessedFiles.check(
+                    ds.spec().raw(),
+                    runReports.read(ds.spec().pipeline(), ds.name(), null, Instant.MAX),
+                    unprocessedFileGrace.getOrDefault(ds.name(), UnprocessedFiles.GRACE_DEFAULT),
+                    report.startedAt());
+      } catch (RuntimeException e) {
+        unprocessedError = "Cannot check unprocessed files: " + message(e);
+      }
       List<RuleResult> results =
           RuleEvaluator.evaluate(
               ds.rules(),
               new RuleEvaluator.Inputs(
-                  observations, engineError, runs, runsError, ds.spec().changeMarker().type()));
+                  observations,
+                  engineError,
+                  runs,
+                  runsError,
+                  ds.spec().changeMarker().type(),
+                  unprocessed,
+                  unprocessedError));
       if (report.mode() == ReconciliationMode.WINDOW) {
         results = carryOverFullFailures(report, results);
       }
@@ -474,6 +500,7 @@ public final class Reconciler {
     private RunReportSource runReports;
     private Clock clock = Clock.systemUTC();
     private JsonNode alarmTemplate;
+    private final Map<String, java.time.Duration> unprocessedFileGrace = new LinkedHashMap<>();
 
     private Builder(Path stateRoot) {
       this.stateRoot = Objects.requireNonNull(stateRoot, "stateRoot is null");
@@ -521,6 +548,24 @@ public final class Reconciler {
 
     public Builder alarmTemplate(Path template) {
       return alarmTemplate(AlarmDefinitions.read(template));
+    }
+
+    /**
+     * How old a raw file of the dataset must be before {@code unprocessed_files} expects a
+     * committed batch to have read it; default {@link UnprocessedFiles#GRACE_DEFAULT}.
+     */
+    public Builder unprocessedFileGrace(String dataset, java.time.Duration grace) {
+      Objects.requireNonNull(grace, "grace is null");
+      if (grace.isNegative()) {
+        throw new IllegalArgumentException(
+            "Cannot set the unprocessed-file grace of dataset "
+                + dataset
+                + ": "
+                + grace
+                + " is negative");
+      }
+      unprocessedFileGrace.put(Objects.requireNonNull(dataset, "dataset is null"), grace);
+      return this;
     }
 
     public Builder listener(Listener listener) {

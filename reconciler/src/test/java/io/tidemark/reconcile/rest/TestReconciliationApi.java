@@ -14,6 +14,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
+import io.tidemark.model.config.RuleKind;
 import io.tidemark.reconcile.fixtures.GatedEngine;
 import io.tidemark.reconcile.fixtures.QuarkusFixtures;
 import io.tidemark.reconcile.service.ScheduledReconciliations;
@@ -79,7 +80,9 @@ class TestReconciliationApi {
 
     JsonPath report = awaitFinished(id);
     assertThat(report.getString("status")).isEqualTo("PASSED");
-    assertThat(report.getList("results.status")).hasSize(8).containsOnly("PASS");
+    assertThat(report.getList("results.status"))
+        .hasSize(RuleKind.values().length)
+        .containsOnly("PASS");
     assertThat(report.getString("results.find { it.ruleId == 'missing_keys' }.kind"))
         .isEqualTo("missing_keys");
 
@@ -92,7 +95,7 @@ class TestReconciliationApi {
 
     List<Map<String, Object>> alarms =
         given().get("/api/alarms?dataset=customers").then().statusCode(200).extract().path("$");
-    assertThat(alarms).hasSize(14);
+    assertThat(alarms).hasSize(RuleKind.values().length + 6);
     assertThat(alarms)
         .filteredOn(a -> a.get("rule") != null)
         .extracting(a -> a.get("state"))
@@ -248,7 +251,7 @@ class TestReconciliationApi {
         .body("name", equalTo(List.of("customers", "damaged", "gated", "windowed")))
         .body("find { it.name == 'customers' }.cron", equalTo("0 0 2 * * ?"))
         .body("find { it.name == 'customers' }.engine", equalTo("duckdb"))
-        .body("find { it.name == 'customers' }.rules.size()", equalTo(8))
+        .body("find { it.name == 'customers' }.rules.size()", equalTo(RuleKind.values().length))
         .body("find { it.name == 'customers' }.keyColumns", equalTo(List.of("customer_id")))
         .body(
             "find { it.name == 'damaged' }.rules.find { it.id == 'count_match' }.tolerance",

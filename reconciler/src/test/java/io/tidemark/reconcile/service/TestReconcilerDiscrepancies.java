@@ -127,11 +127,11 @@ class TestReconcilerDiscrepancies {
     assertThat(report.bytesScanned()).isPositive();
 
     List<AlarmStatus> alarms = r.alarms();
-    assertThat(alarms).hasSize(14);
+    assertThat(alarms).hasSize(RuleKind.values().length + 6);
     assertThat(alarms).noneMatch(a -> a.state() == AlarmState.ALARM);
     assertThat(alarms)
         .filteredOn(a -> a.rule() != null)
-        .hasSize(8)
+        .hasSize(RuleKind.values().length)
         .allSatisfy(a -> assertThat(a.state()).isEqualTo(AlarmState.OK));
     assertThat(alarms)
         .filteredOn(a -> a.logicalId().equals("ChangedRecordsAnomaly"))

@@ -1,0 +1,97 @@
+package io.tidemark.reconcile.rules;
+
+import io.tidemark.model.config.RawSource;
+import io.tidemark.model.report.IngestRunReport;
+import io.tidemark.model.report.IngestStatus;
+import io.tidemark.reconcile.engine.RawFiles;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Finds raw data files that no committed ingest batch read: a file that landed in a partition
+ * behind the job's lookback, a folder the job skipped. The files a batch read are the {@code
+ * inputFiles} of the run reports whose batch committed: SUCCEEDED, and ALREADY_COMMITTED (a retry
+ * that found its batch on the table lists the same files). A FAILED or REJECTED run committed
+ * nothing, so the files it read are still pending; a file the job quarantined whole was read, and
+ * is among its run's input files. Whether a SUCCEEDED report's batch is really on the table is
+ * {@code run_accounting}'s business.
+ *
+ * <p>A file counts once it is older than the grace period (arrival = modification time): the job
+ * has not had its chance at a younger one. Files are matched by their partition folder and name,
+ * which is how both halves lay raw out ({@code <partition>=YYYY-MM-DD/<name>}), whatever scheme or
+ * root prefix the job's paths carry.
+ */
+public final class UnprocessedFiles {
+  private UnprocessedFiles() {}
+
+  /** How old a raw file must be before a committed batch is expected to have read it. */
+  public static final Duration GRACE_DEFAULT = Duration.ofHours(6);
+
+  /**
+   * The outcome.
+   *
+   * @param files the unprocessed files, relative to the dataset's raw root, in path order
+   * @param grace the grace period applied
+   */
+  public record Outcome(List<String> files, Duration grace) {
+    public Outcome {
+      files = List.copyOf(files);
+      Objects.requireNonNull(grace, "grace is null");
+    }
+  }
+
+  /** Lists the dataset's raw files (every partition, no file read) and checks them. */
+  public static Outcome check(
+      RawSource raw, List<IngestRunReport> reports, Duration grace, Instant now) {
+    return check(
+        RawFiles.localPath(raw.location()), RawFiles.list(raw, null).files(), reports, grace, now);
+  }
+
+  /**
+   * @param rawRoot the dataset's raw root, which the file paths are made relative to
+   * @param files every raw data file of the dataset
+   * @param reports every run report of the dataset
+   * @param grace how old a file must be to count
+   * @param now the reference time
+   */
+  public static Outcome check(
+      Path rawRoot,
+      List<RawFiles.RawFile> files,
+      List<IngestRunReport> reports,
+      Duration grace,
+      Instant now) {
+    Objects.requireNonNull(grace, "grace is null");
+    if (grace.isNegative()) {
+      throw new IllegalArgumentException(
+          "Cannot check unprocessed files: grace period " + grace + " is negative");
+    }
+    Set<String> processed = new HashSet<>();
+    for (IngestRunReport r : reports) {
+      if (r.status() == IngestStatus.SUCCEEDED || r.status() == IngestStatus.ALREADY_COMMITTED) {
+        r.inputFiles().forEach(f -> processed.add(partitionAndName(f)));
+      }
+    }
+    Instant cutoff = now.minus(grace);
+    Path root = rawRoot.toAbsolutePath().normalize();
+    List<String> unprocessed =
+        files.stream()
+            .filter(f -> f.arrived().isBefore(cutoff))
+            .map(f -> root.relativize(Path.of(f.path()).toAbsolutePath().normalize()).toString())
+            .filter(relative -> !processed.contains(partitionAndName(relative)))
+            .sorted()
+            .toList();
+    return new Outcome(unprocessed, grace);
+  }
+
+  /** The last two segments of a path: {@code <partition folder>/<file name>}. */
+  static String partitionAndName(String path) {
+    int last = path.lastIndexOf('/');
+    int before = last <= 0 ? -1 : path.lastIndexOf('/', last - 1);
+    return path.substring(before + 1);
+  }
+}
