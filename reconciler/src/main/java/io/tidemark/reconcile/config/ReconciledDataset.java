@@ -20,6 +20,8 @@ import java.util.Objects;
  * @param scheduleMode the mode of the scheduled run
  * @param futureTolerance how far past a run's start a timestamp change marker may lie and still be
  *     valid; not negative
+ * @param unprocessedFileGrace how old a raw file must be before {@code unprocessed_files} expects a
+ *     committed batch to have read it; not negative
  */
 public record ReconciledDataset(
     DatasetSpec spec,
@@ -28,11 +30,14 @@ public record ReconciledDataset(
     String cron,
     String engine,
     ReconciliationMode scheduleMode,
-    Duration futureTolerance) {
+    Duration futureTolerance,
+    Duration unprocessedFileGrace) {
   public static final String CRON_OFF = "off";
   public static final ReconciliationMode SCHEDULE_MODE_DEFAULT = ReconciliationMode.FULL;
   public static final Duration FUTURE_TOLERANCE_DEFAULT =
       Duration.parse(TidemarkConfig.FUTURE_TOLERANCE_DEFAULT);
+  public static final Duration UNPROCESSED_FILE_GRACE_DEFAULT =
+      Duration.parse(TidemarkConfig.UNPROCESSED_FILE_GRACE_DEFAULT);
 
   public ReconciledDataset {
     Objects.requireNonNull(spec, "spec is null");
@@ -54,12 +59,29 @@ public record ReconciledDataset(
               + futureTolerance
               + " is negative");
     }
+    Objects.requireNonNull(unprocessedFileGrace, "unprocessedFileGrace is null");
+    if (unprocessedFileGrace.isNegative()) {
+      throw new IllegalArgumentException(
+          "Cannot configure dataset "
+              + spec.name()
+              + ": unprocessed-file grace "
+              + unprocessedFileGrace
+              + " is negative");
+    }
   }
 
   /** A dataset with the default schedule mode and future tolerance. */
   public ReconciledDataset(
       DatasetSpec spec, CatalogSpec catalog, List<RuleSpec> rules, String cron, String engine) {
-    this(spec, catalog, rules, cron, engine, SCHEDULE_MODE_DEFAULT, FUTURE_TOLERANCE_DEFAULT);
+    this(
+        spec,
+        catalog,
+        rules,
+        cron,
+        engine,
+        SCHEDULE_MODE_DEFAULT,
+        FUTURE_TOLERANCE_DEFAULT,
+        UNPROCESSED_FILE_GRACE_DEFAULT);
   }
 
   /** A dataset with every default rule, the nightly schedule and the embedded engine. */

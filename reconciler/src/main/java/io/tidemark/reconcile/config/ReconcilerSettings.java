@@ -299,7 +299,13 @@ public record ReconcilerSettings(
       throw new InvalidConfigException(
           prefix + "future-tolerance", futureTolerance, "must not be negative");
     }
-    return new ReconciledDataset(spec, catalog, rules, cron, engine, scheduleMode, futureTolerance);
+    Duration grace = ds.unprocessedFileGrace();
+    if (grace.isNegative()) {
+      throw new InvalidConfigException(
+          prefix + "unprocessed-file-grace", grace, "must not be negative");
+    }
+    return new ReconciledDataset(
+        spec, catalog, rules, cron, engine, scheduleMode, futureTolerance, grace);
   }
 
   private static CatalogSpec catalog(String prefix, TidemarkConfig.Catalog c) {

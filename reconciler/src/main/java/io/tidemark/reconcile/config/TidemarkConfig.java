@@ -21,6 +21,7 @@ public interface TidemarkConfig {
   String CRON_DEFAULT = "0 0 2 * * ?";
   String STATE_ROOT_DEFAULT = "state";
   String FUTURE_TOLERANCE_DEFAULT = ContractDefaults.FUTURE_TOLERANCE_TEXT;
+  String UNPROCESSED_FILE_GRACE_DEFAULT = "PT6H";
   String SCHEDULE_MODE_DEFAULT = "full";
 
   /** The query engine every dataset uses unless it names its own: {@code duckdb}. */
@@ -118,6 +119,13 @@ public interface TidemarkConfig {
      */
     @WithDefault(FUTURE_TOLERANCE_DEFAULT)
     Duration futureTolerance();
+
+    /**
+     * How old a raw file must be (by its modification time; ISO-8601 duration, {@code PT6H} by
+     * default) before {@code unprocessed_files} expects a committed batch to have read it.
+     */
+    @WithDefault(UNPROCESSED_FILE_GRACE_DEFAULT)
+    Duration unprocessedFileGrace();
 
     /** The engine for this dataset; default: {@code tidemark.engine}. */
     Optional<String> engine();

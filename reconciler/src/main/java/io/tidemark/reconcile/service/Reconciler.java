@@ -302,7 +302,7 @@ public final class Reconciler {
                 : UnprocessedFiles.check(
                     ds.spec().raw(),
                     runReports.read(ds.spec().pipeline(), ds.name(), null, Instant.MAX),
-                    unprocessedFileGrace.getOrDefault(ds.name(), UnprocessedFiles.GRACE_DEFAULT),
+                    unprocessedFileGrace.getOrDefault(ds.name(), ds.unprocessedFileGrace()),
                     report.startedAt());
       } catch (RuntimeException e) {
         unprocessedError = "Cannot check unprocessed files: " + message(e);
@@ -552,7 +552,7 @@ public final class Reconciler {
 
     /**
      * How old a raw file of the dataset must be before {@code unprocessed_files} expects a
-     * committed batch to have read it; default {@link UnprocessedFiles#GRACE_DEFAULT}.
+     * committed batch to have read it; default: the dataset's {@code unprocessedFileGrace}.
      */
     public Builder unprocessedFileGrace(String dataset, java.time.Duration grace) {
       Objects.requireNonNull(grace, "grace is null");

@@ -64,6 +64,7 @@ class TestReconcilerConfig {
     assertThat(d.engine()).isEqualTo("duckdb");
     assertThat(d.scheduleMode()).isEqualTo(ReconciliationMode.FULL);
     assertThat(d.futureTolerance()).isEqualTo(Duration.ofHours(1));
+    assertThat(d.unprocessedFileGrace()).isEqualTo(Duration.ofHours(6));
     assertThat(d.rules()).containsExactlyElementsOf(RuleSpec.defaults());
     assertThat(d.spec().pipeline()).isEqualTo("default");
     assertThat(d.spec().keyColumns()).containsExactly("customer_id");
@@ -97,6 +98,7 @@ class TestReconcilerConfig {
     m.put(p + "cron", "off");
     m.put(p + "schedule-mode", "window");
     m.put(p + "future-tolerance", "PT30M");
+    m.put(p + "unprocessed-file-grace", "PT2H");
     m.put(p + "rules.count_match.tolerance", "ratio");
     m.put(p + "rules.count_match.threshold", "0.01");
     m.put(p + "rules.freshness.enabled", "false");
@@ -119,6 +121,7 @@ class TestReconcilerConfig {
     assertThat(d.scheduled()).isFalse();
     assertThat(d.scheduleMode()).isEqualTo(ReconciliationMode.WINDOW);
     assertThat(d.futureTolerance()).isEqualTo(Duration.ofMinutes(30));
+    assertThat(d.unprocessedFileGrace()).isEqualTo(Duration.ofHours(2));
     assertThat(d.rules())
         .extracting(RuleSpec::id)
         .doesNotContain("freshness")
@@ -161,6 +164,9 @@ class TestReconcilerConfig {
             Map.entry(
                 Map.of("tidemark.datasets.customers.future-tolerance", "-PT1H"),
                 "tidemark.datasets.customers.future-tolerance"),
+            Map.entry(
+                Map.of("tidemark.datasets.customers.unprocessed-file-grace", "-PT1H"),
+                "tidemark.datasets.customers.unprocessed-file-grace"),
             Map.entry(Map.of("tidemark.engine", "athena"), "tidemark.engine"),
             Map.entry(Map.of("tidemark.api-keys", "short"), "tidemark.api-keys[0]"));
     for (var c : cases) {

@@ -125,7 +125,9 @@ class TestReconciliationApi {
     assertThat(report.getString("windowFrom")).isEqualTo("1970-01-01T00:00:00Z");
     assertThat(report.getString("error")).isNull();
     assertThat(report.getString("status")).isEqualTo("PASSED");
-    assertThat(report.getList("results.status")).hasSize(8).containsOnly("PASS");
+    assertThat(report.getList("results.status"))
+        .hasSize(io.tidemark.model.config.RuleKind.values().length)
+        .containsOnly("PASS");
   }
 
   @Test
