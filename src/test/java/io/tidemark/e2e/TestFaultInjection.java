@@ -286,6 +286,31 @@ class TestFaultInjection {
         }
         return moveAway(succeeded);
       }
+      case "late file beyond the lookback" -> {
+        // Filed a week back, long past the job's lookback, landed seven hours ago (past the
+        // unprocessed-file grace), with a change inside the window: no run will read it.
+        LocalDate partition = LocalDate.ofInstant(windowFrom, ZoneOffset.UTC).minusDays(7);
+        Instant at = Instant.now().minus(Duration.ofHours(3)).truncatedTo(ChronoUnit.SECONDS);
+        Path file;
+        try (RawWriter writer = new RawWriter()) {
+          file =
+              writer.write(
+                  pipeline.rawRoot().resolve("customers"),
+                  new RawFile(
+                      partition,
+                      "late-beyond-lookback.parquet",
+                      List.of(new RawRecord("zz-late", "late", "late@example.com", at, "U"))));
+        }
+        Files.setLastModifiedTime(
+            file, java.nio.file.attribute.FileTime.from(Instant.now().minus(Duration.ofHours(7))));
+        return () -> {
+          try {
+            Files.delete(file);
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        };
+      }
       default -> throw new IllegalArgumentException("Cannot inject unknown fault '" + fault + "'");
     }
     return none;
