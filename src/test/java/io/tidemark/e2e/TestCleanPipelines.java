@@ -31,8 +31,14 @@ class TestCleanPipelines {
       try (Pipeline p = TestFaultInjection.ingestAll(root, seed, spark)) {
         Reconciler r = TestFaultInjection.reconciler(p, work.resolve("reports-" + seed));
         ReconciliationReport full = r.run("customers", ReconciliationMode.FULL, null, null, "t");
+        // A window over the last day of changes, not the empty one the FULL run leaves behind.
         ReconciliationReport window =
-            r.run("customers", ReconciliationMode.WINDOW, null, null, "t");
+            r.run(
+                "customers",
+                ReconciliationMode.WINDOW,
+                TestFaultInjection.lastDayOfChanges(p),
+                null,
+                "t");
         assertThat(TestFaultInjection.failing(full)).as("seed %d FULL", seed).isEmpty();
         assertThat(TestFaultInjection.failing(window)).as("seed %d WINDOW", seed).isEmpty();
         assertThat(full.results()).extracting(RuleResult::status).containsOnly(RuleStatus.PASS);

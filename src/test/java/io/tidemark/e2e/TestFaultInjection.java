@@ -63,9 +63,7 @@ class TestFaultInjection {
     spark = Pipeline.localSpark(work.resolve("faults"));
     pipeline = ingestAll(work.resolve("faults"), 7, spark);
     expected = ExpectedState.of(pipeline.landed(), Instant.now(), FUTURE_TOLERANCE);
-    Instant newest =
-        expected.values().stream().map(ExpectedState.Row::updatedAt).max(Instant::compareTo).get();
-    windowFrom = newest.truncatedTo(ChronoUnit.DAYS);
+    windowFrom = lastDayOfChanges(pipeline);
     cleanSnapshot =
         spark
             .sql(
@@ -85,6 +83,15 @@ class TestFaultInjection {
     if (spark != null) {
       spark.stop();
     }
+  }
+
+  /** The start of the last day with changes: the WINDOW runs check that day. */
+  static Instant lastDayOfChanges(Pipeline p) {
+    return ExpectedState.of(p.landed(), Instant.now(), FUTURE_TOLERANCE).values().stream()
+        .map(ExpectedState.Row::updatedAt)
+        .max(Instant::compareTo)
+        .orElseThrow()
+        .truncatedTo(ChronoUnit.DAYS);
   }
 
   static Pipeline ingestAll(Path root, long seed, SparkSession session) {

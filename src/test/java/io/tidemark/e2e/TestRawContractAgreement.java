@@ -139,6 +139,13 @@ class TestRawContractAgreement {
             + ts(M)
             + " AS updated_at, 'U' AS op");
     writeWithCaseDuplicates(datasetRoot.resolve("ingest_date=" + D1).resolve("dup-case.parquet"));
+    // The table holds email as a string since day 0: a file with a bigint email cannot go in.
+    copy(
+        D1,
+        "email-bigint.parquet",
+        "SELECT 'k-intmail' AS customer_id, 'n' AS customer_name, 42::BIGINT AS email, "
+            + ts(M)
+            + " AS updated_at, 'U' AS op");
     runs.add(ingest());
   }
 
@@ -268,7 +275,7 @@ class TestRawContractAgreement {
             .collectAsList()) {
       String file = r.getString(0).substring(r.getString(0).lastIndexOf('/') + 1);
       String reason = r.getString(1);
-      if (reason.equals("DUPLICATE_COLUMN") || reason.equals("MISSING_COLUMN")) {
+      if (io.tidemark.model.contract.ReasonCode.valueOf(reason).wholeFile()) {
         quarantinedFilesByJob.put(file, reason);
       } else {
         quarantinedKeysByJob.put(String.valueOf(r.getString(2)), reason);
@@ -279,7 +286,12 @@ class TestRawContractAgreement {
         .isEqualTo(quarantinedFilesByJob)
         .isEqualTo(
             Map.of(
-                "dup-case.parquet", "DUPLICATE_COLUMN", "missing-email.parquet", "MISSING_COLUMN"));
+                "dup-case.parquet",
+                "DUPLICATE_COLUMN",
+                "missing-email.parquet",
+                "MISSING_COLUMN",
+                "email-bigint.parquet",
+                "INCOMPATIBLE_TYPE"));
     Map<String, String> expectedKeys = new TreeMap<>();
     expectedKeys.put("null", "NULL_KEY");
     expectedKeys.put("", "NULL_KEY");

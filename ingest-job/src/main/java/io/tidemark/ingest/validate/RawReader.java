@@ -14,6 +14,7 @@ import io.tidemark.model.contract.ReasonCode;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -329,17 +330,14 @@ public final class RawReader {
     if (p != null) {
       return new FileProblem(f, p.reason(), p.detail());
     }
-    List<String> wrong = new ArrayList<>();
-    for (String c : spec.comparedColumns()) {
-      DataType expected = types.get(c);
-      DataType a = schema.apply(c).dataType();
-      if (expected != null && !a.equals(expected)) {
-        wrong.add(c + " is " + a.simpleString() + ", expected " + expected.simpleString());
-      }
+    Map<String, String> fileTypes = new HashMap<>();
+    for (StructField field : schema.fields()) {
+      fileTypes.put(field.name(), field.dataType().simpleString());
     }
-    return wrong.isEmpty()
-        ? null
-        : new FileProblem(f, ReasonCode.INCOMPATIBLE_TYPE, String.join("; ", wrong));
+    Map<String, String> tableTypes = new HashMap<>();
+    types.forEach((c, t) -> tableTypes.put(c, t.simpleString()));
+    RawSchema.Problem compared = RawSchema.checkCompared(spec, fileTypes, tableTypes);
+    return compared == null ? null : new FileProblem(f, compared.reason(), compared.detail());
   }
 
   /** The marker column parsed to the configured type: null when it does not parse. */

@@ -22,8 +22,14 @@ import java.util.Objects;
  *       file {@link ReasonCode#DUPLICATE_COLUMN}: engines that resolve names without case could
  *       read either.
  *   <li>Keys: text or integer (see {@link RawKeys}). Timestamp change marker: a timestamp, or text
- *       in ISO-8601. Sequence change marker: an integer, or text of one. Operation: text. Compared
- *       columns: any type (their values are compared as normalised text).
+ *       in ISO-8601. Sequence change marker: an integer, or text of one. Operation: text.
+ *   <li>Compared columns keep the curated table's type ({@link #checkCompared}): a file whose
+ *       {@code email} is {@code bigint} while the table's is {@code string} is {@link
+ *       ReasonCode#INCOMPATIBLE_TYPE}. Types are named as Spark SQL's {@code simpleString} names
+ *       them ({@code string}, {@code int}, {@code bigint}, {@code double}, {@code decimal(10,2)},
+ *       {@code timestamp}, {@code timestamp_ntz}, {@code date}, {@code boolean}…); each engine maps
+ *       its own type names to these. Before the table exists the job takes the types the batch's
+ *       files agree on most.
  *   <li>Extra columns are allowed and ignored (schema drift, reported by the job).
  * </ul>
  */
@@ -128,6 +134,29 @@ public final class RawSchema {
     }
     if (spec.operationColumn() != null && byName.containsKey(spec.operationColumn())) {
       expect(byName.get(spec.operationColumn()), wrong, "text", Kind.TEXT);
+    }
+    return wrong.isEmpty()
+        ? null
+        : new Problem(ReasonCode.INCOMPATIBLE_TYPE, String.join("; ", wrong));
+  }
+
+  /**
+   * Why a file's compared columns cannot go into the curated table, or null when they can.
+   *
+   * @param fileTypes the file's column types, by name, as contract type names (see the class
+   *     comment)
+   * @param tableTypes the curated table's column types, by name, as contract type names; a column
+   *     it lacks is not checked
+   */
+  public static Problem checkCompared(
+      DatasetSpec spec, Map<String, String> fileTypes, Map<String, String> tableTypes) {
+    List<String> wrong = new ArrayList<>();
+    for (String c : spec.comparedColumns()) {
+      String expected = tableTypes.get(c);
+      String actual = fileTypes.get(c);
+      if (expected != null && actual != null && !expected.equals(actual)) {
+        wrong.add(c + " is " + actual + ", expected " + expected);
+      }
     }
     return wrong.isEmpty()
         ? null

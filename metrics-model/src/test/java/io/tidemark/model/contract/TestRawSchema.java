@@ -11,6 +11,7 @@ import io.tidemark.model.contract.RawSchema.Kind;
 import io.tidemark.model.contract.RawSchema.Problem;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class TestRawSchema {
@@ -96,5 +97,19 @@ class TestRawSchema {
             new Problem(
                 ReasonCode.INCOMPATIBLE_TYPE,
                 "seq is timestamp, expected integer or integer text"));
+  }
+
+  @Test
+  void comparedColumnsKeepTheCuratedTablesType() {
+    Map<String, String> table = Map.of("customer_name", "string", "email", "string");
+    assertThat(
+            RawSchema.checkCompared(
+                SPEC, Map.of("customer_name", "string", "email", "string"), table))
+        .isNull();
+    assertThat(
+            RawSchema.checkCompared(
+                SPEC, Map.of("customer_name", "string", "email", "bigint"), table))
+        .isEqualTo(new Problem(ReasonCode.INCOMPATIBLE_TYPE, "email is bigint, expected string"));
+    assertThat(RawSchema.checkCompared(SPEC, Map.of("email", "bigint"), Map.of())).isNull();
   }
 }

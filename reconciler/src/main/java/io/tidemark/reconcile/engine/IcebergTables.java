@@ -164,6 +164,38 @@ public final class IcebergTables {
     return new CommitHistory(commits, oldest);
   }
 
+  /** A table's column types as the contract names them (Spark SQL's simpleString names). */
+  public static Map<String, String> contractTypes(Table table) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (org.apache.iceberg.types.Types.NestedField f : table.schema().columns()) {
+      out.put(f.name(), contractType(f.type()));
+    }
+    return out;
+  }
+
+  static String contractType(org.apache.iceberg.types.Type type) {
+    return switch (type.typeId()) {
+      case STRING -> "string";
+      case INTEGER -> "int";
+      case LONG -> "bigint";
+      case FLOAT -> "float";
+      case DOUBLE -> "double";
+      case BOOLEAN -> "boolean";
+      case DATE -> "date";
+      case BINARY -> "binary";
+      case DECIMAL -> {
+        org.apache.iceberg.types.Types.DecimalType d =
+            (org.apache.iceberg.types.Types.DecimalType) type;
+        yield "decimal(" + d.precision() + "," + d.scale() + ")";
+      }
+      case TIMESTAMP ->
+          ((org.apache.iceberg.types.Types.TimestampType) type).shouldAdjustToUTC()
+              ? "timestamp"
+              : "timestamp_ntz";
+      default -> type.toString();
+    };
+  }
+
   /** Closes a catalog if it holds resources (the JDBC catalog holds a connection pool). */
   public static void close(Catalog catalog) {
     if (catalog instanceof Closeable c) {

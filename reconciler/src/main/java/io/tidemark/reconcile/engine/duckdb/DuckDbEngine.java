@@ -172,8 +172,9 @@ public final class DuckDbEngine implements ReconciliationEngine {
     for (StrayEntry stray : listing.strays()) {
       LOG.warn("Not reading {} of dataset {}: {}", stray.path(), spec.name(), stray.problem());
     }
+    Map<String, String> tableTypes = curatedTypes(request);
     for (RawFiles.RawFile f : listing.files()) {
-      ExcludedFile problem = check(c, spec, f.path());
+      ExcludedFile problem = check(c, spec, f.path(), tableTypes);
       if (problem == null) {
         files.add(f);
       } else {
@@ -216,6 +217,33 @@ public final class DuckDbEngine implements ReconciliationEngine {
    * rows), its columns checked against the contract's {@link RawSchema}.
    */
   static ExcludedFile check(Connection c, DatasetSpec spec, String path) {
+    return check(c, spec, path, Map.of());
+  }
+
+  /**
+   * The curated table's column types as contract type names ({@link RawSchema}); empty when the
+   * table does not exist yet.
+   */
+  static Map<String, String> curatedTypes(EngineRequest request) {
+    Catalog catalog = IcebergTables.catalog(request.catalog());
+    try {
+      org.apache.iceberg.catalog.TableIdentifier id =
+          org.apache.iceberg.catalog.TableIdentifier.parse(request.dataset().curatedTable());
+      if (!catalog.tableExists(id)) {
+        return Map.of();
+      }
+      return IcebergTables.contractTypes(catalog.loadTable(id));
+    } finally {
+      IcebergTables.close(catalog);
+    }
+  }
+
+  /**
+   * Why a raw file must be left out whole, or null when it can be read; {@code tableTypes} are the
+   * curated table's types, which compared columns must keep.
+   */
+  static ExcludedFile check(
+      Connection c, DatasetSpec spec, String path, Map<String, String> tableTypes) {
     List<RawSchema.Column> columns = new ArrayList<>();
     try (PreparedStatement ps = DuckDbDialect.probeParquet(path).prepare(c);
         ResultSet rs = ps.executeQuery()) {
@@ -243,7 +271,35 @@ public final class DuckDbEngine implements ReconciliationEngine {
       return new ExcludedFile(path, ReasonCode.UNREADABLE_FILE, firstLine(e));
     }
     RawSchema.Problem problem = RawSchema.check(spec, columns);
+    if (problem == null) {
+      Map<String, String> fileTypes = new LinkedHashMap<>();
+      columns.forEach(col -> fileTypes.put(col.name(), contractType(col.typeName())));
+      problem = RawSchema.checkCompared(spec, fileTypes, tableTypes);
+    }
     return problem == null ? null : new ExcludedFile(path, problem.reason(), problem.detail());
+  }
+
+  /** A DuckDB type's contract type name (Spark SQL's simpleString), see {@link RawSchema}. */
+  static String contractType(String duckDbType) {
+    String t = duckDbType.toUpperCase(Locale.ROOT);
+    if (t.startsWith("DECIMAL")) {
+      return t.toLowerCase(Locale.ROOT).replace(" ", "");
+    }
+    return switch (t) {
+      case "VARCHAR" -> "string";
+      case "INTEGER" -> "int";
+      case "BIGINT" -> "bigint";
+      case "SMALLINT" -> "smallint";
+      case "TINYINT" -> "tinyint";
+      case "FLOAT" -> "float";
+      case "DOUBLE" -> "double";
+      case "BOOLEAN" -> "boolean";
+      case "DATE" -> "date";
+      case "BLOB" -> "binary";
+      case "TIMESTAMP WITH TIME ZONE" -> "timestamp";
+      case "TIMESTAMP", "TIMESTAMP_NS", "TIMESTAMP_MS", "TIMESTAMP_S" -> "timestamp_ntz";
+      default -> t.toLowerCase(Locale.ROOT);
+    };
   }
 
   /** How a DuckDB type counts for the contract. */
