@@ -7,6 +7,7 @@ import static org.apache.spark.sql.functions.when;
 
 import io.tidemark.ingest.validate.Cols;
 import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.VersionOrder;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.Column;
@@ -23,9 +24,9 @@ public final class Dedup {
   private Dedup() {}
 
   /**
-   * One row per key: the highest change marker wins. Ties are broken deterministically: a delete
-   * wins over an upsert (a delete applies when not older, so it must also win here), then the
-   * earliest delivered row (source file, then row index) wins, as it would have when delivered in
+   * One row per key, the winner of the contract's {@link VersionOrder}: the highest change marker;
+   * on a tie a delete (a delete applies when not older, so it must also win here), then the
+   * earliest delivered row (source file, then row index), as it would have when delivered in
    * separate batches (an equal marker never overwrites).
    */
   public static Dataset<Row> latestPerKey(Dataset<Row> valid, List<String> keyColumns) {
@@ -42,13 +43,19 @@ public final class Dedup {
     List<Column> partition = new ArrayList<>();
     keyColumns.forEach(k -> partition.add(col(k)));
     partition.add(eligible);
+    List<Column> order = new ArrayList<>();
+    for (VersionOrder.Term t : VersionOrder.TERMS) {
+      Column c =
+          switch (t.role()) {
+            case MARKER -> col(Cols.MARKER);
+            case DELETE -> col(Cols.OP).equalTo(DatasetSpec.OPERATION_DELETE);
+            case FILE -> col(Cols.SOURCE_FILE);
+            case POSITION -> col(Cols.ROW_INDEX);
+          };
+      order.add(t.descending() ? c.desc() : c.asc());
+    }
     WindowSpec w =
-        Window.partitionBy(partition.toArray(Column[]::new))
-            .orderBy(
-                col(Cols.MARKER).desc(),
-                when(col(Cols.OP).equalTo(DatasetSpec.OPERATION_DELETE), 0).otherwise(1).asc(),
-                col(Cols.SOURCE_FILE).asc(),
-                col(Cols.ROW_INDEX).asc());
+        Window.partitionBy(partition.toArray(Column[]::new)).orderBy(order.toArray(Column[]::new));
     return rows.withColumn(RANK, when(eligible, row_number().over(w)));
   }
 }

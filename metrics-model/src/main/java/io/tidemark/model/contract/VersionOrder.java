@@ -1,6 +1,8 @@
 package io.tidemark.model.contract;
 
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -39,6 +41,31 @@ public final class VersionOrder {
           .thenComparing(Version::file, VersionOrder::compareUtf8)
           .thenComparingLong(Version::position);
 
+  /** What a term of the order compares. */
+  public enum Role {
+    MARKER,
+    DELETE,
+    FILE,
+    POSITION
+  }
+
+  /**
+   * One term of the order.
+   *
+   * @param role what it compares
+   * @param descending whether larger values come first ({@code true} before {@code false} for
+   *     {@link Role#DELETE})
+   */
+  public record Term(Role role, boolean descending) {}
+
+  /** The order's terms, first to last: every engine builds its ordering from these. */
+  public static final List<Term> TERMS =
+      List.of(
+          new Term(Role.MARKER, true),
+          new Term(Role.DELETE, true),
+          new Term(Role.FILE, false),
+          new Term(Role.POSITION, false));
+
   /**
    * The same order as an SQL {@code ORDER BY} list, for Spark SQL, DuckDB and Trino alike.
    *
@@ -48,7 +75,18 @@ public final class VersionOrder {
    * @param position an expression of the row position
    */
   public static String sqlOrderBy(String marker, String isDelete, String file, String position) {
-    return marker + " DESC, " + isDelete + " DESC, " + file + " ASC, " + position + " ASC";
+    List<String> out = new ArrayList<>();
+    for (Term t : TERMS) {
+      String expr =
+          switch (t.role()) {
+            case MARKER -> marker;
+            case DELETE -> isDelete;
+            case FILE -> file;
+            case POSITION -> position;
+          };
+      out.add(expr + (t.descending() ? " DESC" : " ASC"));
+    }
+    return String.join(", ", out);
   }
 
   /** Compares two strings by their UTF-8 bytes (code point order). */
