@@ -10,6 +10,7 @@ import io.tidemark.model.report.IngestStatus;
 import io.tidemark.model.report.ReconciliationMode;
 import io.tidemark.model.report.ReconciliationReport;
 import io.tidemark.model.report.ReconciliationStatus;
+import io.tidemark.model.report.RuleResult;
 import io.tidemark.model.report.RuleStatus;
 import io.tidemark.reconcile.report.LocalRunReports;
 import io.tidemark.reconcile.service.Reconciler;
@@ -192,31 +193,44 @@ class TestFaultInjection {
   }
 
   /** Injects a fault and returns how to undo what the table's rollback does not. */
+  /** Keys the current fault touched: the failing key rules must name one of them. */
+  private static final Set<String> touched = new TreeSet<>();
+
+  private static String k(String key) {
+    touched.add(key);
+    // The key as a changed case or an added space leaves it, for the unexpected side.
+    touched.add(key + " ");
+    touched.add(key.toLowerCase(java.util.Locale.ROOT));
+    touched.add(key.toUpperCase(java.util.Locale.ROOT));
+    return key;
+  }
+
   private static Runnable inject(String fault) throws IOException {
+    touched.clear();
     Runnable none = () -> {};
     switch (fault) {
       case "row dropped (recent)" ->
-          sql("DELETE FROM $T WHERE customer_id = '" + recentKey(0) + "'");
-      case "row dropped (old)" -> sql("DELETE FROM $T WHERE customer_id = '" + oldKey() + "'");
+          sql("DELETE FROM $T WHERE customer_id = '" + k(recentKey(0)) + "'");
+      case "row dropped (old)" -> sql("DELETE FROM $T WHERE customer_id = '" + k(oldKey()) + "'");
       case "row duplicated" ->
-          sql("INSERT INTO $T SELECT * FROM $T WHERE customer_id = '" + recentKey(1) + "'");
+          sql("INSERT INTO $T SELECT * FROM $T WHERE customer_id = '" + k(recentKey(1)) + "'");
       case "row stale" ->
           sql(
               "UPDATE $T SET updated_at = updated_at - INTERVAL 1 DAY WHERE customer_id = '"
-                  + recentKey(2)
+                  + k(recentKey(2))
                   + "'");
       case "value altered" ->
           sql(
               "UPDATE $T SET email = 'x@tampered.example' WHERE customer_id = '"
-                  + recentKey(3)
+                  + k(recentKey(3))
                   + "'");
       case "value nulled" ->
-          sql("UPDATE $T SET customer_name = NULL WHERE customer_id = '" + recentKey(4) + "'");
+          sql("UPDATE $T SET customer_name = NULL WHERE customer_id = '" + k(recentKey(4)) + "'");
       case "deleted key resurrected" -> {
         ExpectedState.Row r = DemoMain.lastUpsertOfADeletedKey(pipeline, expected);
         sql(
             "INSERT INTO $T (customer_id, customer_name, email, updated_at) VALUES ('"
-                + r.customerId()
+                + k(r.customerId())
                 + "', 'back', 'back@example.com', "
                 + ts(r.updatedAt())
                 + ")");
@@ -225,22 +239,24 @@ class TestFaultInjection {
           sql(
               "UPDATE $T SET customer_id = CASE WHEN upper(customer_id) = customer_id"
                   + " THEN lower(customer_id) ELSE upper(customer_id) END WHERE customer_id = '"
-                  + recentKey(5)
+                  + k(recentKey(5))
                   + "'");
       case "key whitespace added" ->
           sql(
               "UPDATE $T SET customer_id = concat(customer_id, ' ') WHERE customer_id = '"
-                  + recentKey(6)
+                  + k(recentKey(6))
                   + "'");
       case "timestamp shifted +2 h" ->
           sql(
               "UPDATE $T SET updated_at = updated_at + INTERVAL 2 HOURS WHERE customer_id = '"
-                  + recentKey(7)
+                  + k(recentKey(7))
                   + "'");
       case "row invented" ->
           sql(
               "INSERT INTO $T (customer_id, customer_name, email, updated_at) VALUES"
-                  + " ('zz-invented', 'n', 'e@example.com', "
+                  + " ('"
+                  + k("zz-invented")
+                  + "', 'n', 'e@example.com', "
                   + ts(Instant.now().minus(Duration.ofHours(2)).truncatedTo(ChronoUnit.SECONDS))
                   + ")");
       case "table rolled back" -> {
@@ -306,7 +322,7 @@ class TestFaultInjection {
                   new RawFile(
                       partition,
                       "late-beyond-lookback.parquet",
-                      List.of(new RawRecord("zz-late", "late", "late@example.com", at, "U"))));
+                      List.of(new RawRecord(k("zz-late"), "late", "late@example.com", at, "U"))));
         }
         Files.setLastModifiedTime(
             file, java.nio.file.attribute.FileTime.from(Instant.now().minus(Duration.ofHours(7))));
@@ -347,6 +363,37 @@ class TestFaultInjection {
     };
   }
 
+  private static final Set<String> KEY_RULES =
+      Set.of(
+          "missing_keys",
+          "unexpected_keys",
+          "duplicate_keys",
+          "stale_versions",
+          "value_mismatches");
+
+  /**
+   * Why a run's samples do not show the fault: a failing key rule that names none of the keys the
+   * fault touched, or an ERROR that does not name what it could not read; null when they do.
+   */
+  private static String wrongSamples(ReconciliationReport r) {
+    if (r.status() == ReconciliationStatus.ERROR) {
+      return r.error() != null && r.error().contains(".parquet")
+          ? null
+          : "ERROR without the file it could not read: " + r.error();
+    }
+    if (touched.isEmpty()) {
+      return null;
+    }
+    for (RuleResult x : r.results()) {
+      if (x.status() == RuleStatus.FAIL
+          && KEY_RULES.contains(x.ruleId())
+          && x.sampleKeys().stream().noneMatch(touched::contains)) {
+        return x.ruleId() + " samples " + x.sampleKeys() + " name none of " + touched;
+      }
+    }
+    return null;
+  }
+
   @Test
   void everyFaultFailsTheRulesTheReadmeNamesInFullAndInWindowMode() throws Exception {
     List<Row> table = readTable();
@@ -375,6 +422,12 @@ class TestFaultInjection {
                   + " (table "
                   + row.window()
                   + ")");
+        }
+        for (ReconciliationReport r : List.of(full, window)) {
+          String wrong = wrongSamples(r);
+          if (wrong != null) {
+            mismatches.put(row.fault() + " " + r.mode(), wrong);
+          }
         }
       } finally {
         undo.run();
