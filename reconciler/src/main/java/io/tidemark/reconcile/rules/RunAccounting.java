@@ -64,7 +64,8 @@ public final class RunAccounting {
       allReports = List.copyOf(allReports);
     }
 
-    boolean inWindow(Instant t) {
+    /** Whether a time falls in the window {@code (from, to]}. */
+    public boolean inWindow(Instant t) {
       return (from == null || t.isAfter(from)) && !t.isAfter(to);
     }
   }

@@ -269,43 +269,52 @@ public final class Reconciler {
             engineError,
             e);
       }
-      RunAccounting.Outcome runs = null;
-      String runsError = null;
+      // Every run report of the dataset, read once: run accounting and unprocessed files both
+      // need the whole history, the window's identities only the reports that finished in it.
+      List<IngestRunReport> allReports = null;
+      String reportsError = null;
       try {
-        List<IngestRunReport> inWindow =
-            runReports.read(
-                ds.spec().pipeline(), ds.name(), report.windowFrom(), report.windowTo());
-        IcebergTables.CommitHistory history = commitHistory(ds);
-        List<IngestRunReport> all =
-            runReports.read(ds.spec().pipeline(), ds.name(), null, Instant.MAX);
-        runs =
-            RunAccounting.check(
-                inWindow,
-                new RunAccounting.Ledger(
-                    history.commits(),
-                    history.retainedSince(),
-                    all,
-                    report.windowFrom(),
-                    report.windowTo()));
+        allReports = runReports.read(ds.spec().pipeline(), ds.name(), null, Instant.MAX);
       } catch (RuntimeException e) {
-        runsError = message(e);
+        reportsError = message(e);
+      }
+      RunAccounting.Outcome runs = null;
+      String runsError = reportsError;
+      if (allReports != null) {
+        try {
+          IcebergTables.CommitHistory history = commitHistory(ds);
+          RunAccounting.Ledger ledger =
+              new RunAccounting.Ledger(
+                  history.commits(),
+                  history.retainedSince(),
+                  allReports,
+                  report.windowFrom(),
+                  report.windowTo());
+          runs =
+              RunAccounting.check(
+                  allReports.stream().filter(r -> ledger.inWindow(r.finishedAt())).toList(),
+                  ledger);
+        } catch (RuntimeException e) {
+          runsError = message(e);
+        }
       }
       UnprocessedFiles.Outcome unprocessed = null;
-      String unprocessedError = null;
+      String unprocessedError =
+          reportsError == null ? null : "Cannot check unprocessed files: " + reportsError;
       boolean checkFiles =
           ds.rules().stream()
               .anyMatch(r -> r.kind() == io.tidemark.model.config.RuleKind.UNPROCESSED_FILES);
-      try {
-        unprocessed =
-            !checkFiles
-                ? null
-                : UnprocessedFiles.check(
-                    ds.spec().raw(),
-                    runReports.read(ds.spec().pipeline(), ds.name(), null, Instant.MAX),
-                    unprocessedFileGrace.getOrDefault(ds.name(), ds.unprocessedFileGrace()),
-                    report.startedAt());
-      } catch (RuntimeException e) {
-        unprocessedError = "Cannot check unprocessed files: " + message(e);
+      if (checkFiles && allReports != null) {
+        try {
+          unprocessed =
+              UnprocessedFiles.check(
+                  ds.spec().raw(),
+                  allReports,
+                  unprocessedFileGrace.getOrDefault(ds.name(), ds.unprocessedFileGrace()),
+                  report.startedAt());
+        } catch (RuntimeException e) {
+          unprocessedError = "Cannot check unprocessed files: " + message(e);
+        }
       }
       List<RuleResult> results =
           RuleEvaluator.evaluate(

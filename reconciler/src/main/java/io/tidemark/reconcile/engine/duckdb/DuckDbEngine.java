@@ -74,9 +74,10 @@ public final class DuckDbEngine implements ReconciliationEngine {
   @Override
   public Observations observe(EngineRequest request) {
     try (Connection c = open()) {
-      RawLoad raw = loadRaw(c, request);
-      long bytes = raw.bytes() + loadCurated(c, request);
-      return analyse(c, request, bytes, raw);
+      // Curated first: its column types are what raw files' compared columns must keep.
+      CuratedLoad curated = loadCurated(c, request);
+      RawLoad raw = loadRaw(c, request, curated.types());
+      return analyse(c, request, raw.bytes() + curated.bytes(), raw);
     } catch (SQLException e) {
       throw new EngineException(
           "Cannot reconcile dataset " + request.dataset().name() + " on DuckDB: " + e.getMessage(),
@@ -92,7 +93,7 @@ public final class DuckDbEngine implements ReconciliationEngine {
    */
   public static RawView rawView(EngineRequest request) {
     try (Connection c = open()) {
-      RawLoad raw = loadRaw(c, request);
+      RawLoad raw = loadRaw(c, request, curatedTypes(request));
       ChangeMarkerType type = request.dataset().changeMarker().type();
       execute(
           c,
@@ -155,7 +156,8 @@ public final class DuckDbEngine implements ReconciliationEngine {
   record RawLoad(long bytes, List<ExcludedFile> excluded, List<StrayEntry> strays) {}
 
   /** Loads the raw partitions the request needs into {@code raw_versions}. */
-  static RawLoad loadRaw(Connection c, EngineRequest request) throws SQLException {
+  static RawLoad loadRaw(Connection c, EngineRequest request, Map<String, String> tableTypes)
+      throws SQLException {
     DatasetSpec spec = request.dataset();
     LocalDate fromDate = null;
     Instant arrivedSince = null;
@@ -172,7 +174,6 @@ public final class DuckDbEngine implements ReconciliationEngine {
     for (StrayEntry stray : listing.strays()) {
       LOG.warn("Not reading {} of dataset {}: {}", stray.path(), spec.name(), stray.problem());
     }
-    Map<String, String> tableTypes = curatedTypes(request);
     for (RawFiles.RawFile f : listing.files()) {
       ExcludedFile problem = check(c, spec, f.path(), tableTypes);
       if (problem == null) {
@@ -216,10 +217,6 @@ public final class DuckDbEngine implements ReconciliationEngine {
    * Why a raw file must be left out whole, or null when it can be read: its footer is read (no
    * rows), its columns checked against the contract's {@link RawSchema}.
    */
-  static ExcludedFile check(Connection c, DatasetSpec spec, String path) {
-    return check(c, spec, path, Map.of());
-  }
-
   /**
    * The curated table's column types as contract type names ({@link RawSchema}); empty when the
    * table does not exist yet.
@@ -321,24 +318,33 @@ public final class DuckDbEngine implements ReconciliationEngine {
     return m.lines().filter(l -> !l.isBlank()).findFirst().orElse(m).trim();
   }
 
-  /** Loads the curated table's live rows into {@code curated_rows}; returns bytes read. */
-  static long loadCurated(Connection c, EngineRequest request) throws SQLException {
+  /**
+   * What loading curated did.
+   *
+   * @param bytes bytes of the live data and delete files
+   * @param types the table's column types as contract type names
+   */
+  record CuratedLoad(long bytes, Map<String, String> types) {}
+
+  /** Loads the curated table's live rows into {@code curated_rows}. */
+  static CuratedLoad loadCurated(Connection c, EngineRequest request) throws SQLException {
     Catalog catalog = IcebergTables.catalog(request.catalog());
     try {
       Table table = IcebergTables.load(catalog, request.dataset().curatedTable());
+      Map<String, String> tableTypes = IcebergTables.contractTypes(table);
       IcebergTables.LiveFiles live = IcebergTables.liveFiles(table);
       if (live.dataFiles().isEmpty()) {
         try (Statement s = c.createStatement()) {
           s.execute(DuckDbDialect.emptyCanonicalCurated());
         }
-        return 0;
+        return new CuratedLoad(0, tableTypes);
       }
       loadLive(c, live);
       Map<String, String> types = columnTypes(c, "curated_live");
       try (Statement s = c.createStatement()) {
         s.execute(DuckDbDialect.createCuratedRows(request.dataset(), types));
       }
-      return live.bytes();
+      return new CuratedLoad(live.bytes(), tableTypes);
     } finally {
       IcebergTables.close(catalog);
     }
