@@ -89,6 +89,22 @@ public final class VersionOrder {
     return String.join(", ", out);
   }
 
+  /**
+   * The order without its last term, for engines that cannot see a row's position in its file
+   * (Athena and Trino over a Hive table): rows of one file tied on the marker and the delete flag
+   * stay tied, and such an engine must accept any of them as the winner.
+   */
+  public static String sqlOrderByWithoutPosition(String marker, String isDelete, String file) {
+    String full = sqlOrderBy(marker, isDelete, file, POSITION_PLACEHOLDER);
+    String last = ", " + POSITION_PLACEHOLDER + " ASC";
+    if (!full.endsWith(last)) {
+      throw new IllegalStateException("The row position is no longer the order's last term");
+    }
+    return full.substring(0, full.length() - last.length());
+  }
+
+  private static final String POSITION_PLACEHOLDER = "<position>";
+
   /** Compares two strings by their UTF-8 bytes (code point order). */
   static int compareUtf8(String a, String b) {
     int i = 0;

@@ -123,6 +123,12 @@ public enum Metric {
       RECONCILER,
       "How far the newest curated change marker is behind the newest raw one."),
   BYTES_SCANNED("BytesScanned", BYTES, RECONCILER, "Bytes the query engine scanned."),
+  SCAN_COST(
+      "ScanCostUsd",
+      NONE,
+      RECONCILER,
+      "What the query engine charged for the bytes it scanned, in US dollars (Athena's price per"
+          + " TB; 0 for the embedded engine)."),
   RECONCILIATION_DURATION(
       "ReconciliationDuration", SECONDS, RECONCILER, "Wall-clock duration of a reconciliation.");
 

@@ -23,6 +23,8 @@ import java.util.List;
  * @param finishedAt when it ended; null while RUNNING
  * @param results one per evaluated rule
  * @param bytesScanned bytes the engine scanned in all
+ * @param scanCostUsd the engine's price for them in US dollars (Athena bills per TB scanned); 0 for
+ *     the embedded engine, null in reports written before the field existed
  * @param error why the run itself failed, when it did
  */
 public record ReconciliationReport(
@@ -40,9 +42,46 @@ public record ReconciliationReport(
     Instant finishedAt,
     List<RuleResult> results,
     long bytesScanned,
+    Double scanCostUsd,
     String error) {
 
   public static final int SCHEMA_VERSION = 1;
+
+  /** A report with no scan cost (the embedded engine, or a run that has not scanned yet). */
+  public ReconciliationReport(
+      int schemaVersion,
+      String id,
+      String pipeline,
+      String dataset,
+      ReconciliationMode mode,
+      Instant windowFrom,
+      Instant windowTo,
+      String engine,
+      String trigger,
+      ReconciliationStatus status,
+      Instant startedAt,
+      Instant finishedAt,
+      List<RuleResult> results,
+      long bytesScanned,
+      String error) {
+    this(
+        schemaVersion,
+        id,
+        pipeline,
+        dataset,
+        mode,
+        windowFrom,
+        windowTo,
+        engine,
+        trigger,
+        status,
+        startedAt,
+        finishedAt,
+        results,
+        bytesScanned,
+        0.0,
+        error);
+  }
 
   public ReconciliationReport {
     if (schemaVersion != SCHEMA_VERSION) {
@@ -64,6 +103,9 @@ public record ReconciliationReport(
     }
     results = results == null ? List.of() : List.copyOf(results);
     Checks.nonNegative("bytesScanned", bytesScanned);
+    if (scanCostUsd != null && !(scanCostUsd >= 0)) {
+      throw new InvalidDocumentException("scanCostUsd", scanCostUsd, "must be 0 or more");
+    }
   }
 
   /** The overall status that a finished set of results implies. */
@@ -93,6 +135,17 @@ public record ReconciliationReport(
       List<RuleResult> newResults,
       long scanned,
       String newError) {
+    return withOutcome(newStatus, finished, newResults, scanned, 0.0, newError);
+  }
+
+  /** A copy in another state, with what the engine charged for the bytes it scanned. */
+  public ReconciliationReport withOutcome(
+      ReconciliationStatus newStatus,
+      Instant finished,
+      List<RuleResult> newResults,
+      long scanned,
+      double costUsd,
+      String newError) {
     return new ReconciliationReport(
         schemaVersion,
         id,
@@ -108,6 +161,7 @@ public record ReconciliationReport(
         finished,
         newResults,
         scanned,
+        costUsd,
         newError);
   }
 }

@@ -41,6 +41,9 @@ public final class TemplateGenerator {
   public static final int RECONCILIATION_MISSING_PERIOD_SECONDS_DEFAULT = 86_400;
   public static final double ANOMALY_BAND_WIDTH_DEFAULT = 2.0;
 
+  /** Bytes a dataset's reconciliations may scan in a day before its alarm fires: 100 GiB. */
+  public static final long MAX_BYTES_SCANNED_PER_DAY_DEFAULT = 100L * 1024 * 1024 * 1024;
+
   private static final ObjectMapper MAPPER =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -283,6 +286,20 @@ public final class TemplateGenerator {
             "Maximum",
             false,
             Metric.UNPROCESSED_FILES));
+    y += 6;
+    widgets.add(
+        timeSeries(
+            "Reconciliation scan cost (USD)",
+            0,
+            y,
+            8,
+            ns,
+            pipeline,
+            dataset,
+            region,
+            "Sum",
+            false,
+            Metric.SCAN_COST));
     return body;
   }
 
@@ -428,6 +445,15 @@ public final class TemplateGenerator {
         .put("Default", ANOMALY_BAND_WIDTH_DEFAULT)
         .put("MinValue", 0.1)
         .put("Description", "Width, in standard deviations, of the changed-records anomaly band.");
+    params
+        .putObject("MaxBytesScannedPerDay")
+        .put("Type", "Number")
+        .put("Default", MAX_BYTES_SCANNED_PER_DAY_DEFAULT)
+        .put("MinValue", 0)
+        .put(
+            "Description",
+            "Alarm when the dataset's reconciliations scan more than this many bytes in a day"
+                + " (Athena bills per byte scanned).");
     t.putObject("Conditions").set("HasTopic", notEmpty("AlarmTopicArn"));
 
     ObjectNode resources = t.putObject("Resources");
@@ -519,6 +545,21 @@ public final class TemplateGenerator {
         MAPPER.getNodeFactory().numberNode(1),
         ComparisonOperator.LessThanThreshold,
         TreatMissingData.BREACHING);
+    staticAlarm(
+        resources,
+        "BytesScannedHigh",
+        "bytes-scanned-high",
+        "The dataset's reconciliations scanned more than the configured bytes in a day: check the"
+            + " scheduled mode (FULL reads all of raw) and that WINDOW runs prune partitions.",
+        Metric.BYTES_SCANNED,
+        null,
+        "Sum",
+        86400,
+        1,
+        1,
+        ref("MaxBytesScannedPerDay"),
+        ComparisonOperator.GreaterThanThreshold,
+        TreatMissingData.NOT_BREACHING);
     anomalyAlarm(resources);
     return write(t);
   }

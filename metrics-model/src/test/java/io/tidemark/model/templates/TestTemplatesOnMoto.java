@@ -158,7 +158,15 @@ class TestTemplatesOnMoto {
             .metricAlarms()
             .stream()
             .collect(Collectors.toMap(MetricAlarm::alarmName, a -> a));
-    assertThat(alarms).hasSize(RuleKind.values().length + 6);
+    assertThat(alarms).hasSize(RuleKind.values().length + 7);
+
+    MetricAlarm scanned = alarms.get("tidemark-crm-orders-bytes-scanned-high");
+    assertThat(scanned.metricName()).isEqualTo("BytesScanned");
+    assertThat(scanned.statistic()).hasToString("Sum");
+    assertThat(scanned.period()).isEqualTo(86_400);
+    assertThat(scanned.threshold())
+        .isEqualTo((double) TemplateGenerator.MAX_BYTES_SCANNED_PER_DAY_DEFAULT);
+    assertThat(scanned.comparisonOperatorAsString()).isEqualTo("GreaterThanThreshold");
 
     MetricAlarm missing = alarms.get("tidemark-crm-orders-rule-missing-keys-failing");
     assertThat(missing.metricName()).isEqualTo("RuleStatus");

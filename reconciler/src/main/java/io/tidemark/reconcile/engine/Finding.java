@@ -9,18 +9,32 @@ import java.util.List;
  * @param count the number of offending keys
  * @param sample up to the request's sample size of them, in key order
  * @param error why the measure failed; null when it succeeded
+ * @param bytesScanned bytes the measure's own queries scanned; 0 when the engine read everything
+ *     once up front (the embedded engine) and counts it in {@link Observations#bytesScanned()} only
  */
-public record Finding(long count, List<String> sample, String error) {
+public record Finding(long count, List<String> sample, String error, long bytesScanned) {
   public Finding {
     sample = sample == null ? List.of() : List.copyOf(sample);
+    if (bytesScanned < 0) {
+      throw new IllegalArgumentException("bytesScanned is negative: " + bytesScanned);
+    }
+  }
+
+  public Finding(long count, List<String> sample, String error) {
+    this(count, sample, error, 0);
   }
 
   public static Finding of(long count, List<String> sample) {
-    return new Finding(count, sample, null);
+    return new Finding(count, sample, null, 0);
   }
 
   public static Finding failed(String error) {
-    return new Finding(0, List.of(), error);
+    return new Finding(0, List.of(), error, 0);
+  }
+
+  /** This finding, with the bytes its queries scanned. */
+  public Finding withBytesScanned(long bytes) {
+    return new Finding(count, sample, error, bytes);
   }
 
   public boolean failed() {

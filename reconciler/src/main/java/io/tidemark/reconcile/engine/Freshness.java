@@ -11,11 +11,22 @@ package io.tidemark.reconcile.engine;
  *     table while raw holds versions: since the oldest raw version); null for sequence markers
  * @param pending keys whose newest raw version is newer than the newest curated marker (a sample)
  * @param error why freshness could not be measured; null when it was
+ * @param bytesScanned bytes freshness's own queries scanned (see {@link Finding#bytesScanned()})
  */
 public record Freshness(
-    Double newestCurated, Double newestRaw, Double lagBehindNow, Finding pending, String error) {
+    Double newestCurated,
+    Double newestRaw,
+    Double lagBehindNow,
+    Finding pending,
+    String error,
+    long bytesScanned) {
   public Freshness {
     pending = pending == null ? Finding.of(0, java.util.List.of()) : pending;
+  }
+
+  public Freshness(
+      Double newestCurated, Double newestRaw, Double lagBehindNow, Finding pending, String error) {
+    this(newestCurated, newestRaw, lagBehindNow, pending, error, 0);
   }
 
   /**
@@ -33,6 +44,11 @@ public record Freshness(
   }
 
   public static Freshness failed(String error) {
-    return new Freshness(null, null, null, null, error);
+    return new Freshness(null, null, null, null, error, 0);
+  }
+
+  /** Freshness that could not be measured, after its queries scanned {@code bytes}. */
+  public static Freshness failed(String error, long bytes) {
+    return new Freshness(null, null, null, null, error, bytes);
   }
 }

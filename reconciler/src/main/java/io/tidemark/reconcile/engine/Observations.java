@@ -18,6 +18,8 @@ import java.util.Objects;
  * @param mismatched keys at the same change marker whose compared columns hash differently
  * @param freshness how far curated is behind
  * @param bytesScanned bytes read from storage, 0 when unknown
+ * @param scanCostUsd what the engine charges for those bytes, in US dollars (0 for the embedded
+ *     engine)
  * @param excludedFiles raw files left out whole (unreadable, or breaking the data contract); none
  *     of their rows counts as a version
  * @param strayEntries folders and files under the raw root that are neither partitions nor hidden
@@ -34,6 +36,7 @@ public record Observations(
     Finding mismatched,
     Freshness freshness,
     long bytesScanned,
+    double scanCostUsd,
     List<ExcludedFile> excludedFiles,
     List<StrayEntry> strayEntries) {
   public Observations {
@@ -46,6 +49,36 @@ public record Observations(
     Objects.requireNonNull(freshness, "freshness is null");
     excludedFiles = List.copyOf(excludedFiles);
     strayEntries = List.copyOf(strayEntries);
+  }
+
+  /** Observations of an engine that charges nothing for what it reads. */
+  public Observations(
+      long expectedRows,
+      long curatedRows,
+      Finding countDifference,
+      Finding missing,
+      Finding unexpected,
+      Finding duplicates,
+      Finding stale,
+      Finding mismatched,
+      Freshness freshness,
+      long bytesScanned,
+      List<ExcludedFile> excludedFiles,
+      List<StrayEntry> strayEntries) {
+    this(
+        expectedRows,
+        curatedRows,
+        countDifference,
+        missing,
+        unexpected,
+        duplicates,
+        stale,
+        mismatched,
+        freshness,
+        bytesScanned,
+        0,
+        excludedFiles,
+        strayEntries);
   }
 
   /** Observations with no raw file excluded. */

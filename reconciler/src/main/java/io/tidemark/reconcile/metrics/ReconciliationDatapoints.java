@@ -15,7 +15,8 @@ import java.util.List;
  * The catalogue datapoints one finished reconciliation produces, timestamped at its end: per rule
  * RuleStatus (0 pass, 1 fail or error) and RuleObservedValue; the kind metric of each default rule
  * (MissingKeys, ..., UnprocessedFiles); CountRatio and FreshnessLag when the engine's observations
- * are at hand; BytesScanned and ReconciliationDuration. An ABANDONED run produces none.
+ * are at hand; BytesScanned, ScanCostUsd and ReconciliationDuration. An ABANDONED run produces
+ * none.
  */
 public final class ReconciliationDatapoints {
   private ReconciliationDatapoints() {}
@@ -71,6 +72,9 @@ public final class ReconciliationDatapoints {
       }
     }
     out.add(Datum.of(Metric.BYTES_SCANNED, p, d, report.bytesScanned(), at));
+    out.add(
+        Datum.of(
+            Metric.SCAN_COST, p, d, report.scanCostUsd() == null ? 0 : report.scanCostUsd(), at));
     out.add(
         Datum.of(
             Metric.RECONCILIATION_DURATION,

@@ -79,35 +79,32 @@ public final class RuleEvaluator {
       return RuleResult.error(rule, in.engineError());
     }
     Observations o = in.observations();
-    long bytes = o.bytesScanned();
     return switch (rule.kind()) {
       case COUNT_MATCH ->
           withExcludedFiles(countMatch(rule, o), o.excludedFiles(), o.strayEntries());
       case MISSING_KEYS ->
-          keys(rule, o.missing(), "expected keys are missing from the curated table", bytes);
+          keys(rule, o.missing(), "expected keys are missing from the curated table");
       case UNEXPECTED_KEYS ->
-          keys(rule, o.unexpected(), "curated keys are not in raw, or are deleted there", bytes);
+          keys(rule, o.unexpected(), "curated keys are not in raw, or are deleted there");
       case DUPLICATE_KEYS ->
-          keys(rule, o.duplicates(), "keys are present more than once in curated", bytes);
+          keys(rule, o.duplicates(), "keys are present more than once in curated");
       case STALE_VERSIONS ->
           keys(
               rule,
               o.stale(),
               "keys hold another version in curated than raw's latest valid one (older, or newer"
-                  + " than any raw version)",
-              bytes);
+                  + " than any raw version)");
       case VALUE_MISMATCHES ->
           keys(
               rule,
               o.mismatched(),
-              "keys have compared columns that differ from raw at the same version",
-              bytes);
-      case FRESHNESS -> freshness(rule, o.freshness(), in.markerType(), bytes);
+              "keys have compared columns that differ from raw at the same version");
+      case FRESHNESS -> freshness(rule, o.freshness(), in.markerType());
       case RUN_ACCOUNTING, UNPROCESSED_FILES -> throw new IllegalStateException("handled above");
     };
   }
 
-  private static RuleResult keys(RuleSpec rule, Finding f, String what, long bytes) {
+  private static RuleResult keys(RuleSpec rule, Finding f, String what) {
     if (f.failed()) {
       return RuleResult.error(rule, f.error());
     }
@@ -116,7 +113,7 @@ public final class RuleEvaluator {
         f.count(),
         f.count() + " " + what + " (threshold " + rule.threshold() + ")",
         f.sample(),
-        bytes);
+        f.bytesScanned());
   }
 
   /** How many excluded files a reason names; the rest are counted. */
@@ -198,11 +195,11 @@ public final class RuleEvaluator {
             + o.countDifference().count()
             + " keys differ";
     return RuleResult.evaluate(
-        rule, observed, reason, o.countDifference().sample(), o.bytesScanned());
+        rule, observed, reason, o.countDifference().sample(), o.countDifference().bytesScanned());
   }
 
-  private static RuleResult freshness(
-      RuleSpec rule, Freshness f, ChangeMarkerType type, long bytes) {
+  private static RuleResult freshness(RuleSpec rule, Freshness f, ChangeMarkerType type) {
+    long bytes = f.bytesScanned();
     if (f.error() != null) {
       return RuleResult.error(rule, f.error());
     }

@@ -340,6 +340,7 @@ public final class Reconciler {
               finishTime(report),
               results,
               observations == null ? 0 : observations.bytesScanned(),
+              observations == null ? 0 : observations.scanCostUsd(),
               engineError);
       reports.save(done);
       List<Datum> datapoints = ReconciliationDatapoints.of(done, observations);

@@ -6,6 +6,7 @@ import io.tidemark.model.contract.RawKeys;
 import io.tidemark.model.contract.VersionOrder;
 import io.tidemark.model.json.Checks;
 import io.tidemark.reconcile.engine.EngineException;
+import io.tidemark.reconcile.engine.sql.Sql;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -16,6 +16,7 @@ import io.tidemark.reconcile.engine.IcebergTables;
 import io.tidemark.reconcile.engine.Observations;
 import io.tidemark.reconcile.engine.RawFiles;
 import io.tidemark.reconcile.engine.ReconciliationEngine;
+import io.tidemark.reconcile.engine.sql.Sql;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;

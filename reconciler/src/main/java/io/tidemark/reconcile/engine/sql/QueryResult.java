@@ -11,7 +11,10 @@ import java.util.List;
  */
 public record QueryResult(String queryId, List<List<String>> rows, long bytesScanned) {
   public QueryResult {
-    rows = List.copyOf(rows.stream().map(r -> java.util.Collections.unmodifiableList(
-        new java.util.ArrayList<>(r))).toList());
+    rows =
+        List.copyOf(
+            rows.stream()
+                .map(r -> java.util.Collections.unmodifiableList(new java.util.ArrayList<>(r)))
+                .toList());
   }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.json.InvalidDocumentException;
+import io.tidemark.reconcile.engine.sql.Sql;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.tidemark.reconcile.engine.duckdb;
+package io.tidemark.reconcile.engine.sql;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -8,40 +8,40 @@ import java.util.List;
 
 /**
  * A SQL statement and its parameters, built together so that every value is bound, never spliced.
- * Identifiers reach the text only through {@link DuckDbDialect#quote}, which accepts validated
+ * Identifiers reach the text only through each dialect's {@code quote}, which accepts validated
  * identifiers alone.
  */
-final class Sql {
+public final class Sql {
   private final StringBuilder text = new StringBuilder();
   private final List<Object> params = new ArrayList<>();
 
-  Sql append(String sql) {
+  public Sql append(String sql) {
     text.append(sql);
     return this;
   }
 
   /** Appends a {@code ?} and binds the value to it. */
-  Sql param(Object value) {
+  public Sql param(Object value) {
     text.append('?');
     params.add(value);
     return this;
   }
 
-  Sql append(Sql other) {
+  public Sql append(Sql other) {
     text.append(other.text);
     params.addAll(other.params);
     return this;
   }
 
-  String text() {
+  public String text() {
     return text.toString();
   }
 
-  List<Object> params() {
+  public List<Object> params() {
     return List.copyOf(params);
   }
 
-  PreparedStatement prepare(Connection c) throws SQLException {
+  public PreparedStatement prepare(Connection c) throws SQLException {
     PreparedStatement ps = c.prepareStatement(text.toString());
     for (int i = 0; i < params.size(); i++) {
       Object p = params.get(i);

@@ -1,0 +1,77 @@
+package io.tidemark.reconcile.engine.sql;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * Runs queries on a JDBC engine that speaks Trino's dialect (Trino itself, or Starburst), one
+ * connection per query, values bound as typed parameters. The driver must be on the class path.
+ * Bytes scanned are not reported over JDBC: 0.
+ */
+public final class JdbcQueryRunner implements QueryRunner {
+  private final Supplier<Connection> connections;
+  private final Set<Statement> running = ConcurrentHashMap.newKeySet();
+
+  /**
+   * @param connections opens a new connection per query
+   */
+  public JdbcQueryRunner(Supplier<Connection> connections) {
+    this.connections = Objects.requireNonNull(connections, "connections is null");
+  }
+
+  @Override
+  public QueryResult run(String label, String sql, List<Object> params) {
+    try (Connection c = connections.get();
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      for (int i = 0; i < params.size(); i++) {
+        Object p = params.get(i);
+        if (p instanceof String s) {
+          ps.setString(i + 1, s);
+        } else if (p instanceof Long || p instanceof Integer) {
+          ps.setLong(i + 1, ((Number) p).longValue());
+        } else {
+          throw new IllegalArgumentException(
+              "Cannot bind parameter " + (i + 1) + " of " + label + ": " + p);
+        }
+      }
+      running.add(ps);
+      try (ResultSet rs = ps.executeQuery()) {
+        int columns = rs.getMetaData().getColumnCount();
+        List<List<String>> rows = new ArrayList<>();
+        while (rs.next()) {
+          List<String> row = new ArrayList<>(columns);
+          for (int i = 1; i <= columns; i++) {
+            row.add(rs.getString(i));
+          }
+          rows.add(Collections.unmodifiableList(row));
+        }
+        return new QueryResult(null, rows, 0);
+      } finally {
+        running.remove(ps);
+      }
+    } catch (SQLException e) {
+      throw new QueryFailedException(label + " failed: " + e.getMessage(), null, "FAILED", e);
+    }
+  }
+
+  @Override
+  public void close() {
+    for (Statement s : running) {
+      try {
+        s.cancel();
+      } catch (SQLException e) {
+        // The statement ended meanwhile.
+      }
+    }
+  }
+}

@@ -1,0 +1,231 @@
+package io.tidemark.reconcile.engine.sql;
+
+import io.tidemark.model.config.ChangeMarkerType;
+import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.json.Checks;
+import io.tidemark.reconcile.engine.EngineException;
+import java.time.LocalDate;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The raw layer of one dataset as a SQL table: an external Parquet table over {@code
+ * <location>/<partition>=YYYY-MM-DD/}, partitioned by the date folder, with partition projection so
+ * that Athena needs no crawler and no {@code MSCK REPAIR}: a query's predicate on the partition
+ * column names the folders it reads.
+ *
+ * <p>Its columns follow the data contract: keys are text; the change marker, the operation column
+ * and the compared columns keep the curated table's types (what a raw file must carry to be valid).
+ * The same columns serve the Athena DDL, the Trino DDL that proves it, and the types the {@link
+ * TrinoDialect} reads.
+ */
+public final class RawTable {
+  /** The first date partition projection enumerates; older folders are not read. */
+  public static final LocalDate PROJECTION_START_DEFAULT = LocalDate.of(2020, 1, 1);
+
+  private static final Pattern LOCATION = Pattern.compile("^(s3|file|local)://[^'\\\\\\s]+$");
+
+  private RawTable() {}
+
+  /**
+   * The raw table's data columns (lower-case name to contract type name), without the partition
+   * column, in contract order.
+   *
+   * @param curatedTypes the curated table's columns as contract type names
+   */
+  public static Map<String, String> columns(DatasetSpec spec, Map<String, String> curatedTypes) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (String k : spec.keyColumns()) {
+      out.put(lower(k), "string");
+    }
+    String marker = lower(spec.changeMarker().column());
+    String markerType = curatedTypes.get(marker);
+    if (markerType == null) {
+      markerType =
+          spec.changeMarker().type() == ChangeMarkerType.TIMESTAMP ? "timestamp" : "bigint";
+    }
+    out.put(marker, markerType);
+    if (spec.operationColumn() != null) {
+      out.put(lower(spec.operationColumn()), "string");
+    }
+    for (String c : spec.comparedColumns()) {
+      String type = curatedTypes.get(lower(c));
+      if (type == null) {
+        throw new EngineException(
+            "Cannot define the raw table of dataset "
+                + spec.name()
+                + ": compared column '"
+                + c
+                + "' is not in the curated table, which has "
+                + curatedTypes.keySet());
+      }
+      out.putIfAbsent(lower(c), type);
+    }
+    return out;
+  }
+
+  /** {@link #columns} plus the partition column, as text: the types the dialect reads. */
+  public static Map<String, String> readTypes(DatasetSpec spec, Map<String, String> curatedTypes) {
+    Map<String, String> out = new LinkedHashMap<>(columns(spec, curatedTypes));
+    out.put(lower(spec.raw().partitionColumn()), "string");
+    return out;
+  }
+
+  /**
+   * Athena's DDL (Hive DDL, run once in the Glue database): an external Parquet table with
+   * partition projection on the date folder.
+   *
+   * @param table {@code database.table}
+   * @param location the dataset's raw folder, {@code s3://bucket/prefix/dataset}
+   */
+  public static String athenaDdl(
+      DatasetSpec spec, Map<String, String> curatedTypes, String table, String location) {
+    String partition = lower(spec.raw().partitionColumn());
+    StringBuilder ddl = new StringBuilder("CREATE EXTERNAL TABLE IF NOT EXISTS ");
+    ddl.append(backquoted(table)).append(" (\n");
+    List<Map.Entry<String, String>> cols = List.copyOf(columns(spec, curatedTypes).entrySet());
+    for (int i = 0; i < cols.size(); i++) {
+      ddl.append("  `")
+          .append(identifier(cols.get(i).getKey()))
+          .append("` ")
+          .append(hiveType(cols.get(i).getValue()))
+          .append(i + 1 < cols.size() ? ",\n" : "\n");
+    }
+    String root = location(location);
+    return ddl.append(")\nPARTITIONED BY (`")
+        .append(identifier(partition))
+        .append("` string)\nSTORED AS PARQUET\nLOCATION '")
+        .append(root)
+        .append("/'\nTBLPROPERTIES (\n  'projection.enabled' = 'true',\n  'projection.")
+        .append(partition)
+        .append(".type' = 'date',\n  'projection.")
+        .append(partition)
+        .append(".format' = 'yyyy-MM-dd',\n  'projection.")
+        .append(partition)
+        .append(".range' = '")
+        .append(PROJECTION_START_DEFAULT)
+        .append(",NOW',\n  'projection.")
+        .append(partition)
+        .append(".interval' = '1',\n  'projection.")
+        .append(partition)
+        .append(".interval.unit' = 'DAYS',\n  'storage.location.template' = '")
+        .append(root)
+        .append("/")
+        .append(partition)
+        .append("=${")
+        .append(partition)
+        .append("}/'\n)")
+        .toString();
+  }
+
+  /**
+   * The same table in Trino's DDL (Trino's Hive connector implements Athena's partition projection
+   * as table and column properties): what the tests run on a real Trino.
+   *
+   * @param table {@code catalog.schema.table}
+   * @param location the dataset's raw folder as Trino reads it
+   */
+  public static String trinoDdl(
+      DatasetSpec spec, Map<String, String> curatedTypes, String table, String location) {
+    String partition = lower(spec.raw().partitionColumn());
+    StringBuilder ddl = new StringBuilder("CREATE TABLE ");
+    ddl.append(TrinoDialect.quoteTable(table)).append(" (\n");
+    for (Map.Entry<String, String> c : columns(spec, curatedTypes).entrySet()) {
+      ddl.append("  ")
+          .append(TrinoDialect.quote(c.getKey()))
+          .append(" ")
+          .append(trinoType(c.getValue()))
+          .append(",\n");
+    }
+    String root = location(location);
+    return ddl.append("  ")
+        .append(TrinoDialect.quote(partition))
+        .append(" varchar WITH (partition_projection_type = 'date',")
+        .append(" partition_projection_format = 'yyyy-MM-dd', partition_projection_range = ARRAY['")
+        .append(PROJECTION_START_DEFAULT)
+        .append("', 'NOW'], partition_projection_interval = 1,")
+        .append(" partition_projection_interval_unit = 'DAYS')\n) WITH (\n")
+        .append("  format = 'PARQUET',\n  external_location = '")
+        .append(root)
+        .append("',\n  partitioned_by = ARRAY['")
+        .append(partition)
+        .append("'],\n  partition_projection_enabled = true,\n")
+        .append("  partition_projection_location_template = '")
+        .append(root)
+        .append("/")
+        .append(partition)
+        .append("=${")
+        .append(partition)
+        .append("}'\n)")
+        .toString();
+  }
+
+  static String hiveType(String contractType) {
+    String t = contractType.toLowerCase(Locale.ROOT);
+    if (t.startsWith("decimal(")) {
+      return t;
+    }
+    return switch (t) {
+      case "string",
+          "int",
+          "bigint",
+          "smallint",
+          "tinyint",
+          "double",
+          "float",
+          "boolean",
+          "date",
+          "binary" ->
+          t;
+      case "timestamp", "timestamp_ntz" -> "timestamp";
+      default -> throw new EngineException("Cannot declare a raw column of type " + contractType);
+    };
+  }
+
+  static String trinoType(String contractType) {
+    String t = contractType.toLowerCase(Locale.ROOT);
+    if (t.startsWith("decimal(")) {
+      return t;
+    }
+    return switch (t) {
+      case "string" -> "varchar";
+      case "int" -> "integer";
+      case "float" -> "real";
+      case "binary" -> "varbinary";
+      case "timestamp", "timestamp_ntz" -> "timestamp(3)";
+      case "bigint", "smallint", "tinyint", "double", "boolean", "date" -> t;
+      default -> throw new EngineException("Cannot declare a raw column of type " + contractType);
+    };
+  }
+
+  private static String backquoted(String table) {
+    StringBuilder out = new StringBuilder();
+    for (String part : table.split("\\.", -1)) {
+      out.append(out.isEmpty() ? "" : ".").append('`').append(identifier(part)).append('`');
+    }
+    return out.toString();
+  }
+
+  private static String identifier(String name) {
+    return Checks.identifier("identifier", name).toLowerCase(Locale.ROOT);
+  }
+
+  private static String location(String location) {
+    String root = location.endsWith("/") ? location.substring(0, location.length() - 1) : location;
+    if (!LOCATION.matcher(root).matches()) {
+      throw new IllegalArgumentException(
+          "Cannot use raw location '"
+              + location
+              + "' in DDL: expected s3://bucket/prefix (or file:// for a local engine), without"
+              + " quotes, backslashes or white space");
+    }
+    return root;
+  }
+
+  private static String lower(String s) {
+    return s.toLowerCase(Locale.ROOT);
+  }
+}
