@@ -15,6 +15,8 @@ import io.tidemark.model.config.ToleranceMode;
 import io.tidemark.model.json.Checks;
 import io.tidemark.model.json.InvalidDocumentException;
 import io.tidemark.model.report.ReconciliationMode;
+import io.tidemark.reconcile.engine.EngineNames;
+import io.tidemark.reconcile.engine.EngineProducer;
 import io.tidemark.reconcile.engine.RawFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,13 +36,13 @@ import java.util.TreeSet;
  * records. Any value that breaks the contract fails with an {@link InvalidConfigException} naming
  * the full key, e.g. {@code tidemark.datasets.customers.key-columns[0]}.
  *
- * @param stateRoot where reports live
+ * @param stateRoot where reports live: a local folder or {@code s3://bucket/prefix}
  * @param datasets the datasets by name, in name order
  * @param apiKeys the accepted API keys; never logged
  * @param protectReads whether the GET endpoints need an API key too
  */
 public record ReconcilerSettings(
-    Path stateRoot,
+    String stateRoot,
     Map<String, ReconciledDataset> datasets,
     List<String> apiKeys,
     boolean protectReads) {
@@ -62,6 +64,11 @@ public record ReconcilerSettings(
   public ReconcilerSettings {
     datasets = java.util.Collections.unmodifiableMap(new TreeMap<>(datasets));
     apiKeys = List.copyOf(apiKeys);
+  }
+
+  /** Whether reports live on S3. */
+  public boolean stateOnS3() {
+    return stateRoot.startsWith("s3://");
   }
 
   @Override
@@ -141,7 +148,18 @@ public record ReconcilerSettings(
               + PREFIX
               + "api.protect-reads=false");
     }
-    return new ReconcilerSettings(config.stateRoot(), datasets, keys, protectReads);
+    if (datasets.values().stream().anyMatch(d -> EngineNames.ATHENA.equals(d.engine()))) {
+      EngineProducer.athenaSettings(config.athena());
+    }
+    String stateRoot = config.stateRoot().trim();
+    if (stateRoot.isEmpty()) {
+      throw new InvalidConfigException(PREFIX + "state-root", stateRoot, "is empty");
+    }
+    if (REMOTE.matcher(stateRoot).matches() && !stateRoot.startsWith("s3://")) {
+      throw new InvalidConfigException(
+          PREFIX + "state-root", stateRoot, "must be a local folder or an s3://bucket/prefix URI");
+    }
+    return new ReconcilerSettings(stateRoot, datasets, keys, protectReads);
   }
 
   /**

@@ -30,10 +30,11 @@ public interface TidemarkConfig {
 
   /**
    * Where reports live: reconciliation reports under {@code _reconciliation/}, ingest run reports
-   * (written by the ingest job) under {@code _runs/}.
+   * (written by the ingest job) under {@code _runs/}. A local folder, or {@code s3://bucket/prefix}
+   * (reports are then created with conditional writes, so two replicas never overwrite one).
    */
   @WithDefault(STATE_ROOT_DEFAULT)
-  Path stateRoot();
+  String stateRoot();
 
   /**
    * API keys accepted in the {@code X-API-Key} header: at least 8 printable ASCII characters, no
@@ -53,6 +54,9 @@ public interface TidemarkConfig {
 
   /** Micrometer's CloudWatch registry. */
   CloudWatch cloudwatch();
+
+  /** Amazon Athena: the engine of the datasets whose engine is {@code athena}. */
+  Athena athena();
 
   /** Access to the REST API. */
   interface Api {
@@ -131,6 +135,14 @@ public interface TidemarkConfig {
     Optional<String> engine();
 
     /**
+     * For the {@code athena} engine: the raw layer's external table ({@code [database.]table},
+     * default {@code <tidemark.athena.database>.<dataset>_raw}); its DDL comes from {@code GET
+     * /api/datasets/<dataset>/raw-table-ddl}. The curated table is {@code curated-table} as the
+     * Glue Data Catalog names it.
+     */
+    Optional<String> rawTable();
+
+    /**
      * Rules by id. Every rule kind runs with its defaults unless configured here; a configured id
      * equal to a kind's id overrides that kind's default rule, another id adds a rule.
      */
@@ -207,6 +219,53 @@ public interface TidemarkConfig {
      * alerts/tidemark-alarms.json} bundled at build time.
      */
     Optional<Path> template();
+  }
+
+  /** Amazon Athena (engine v3). Required when a dataset's engine is {@code athena}. */
+  interface Athena {
+    /** The AWS region; default: the SDK's region provider chain. */
+    Optional<String> region();
+
+    /** An endpoint override, e.g. a local emulator; default: Athena's endpoint for the region. */
+    Optional<URI> endpoint();
+
+    /** The workgroup queries run in (its bytes-scanned limit and result location apply). */
+    @WithDefault("primary")
+    String workgroup();
+
+    /** Where Athena writes query results, {@code s3://bucket/prefix/}; required. */
+    Optional<String> outputLocation();
+
+    /** The data catalog of the query context. */
+    @WithDefault("AwsDataCatalog")
+    String catalog();
+
+    /** The Glue database of the query context: where unqualified table names are. Required. */
+    Optional<String> database();
+
+    /** How long one query may run before it is stopped and its rule reports ERROR. */
+    @WithDefault("PT10M")
+    Duration queryTimeout();
+
+    /** The first wait between two status polls; waits double up to {@code poll-max}. */
+    @WithDefault("PT0.25S")
+    Duration pollInitial();
+
+    /** The longest wait between two status polls. */
+    @WithDefault("PT5S")
+    Duration pollMax();
+
+    /** Queries one reconciliation runs at once. */
+    @WithDefault("4")
+    int maxInFlight();
+
+    /** How often one call is retried when Athena throttles it. */
+    @WithDefault("5")
+    int maxThrottleRetries();
+
+    /** The price of a terabyte (2^40 bytes) scanned, in US dollars: reports carry the cost. */
+    @WithDefault("5.0")
+    double usdPerTb();
   }
 
   /** Micrometer's CloudWatch registry. */

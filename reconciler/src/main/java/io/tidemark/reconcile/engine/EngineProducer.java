@@ -1,14 +1,165 @@
 package io.tidemark.reconcile.engine;
 
+import io.tidemark.reconcile.config.InvalidConfigException;
+import io.tidemark.reconcile.config.ReconcilerSettings;
+import io.tidemark.reconcile.config.TidemarkConfig;
+import io.tidemark.reconcile.engine.athena.AthenaEngine;
+import io.tidemark.reconcile.engine.athena.AthenaQueryRunner;
+import io.tidemark.reconcile.engine.athena.AthenaSettings;
 import io.tidemark.reconcile.engine.duckdb.DuckDbEngine;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
+import software.amazon.awssdk.services.athena.AthenaClient;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /** Makes the engines available to the service; each is found by its {@code name()}. */
+@Singleton
 public class EngineProducer {
+  private final Clients clients = new Clients();
+
   @Produces
   @Singleton
   ReconciliationEngine duckDb() {
     return new DuckDbEngine();
+  }
+
+  /**
+   * The Athena engine. Its settings are read when a dataset first uses it; {@link
+   * ReconcilerSettings} checks at start-up that they are there when a dataset names it.
+   */
+  @Produces
+  @Singleton
+  ReconciliationEngine athena(TidemarkConfig config) {
+    Map<String, String> rawTables = new LinkedHashMap<>();
+    config.datasets().forEach((name, ds) -> ds.rawTable().ifPresent(t -> rawTables.put(name, t)));
+    TidemarkConfig.Athena a = config.athena();
+    Supplier<AthenaSettings> settings = () -> athenaSettings(a);
+    return new LazyEngine(
+        EngineNames.ATHENA,
+        () ->
+            AthenaEngine.create(
+                settings.get(),
+                () -> clients.athena(settings.get()),
+                () -> clients.s3(settings.get()),
+                rawTables,
+                a.usdPerTb()));
+  }
+
+  /** The validated Athena settings of the configuration. */
+  public static AthenaSettings athenaSettings(TidemarkConfig.Athena a) {
+    String prefix = ReconcilerSettings.PREFIX + "athena.";
+    String region =
+        a.region()
+            .orElseGet(
+                () -> {
+                  try {
+                    return new DefaultAwsRegionProviderChain().getRegion().id();
+                  } catch (RuntimeException e) {
+                    throw new InvalidConfigException(
+                        prefix + "region", null, "is required: no AWS region is configured");
+                  }
+                });
+    String output =
+        a.outputLocation()
+            .orElseThrow(
+                () ->
+                    new InvalidConfigException(
+                        prefix + "output-location", null, "is required for the athena engine"));
+    String database =
+        a.database()
+            .orElseThrow(
+                () ->
+                    new InvalidConfigException(
+                        prefix + "database", null, "is required for the athena engine"));
+    try {
+      return new AthenaSettings(
+          region,
+          a.endpoint(),
+          a.workgroup(),
+          output,
+          a.catalog(),
+          database,
+          a.queryTimeout(),
+          a.pollInitial(),
+          a.pollMax(),
+          a.maxInFlight(),
+          a.maxThrottleRetries());
+    } catch (IllegalArgumentException e) {
+      throw new InvalidConfigException(prefix + "*", null, e.getMessage());
+    }
+  }
+
+  @PreDestroy
+  void close() {
+    clients.close();
+  }
+
+  /** The AWS clients, built once, on first use. */
+  static final class Clients {
+    private AthenaClient athena;
+    private S3Client s3;
+
+    synchronized AthenaClient athena(AthenaSettings s) {
+      if (athena == null) {
+        athena = AthenaQueryRunner.newClient(s, DefaultCredentialsProvider.builder().build());
+      }
+      return athena;
+    }
+
+    synchronized S3Client s3(AthenaSettings s) {
+      if (s3 == null) {
+        var b =
+            S3Client.builder()
+                .region(Region.of(s.region()))
+                .credentialsProvider(DefaultCredentialsProvider.builder().build())
+                .httpClientBuilder(UrlConnectionHttpClient.builder());
+        s.endpointOverride().ifPresent(e -> b.endpointOverride(e).forcePathStyle(true));
+        s3 = b.build();
+      }
+      return s3;
+    }
+
+    synchronized void close() {
+      Optional.ofNullable(athena).ifPresent(AthenaClient::close);
+      Optional.ofNullable(s3).ifPresent(S3Client::close);
+    }
+  }
+
+  /** An engine built on first use, so that a service without Athena datasets needs no settings. */
+  static final class LazyEngine implements ReconciliationEngine {
+    private final String name;
+    private final Supplier<ReconciliationEngine> factory;
+    private ReconciliationEngine engine;
+
+    LazyEngine(String name, Supplier<ReconciliationEngine> factory) {
+      this.name = name;
+      this.factory = factory;
+    }
+
+    @Override
+    public String name() {
+      return name;
+    }
+
+    @Override
+    public Observations observe(EngineRequest request) {
+      ReconciliationEngine e;
+      synchronized (this) {
+        if (engine == null) {
+          engine = factory.get();
+        }
+        e = engine;
+      }
+      return e.observe(request);
+    }
   }
 }

@@ -2,6 +2,16 @@ package io.tidemark.reconcile.rest;
 
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.reconcile.config.ReconciledDataset;
+import io.tidemark.reconcile.config.TidemarkConfig;
+import io.tidemark.reconcile.engine.IcebergTables;
+import io.tidemark.reconcile.engine.RawFiles;
+import io.tidemark.reconcile.engine.athena.AthenaEngine;
+import io.tidemark.reconcile.engine.sql.RawTable;
+import io.tidemark.reconcile.service.UnknownDatasetException;
+import jakarta.ws.rs.PathParam;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.catalog.Catalog;
 import io.tidemark.reconcile.service.ReconciliationService;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -20,9 +30,48 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "datasets")
 public class DatasetResource {
   private final ReconciliationService service;
+  private final TidemarkConfig config;
 
-  public DatasetResource(ReconciliationService service) {
+  public DatasetResource(ReconciliationService service, TidemarkConfig config) {
     this.service = service;
+    this.config = config;
+  }
+
+  /**
+   * The Athena DDL of the dataset's raw table: an external Parquet table over its raw location,
+   * partition projection on the date folder (no crawler, no MSCK REPAIR), columns typed as the
+   * curated table types them. Run it once in the Glue database the athena engine queries.
+   */
+  @GET
+  @Path("/{dataset}/raw-table-ddl")
+  @Produces(MediaType.TEXT_PLAIN)
+  @Operation(summary = "The Athena DDL of the dataset's raw table, with partition projection")
+  public String rawTableDdl(@PathParam("dataset") String dataset, @Context UriInfo uri) {
+    QueryParams.onlyKnown("get the raw table DDL", uri);
+    ReconciledDataset d = service.datasets().get(dataset);
+    if (d == null) {
+      throw new UnknownDatasetException(dataset);
+    }
+    DatasetSpec spec = d.spec();
+    Map<String, String> curatedTypes;
+    Catalog catalog = IcebergTables.catalog(d.catalog());
+    try {
+      curatedTypes = IcebergTables.contractTypes(IcebergTables.load(catalog, spec.curatedTable()));
+    } finally {
+      IcebergTables.close(catalog);
+    }
+    String table =
+        Optional.ofNullable(config.datasets().get(dataset))
+            .flatMap(TidemarkConfig.DatasetConfig::rawTable)
+            .orElse(AthenaEngine.defaultRawTable(dataset));
+    if (!table.contains(".") && config.athena().database().isPresent()) {
+      table = config.athena().database().get() + "." + table;
+    }
+    String location = spec.raw().location();
+    if (!location.contains("://")) {
+      location = RawFiles.localPath(location).toAbsolutePath().toUri().toString();
+    }
+    return RawTable.athenaDdl(spec, curatedTypes, table, location) + ";\n";
   }
 
   @GET

@@ -44,13 +44,15 @@ public class ReconciliationService {
       TidemarkConfig config,
       @All List<ReconciliationEngine> engines,
       MeterPublisher meters,
+      StateStores stateStores,
       @ConfigProperty(name = "quarkus.http.host", defaultValue = ReconcilerSettings.LOOPBACK)
           String httpHost) {
     Set<String> names =
         engines.stream().map(ReconciliationEngine::name).collect(Collectors.toSet());
     this.settings = ReconcilerSettings.from(config, names, httpHost).requireLocations();
     Reconciler.Builder b =
-        Reconciler.builder(settings.stateRoot())
+        stateStores
+            .builder(settings, config)
             .listener((r, datapoints) -> meters.publish(datapoints));
     engines.forEach(b::engine);
     settings.datasets().values().forEach(b::dataset);

@@ -49,7 +49,7 @@ class TestReconcilerConfig {
   void defaults() {
     TidemarkConfig c = config(minimal());
     assertThat(c.engine()).isEqualTo("duckdb");
-    assertThat(c.stateRoot()).isEqualTo(Path.of("state"));
+    assertThat(c.stateRoot()).isEqualTo("state");
     assertThat(c.apiKeys()).isEmpty();
     assertThat(c.alarms().template()).isEmpty();
     assertThat(c.cloudwatch().enabled()).isFalse();
@@ -108,7 +108,7 @@ class TestReconcilerConfig {
 
     TidemarkConfig c = config(m);
     ReconcilerSettings s = ReconcilerSettings.from(c, ENGINES);
-    assertThat(s.stateRoot()).isEqualTo(Path.of("/data/state"));
+    assertThat(s.stateRoot()).isEqualTo("/data/state");
     assertThat(s.apiKeys()).containsExactly("first-key-123", "second-key-456");
     assertThat(s.toString()).doesNotContain("first-key-123");
     assertThat(c.cloudwatch().step()).isEqualTo(Duration.ofSeconds(10));
