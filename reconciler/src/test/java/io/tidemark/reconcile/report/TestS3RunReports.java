@@ -1,0 +1,132 @@
+package io.tidemark.reconcile.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tidemark.model.json.Json;
+import io.tidemark.model.report.DiscoveryMode;
+import io.tidemark.model.report.IngestCounts;
+import io.tidemark.model.report.IngestMode;
+import io.tidemark.model.report.IngestRunReport;
+import io.tidemark.model.report.IngestStatus;
+import io.tidemark.reconcile.fixtures.MotoExtension;
+import io.tidemark.reconcile.fixtures.S3Clients;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/** Run reports read from moto's S3 under the layout the ingest job writes. */
+class TestS3RunReports {
+  @RegisterExtension static final MotoExtension MOTO = new MotoExtension();
+
+  private static final String BUCKET = "tidemark-state";
+  private static final Instant T = Instant.parse("2026-03-10T02:00:00Z");
+
+  private S3Client s3;
+
+  @BeforeEach
+  void bucket() {
+    s3 = S3Clients.on(MOTO.endpoint());
+    s3.createBucket(r -> r.bucket(BUCKET));
+  }
+
+  @AfterEach
+  void closeClient() {
+    s3.close();
+  }
+
+  private void land(String pipeline, String dataset, String runId, Instant finishedAt) {
+    IngestRunReport r =
+        new IngestRunReport(
+            IngestRunReport.SCHEMA_VERSION,
+            runId,
+            "batch-" + runId,
+            pipeline,
+            dataset,
+            IngestMode.INCREMENTAL,
+            DiscoveryMode.FILES,
+            IngestStatus.SUCCEEDED,
+            finishedAt.minusSeconds(60),
+            finishedAt,
+            null,
+            null,
+            finishedAt.toString(),
+            Duration.ofHours(1),
+            List.of(),
+            List.of(),
+            new IngestCounts(4, 4, 0, 0, 30, 27, 3, 2, 22, 20, 0, 1, 0, 1, 0),
+            1L,
+            List.of(),
+            null,
+            null);
+    LocalDate dt = LocalDate.ofInstant(r.startedAt(), ZoneOffset.UTC);
+    put("state/_runs/dt=" + dt + "/" + runId + ".json", Json.write(r));
+  }
+
+  private void put(String key, String body) {
+    s3.putObject(r -> r.bucket(BUCKET).key(key), RequestBody.fromString(body));
+  }
+
+  @Test
+  void theRunsOfOneDatasetThatFinishedInTheWindowAreRead() {
+    land("default", "customers", "old", T.minus(Duration.ofDays(3)));
+    land("default", "customers", "before", T.minusSeconds(1));
+    land("default", "customers", "atStart", T);
+    land("default", "customers", "inside", T.plusSeconds(600));
+    land("default", "customers", "atEnd", T.plusSeconds(3600));
+    land("default", "customers", "after", T.plusSeconds(3601));
+    land("default", "orders", "otherDataset", T.plusSeconds(600));
+    land("backfill", "customers", "otherPipeline", T.plusSeconds(600));
+    put("state/_runs/dt=2026-03-10/.inside.json.tmp", "{partial");
+    put("state/_runs/dt=2026-03-10/.hidden.json", "{partial");
+    put("state/_runs/not-a-day/x.json", "{not read");
+
+    List<IngestRunReport> runs =
+        new S3RunReports(s3, BUCKET, "state").read("default", "customers", T, T.plusSeconds(3600));
+
+    assertThat(runs)
+        .extracting(IngestRunReport::runId)
+        .containsExactlyInAnyOrder("inside", "atEnd");
+    assertThat(
+            new S3RunReports(s3, BUCKET, "state")
+                .read("default", "customers", null, T.plusSeconds(3600)))
+        .extracting(IngestRunReport::runId)
+        .containsExactlyInAnyOrder("old", "before", "atStart", "inside", "atEnd");
+  }
+
+  @Test
+  void aRunStartedTheDayBeforeTheWindowIsFound() {
+    land("default", "customers", "overnight", Instant.parse("2026-03-10T00:00:30Z"));
+
+    assertThat(
+            new S3RunReports(s3, BUCKET, "state")
+                .read("default", "customers", Instant.parse("2026-03-10T00:00:00Z"), T))
+        .extracting(IngestRunReport::runId)
+        .containsExactly("overnight");
+  }
+
+  @Test
+  void anUnreadableReportInRangeIsAnError() {
+    put("state/_runs/dt=2026-03-10/broken.json", "{not json");
+
+    assertThatThrownBy(
+            () -> new S3RunReports(s3, BUCKET, "state").read("default", "customers", T, T))
+        .isInstanceOf(RunReportSource.RunReportException.class)
+        .hasMessageStartingWith(
+            "Cannot read run report s3://tidemark-state/state/_runs/dt=2026-03-10/broken.json: ");
+  }
+
+  @Test
+  void noRunsFolderMeansNoRuns() {
+    assertThat(new S3RunReports(s3, BUCKET, "state").read("default", "customers", null, T))
+        .isEmpty();
+  }
+}
