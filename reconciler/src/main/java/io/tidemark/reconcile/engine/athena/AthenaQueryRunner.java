@@ -13,6 +13,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -432,15 +433,35 @@ public final class AthenaQueryRunner implements QueryRunner {
     }
   }
 
-  /** Stops every query still running, then closes the client if this runner built it. */
+  /**
+   * Stops every query still running, then closes the client if this runner built it. A query
+   * started while closing is stopped by its own thread at its next poll; the client is closed only
+   * once those threads are out (or after a bounded wait), so it is still there to stop them.
+   */
   @Override
   public void close() {
-    closed = true;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
     for (String id : List.copyOf(running)) {
       stopQuietly(id);
     }
-    if (ownsClient) {
-      client.close();
+    if (!ownsClient) {
+      return;
     }
+    long waitMillis = settings.pollMax().multipliedBy(2).plusSeconds(10).toMillis();
+    boolean drained = false;
+    try {
+      drained = slots.tryAcquire(settings.maxInFlight(), waitMillis, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (!drained) {
+      LOG.warn("Closing the Athena client while queries {} may still be running", inFlight());
+    }
+    client.close();
   }
 }

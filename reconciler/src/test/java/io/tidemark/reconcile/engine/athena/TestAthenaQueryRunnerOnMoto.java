@@ -203,5 +203,6 @@ class TestAthenaQueryRunnerOnMoto {
     assertThatThrownBy(() -> runner.run("c", "SELECT 3", List.of()))
         .isInstanceOf(QueryFailedException.class)
         .hasMessage("Cannot run query c: the runner is closed");
+    runner.close(); // a second close is a no-op
   }
 }
