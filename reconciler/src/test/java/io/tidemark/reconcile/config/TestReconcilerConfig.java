@@ -12,7 +12,6 @@ import io.tidemark.model.config.RuleSpec;
 import io.tidemark.model.config.Severity;
 import io.tidemark.model.config.ToleranceMode;
 import io.tidemark.model.report.ReconciliationMode;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

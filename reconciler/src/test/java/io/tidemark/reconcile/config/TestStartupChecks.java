@@ -181,6 +181,7 @@ class TestStartupChecks {
                     c,
                     List.of(new DuckDbEngine()),
                     new MeterPublisher(new SimpleMeterRegistry(), c),
+                    new io.tidemark.reconcile.service.StateStores(),
                     ReconcilerSettings.LOOPBACK))
         .isInstanceOf(InvalidConfigException.class)
         .hasMessageContaining("'" + P + "raw.location' has invalid value '" + missing + "'");

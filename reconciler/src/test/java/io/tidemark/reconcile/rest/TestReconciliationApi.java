@@ -95,7 +95,7 @@ class TestReconciliationApi {
 
     List<Map<String, Object>> alarms =
         given().get("/api/alarms?dataset=customers").then().statusCode(200).extract().path("$");
-    assertThat(alarms).hasSize(RuleKind.values().length + 6);
+    assertThat(alarms).hasSize(RuleKind.values().length + 7);
     assertThat(alarms)
         .filteredOn(a -> a.get("rule") != null)
         .extracting(a -> a.get("state"))

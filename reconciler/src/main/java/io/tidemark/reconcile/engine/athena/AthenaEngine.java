@@ -53,7 +53,8 @@ public final class AthenaEngine {
         EngineNames.ATHENA,
         (DatasetSpec spec) ->
             new SqlEngine.Tables(
-                tables.getOrDefault(spec.name(), defaultRawTable(spec.name())), spec.curatedTable()),
+                tables.getOrDefault(spec.name(), defaultRawTable(spec.name())),
+                spec.curatedTable()),
         () -> new AthenaQueryRunner(settings, athena.get()),
         (RawSource raw, LocalDate fromDate, Instant arrivedSince) -> {
           if (!raw.location().startsWith("s3://")) {

@@ -1,0 +1,160 @@
+package io.tidemark.e2e.trino;
+
+import io.tidemark.e2e.Pipeline;
+import io.tidemark.model.report.ReconciliationMode;
+import io.tidemark.reconcile.engine.EngineException;
+import io.tidemark.reconcile.engine.EngineRequest;
+import io.tidemark.reconcile.engine.Finding;
+import io.tidemark.reconcile.engine.Freshness;
+import io.tidemark.reconcile.engine.IcebergTables;
+import io.tidemark.reconcile.engine.Observations;
+import io.tidemark.reconcile.engine.RawFiles;
+import io.tidemark.reconcile.engine.duckdb.DuckDbEngine;
+import io.tidemark.reconcile.engine.sql.JdbcQueryRunner;
+import io.tidemark.reconcile.engine.sql.RawTable;
+import io.tidemark.reconcile.engine.sql.ScanPricing;
+import io.tidemark.reconcile.engine.sql.SqlEngine;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.iceberg.catalog.Catalog;
+
+/**
+ * Holds the Athena engine's SQL to the embedded engine's answers: the same request observed by the
+ * DuckDB engine and by {@link SqlEngine} on a real Trino (Athena engine v3's SQL engine) over the
+ * same raw Parquet files (an external table declared by {@link RawTable#trinoDdl}, partition
+ * projection included) and the same curated Iceberg table (read through the SQLite catalog Spark
+ * commits to). Every measure must agree: counts, sample keys, failures, freshness.
+ */
+public final class EngineAgreement implements AutoCloseable {
+  static final String RAW_CATALOG = "raw";
+  static final String CURATED_CATALOG = "lake";
+  static final String RAW_TABLE = RAW_CATALOG + ".tidemark.customers_raw";
+
+  private final TrinoServer trino;
+  private final Pipeline pipeline;
+  private final SqlEngine sqlEngine;
+  private final DuckDbEngine duckDb = new DuckDbEngine();
+
+  /** Starts Trino and declares the pipeline's raw table and curated catalog in it. */
+  public EngineAgreement(Pipeline pipeline, Path work) {
+    this.pipeline = pipeline;
+    this.trino = TrinoServer.start();
+    trino.createRawCatalog(RAW_CATALOG, work.resolve("trino-metastore"));
+    trino.createIcebergCatalog(CURATED_CATALOG, pipeline.warehouse());
+    trino.execute("CREATE SCHEMA IF NOT EXISTS " + RAW_CATALOG + ".tidemark");
+    Map<String, String> curatedTypes;
+    Catalog catalog = IcebergTables.catalog(pipeline.catalog());
+    try {
+      curatedTypes =
+          IcebergTables.contractTypes(IcebergTables.load(catalog, Pipeline.CURATED_TABLE));
+    } finally {
+      IcebergTables.close(catalog);
+    }
+    trino.execute(
+        RawTable.trinoDdl(
+            pipeline.spec(),
+            curatedTypes,
+            RAW_TABLE,
+            TrinoServer.localUri(Path.of(pipeline.spec().raw().location()))));
+    this.sqlEngine =
+        new SqlEngine(
+            "trino",
+            spec -> new SqlEngine.Tables(RAW_TABLE, CURATED_CATALOG + "." + spec.curatedTable()),
+            () -> new JdbcQueryRunner(trino::connect),
+            RawFiles::list,
+            path -> TrinoServer.localUri(Path.of(path)),
+            ScanPricing.free(),
+            2);
+  }
+
+  /** The engine under test. */
+  public SqlEngine sqlEngine() {
+    return sqlEngine;
+  }
+
+  /** A request as the reconciler makes it: up to now, 20 sample keys. */
+  public EngineRequest request(ReconciliationMode mode, Instant from, Duration futureTolerance) {
+    Instant now = Instant.now();
+    return new EngineRequest(
+        pipeline.spec(), pipeline.catalog(), mode, from, now, now, 20, futureTolerance);
+  }
+
+  /**
+   * Observes the request on both engines.
+   *
+   * @return how they disagree, one line per measure; empty when they agree
+   */
+  public List<String> disagreements(EngineRequest request) {
+    Observations expected;
+    try {
+      expected = duckDb.observe(request);
+    } catch (EngineException e) {
+      // The embedded engine could not read a file at all: every SQL measure must fail too.
+      Observations actual = sqlEngine.observe(request);
+      List<String> out = new ArrayList<>();
+      for (Finding f : findings(actual)) {
+        if (!f.failed()) {
+          out.add("DuckDB failed (" + e.getMessage() + ") but a SQL measure ran: " + f);
+        }
+      }
+      return out;
+    }
+    Observations actual = sqlEngine.observe(request);
+    List<String> out = new ArrayList<>();
+    same(out, "expectedRows", expected.expectedRows(), actual.expectedRows());
+    same(out, "curatedRows", expected.curatedRows(), actual.curatedRows());
+    String[] names = {
+      "countDifference", "missing", "unexpected", "duplicates", "stale", "mismatched"
+    };
+    List<Finding> e = findings(expected);
+    List<Finding> a = findings(actual);
+    for (int i = 0; i < names.length; i++) {
+      finding(out, names[i], e.get(i), a.get(i));
+    }
+    Freshness ef = expected.freshness();
+    Freshness af = actual.freshness();
+    same(out, "freshness.failed", ef.error() != null, af.error() != null);
+    close(out, "freshness.newestCurated", ef.newestCurated(), af.newestCurated());
+    close(out, "freshness.newestRaw", ef.newestRaw(), af.newestRaw());
+    finding(out, "freshness.pending", ef.pending(), af.pending());
+    same(out, "strayEntries", expected.strayEntries(), actual.strayEntries());
+    return out;
+  }
+
+  private static List<Finding> findings(Observations o) {
+    return List.of(
+        o.countDifference(), o.missing(), o.unexpected(), o.duplicates(), o.stale(), o.mismatched());
+  }
+
+  private static void finding(List<String> out, String name, Finding e, Finding a) {
+    same(out, name + ".failed", e.failed(), a.failed());
+    if (e.failed() || a.failed()) {
+      return;
+    }
+    same(out, name + ".count", e.count(), a.count());
+    same(out, name + ".sample", e.sample(), a.sample());
+  }
+
+  private static void same(List<String> out, String name, Object e, Object a) {
+    if (!Objects.equals(e, a)) {
+      out.add(name + ": DuckDB " + e + ", Trino " + a);
+    }
+  }
+
+  /** Markers agree to the millisecond: Athena reads raw timestamps at that precision. */
+  private static void close(List<String> out, String name, Double e, Double a) {
+    if (e == null || a == null ? e != a : Math.abs(e - a) > 0.001) {
+      out.add(name + ": DuckDB " + e + ", Trino " + a);
+    }
+  }
+
+  @Override
+  public void close() {
+    trino.close();
+  }
+}
