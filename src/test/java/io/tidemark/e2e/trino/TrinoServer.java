@@ -1,0 +1,447 @@
+package io.tidemark.e2e.trino;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * A real Trino 483 server for the tests, run as its own process: Athena engine v3 is built on
+ * Trino, so the reconciler's Athena SQL is proved on Trino over the same raw Parquet files and
+ * curated Iceberg tables that the DuckDB engine reads.
+ *
+ * <h2>How it is launched</h2>
+ *
+ * Trino 483's classes are Java 25 bytecode, while the build and the tests stay on Java 17. The
+ * {@code trino-harness} module resolves Trino's jars (trino-main, trino-hive, trino-iceberg,
+ * trino-hdfs, sqlite-jdbc; versions pinned by Trino's own {@code trino-root} pom) and writes their
+ * runtime classpath to {@code trino-harness/target/trino.classpath}. This fixture runs {@code
+ * $TRINO_JAVA_HOME/bin/java} (default {@value #DEFAULT_JAVA_HOME}) in source-file mode on {@code
+ * trino-harness/src/main/launcher/TidemarkTrino.java} with that classpath, {@code
+ * -Duser.timezone=UTC -Xmx1500m --add-modules=jdk.incubator.vector}. The launcher starts Trino's
+ * in-process test server ({@code TestingTrinoServer}: one coordinator that also runs the tasks)
+ * with the Hive and Iceberg plugins and dynamic catalogs, listening on 127.0.0.1 only, on a port it
+ * picks and prints in its ready line. The tests talk to it with {@code io.trino:trino-jdbc} 483,
+ * which is Java 11 bytecode and runs here. Its output goes to {@code
+ * target/trino/trino-<port>.log}. The process stops on {@link #close()}, on this JVM's exit (a
+ * shutdown hook), and by itself when its standard input closes, so a killed test JVM does not leave
+ * it behind. Without Java 25 the fixture fails and says how to get it; it never skips.
+ *
+ * <p>Start-up, measured on the 2-core machine: about 12 s from process start to the first answer (3
+ * s compiling the launcher, 8-9 s for Trino's server to come up).
+ *
+ * <h2>Catalogs</h2>
+ *
+ * Tests add catalogs with {@code CREATE CATALOG}:
+ *
+ * <ul>
+ *   <li>{@link #createRawCatalog} - a Hive catalog over local raw Parquet: {@code hive.metastore =
+ *       'file'} in a folder of the test, {@code fs.native-local.enabled = 'true'} with {@code
+ *       local.location = '/'} (so {@code local:///abs/path} is {@code /abs/path}), {@code
+ *       hive.parquet.time-zone = 'UTC'}. {@link #createRawTable} declares an external table over
+ *       {@code <root>/<dataset>/ingest_date=YYYY-MM-DD/*.parquet} with partition projection on
+ *       {@code ingest_date} (type {@code date}, format {@code yyyy-MM-dd}, interval 1 DAYS), as the
+ *       Athena table is declared. Its {@code "$path"} reads {@code local:///abs/path/file.parquet}
+ *       ({@link #localUri}); Athena's reads {@code s3://bucket/key}.
+ *   <li>{@link #createIcebergCatalog} - an Iceberg catalog on the very JDBC catalog (SQLite) that
+ *       Spark commits to: {@code iceberg.catalog.type = 'jdbc'}, {@code
+ *       iceberg.jdbc-catalog.driver-class = 'org.sqlite.JDBC'}, {@code connection-url =
+ *       'jdbc:sqlite:<warehouse>/catalog.db'}, {@code catalog-name = 'tidemark'}, {@code
+ *       default-warehouse-dir = <warehouse>}. Spark's warehouse is a plain path, so its file
+ *       locations have no scheme; Trino's native file systems refuse those, so the catalog reads
+ *       through Hadoop's local file system ({@code fs.hadoop.enabled = 'true'}, trino-hdfs is on
+ *       Trino's classpath). Trino reads the current metadata pointer from the catalog for each
+ *       query, so every Spark commit (and MERGE's position deletes) is seen at once.
+ * </ul>
+ *
+ * <h2>What Trino cannot show here that Athena does</h2>
+ *
+ * <ul>
+ *   <li>Athena's {@code "$path"} is an {@code s3://} URI and its tables live in Glue; here paths
+ *       are local and the metastore is a file metastore or the SQLite JDBC catalog.
+ *   <li>Athena's execution parameters ({@code ExecutionParameters}) are substituted by Athena as
+ *       literals before planning; over JDBC, {@code ?} parameters are bound by a {@code
+ *       PREPARE}/{@code EXECUTE USING}, which only approximates that.
+ *   <li>Athena's partition projection range may use {@code NOW}-relative bounds and injected types;
+ *       only the {@code date} projection is proved here. Workgroup limits, result reuse, the
+ *       query-result files in S3 and Athena's own error messages are not reproduced.
+ * </ul>
+ */
+public final class TrinoServer implements AutoCloseable {
+  static final String DEFAULT_JAVA_HOME = "/usr/lib/jvm/temurin-25-jdk-amd64";
+  private static final Pattern READY = Pattern.compile("TIDEMARK-TRINO READY port=(\\d+)");
+  private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
+
+  private final Process process;
+  private final OutputStream keepAlive;
+  private final Path log;
+  private final int port;
+  private final Duration startupTime;
+  private final Thread shutdownHook;
+
+  private TrinoServer(
+      Process process, OutputStream keepAlive, Path log, int port, Duration startupTime) {
+    this.process = process;
+    this.keepAlive = keepAlive;
+    this.log = log;
+    this.port = port;
+    this.startupTime = startupTime;
+    this.shutdownHook = new Thread(this::stop, "trino-server-stop");
+    Runtime.getRuntime().addShutdownHook(shutdownHook);
+  }
+
+  /** Starts Trino and waits until it answers queries. */
+  public static TrinoServer start() {
+    Path javaHome = javaHome();
+    Path java = javaHome.resolve("bin/java");
+    if (!Files.isExecutable(java)) {
+      throw new IllegalStateException(
+          "Trino 483 needs a Java 25 runtime, and "
+              + java
+              + " is not there. Install a JDK 25 (on this project's machines Temurin's JDK 25 sits"
+              + " in "
+              + DEFAULT_JAVA_HOME
+              + "; elsewhere e.g. `apt-get install temurin-25-jdk` from Adoptium's apt"
+              + " repository, or SDKMAN's `sdk install java 25-tem`) and point the TRINO_JAVA_HOME"
+              + " environment variable (or -Dtidemark.trino.java-home) at it.");
+    }
+    Path classpathFile = path("tidemark.trino.classpath", "trino-harness/target/trino.classpath");
+    Path launcher =
+        path("tidemark.trino.launcher", "trino-harness/src/main/launcher/TidemarkTrino.java");
+    if (!Files.isRegularFile(classpathFile) || !Files.isRegularFile(launcher)) {
+      throw new IllegalStateException(
+          "Trino's classpath "
+              + classpathFile
+              + " or launcher "
+              + launcher
+              + " is missing: build the trino-harness module first (mvn -pl trino-harness"
+              + " generate-resources, or any reactor build that includes src/test).");
+    }
+    try {
+      String classpath = Files.readString(classpathFile).trim();
+      Path logDir = path("tidemark.trino.log-dir", "target/trino");
+      Files.createDirectories(logDir);
+      Path dataDir = Files.createTempDirectory(logDir, "data-");
+      Path log = Files.createTempFile(logDir, "trino-", ".log");
+      List<String> command = new ArrayList<>();
+      command.add(java.toString());
+      command.addAll(
+          List.of(
+              "-Xmx1500m",
+              "-XX:+UseG1GC",
+              "-XX:+ExitOnOutOfMemoryError",
+              "-XX:-OmitStackTraceInFastThrow",
+              "-Duser.timezone=UTC",
+              "-Dfile.encoding=UTF-8",
+              "-Djdk.attach.allowAttachSelf=true",
+              "-XX:+EnableDynamicAgentLoading",
+              "--add-modules=jdk.incubator.vector",
+              "--enable-native-access=ALL-UNNAMED",
+              "--sun-misc-unsafe-memory-access=allow",
+              "-cp",
+              classpath,
+              launcher.toString(),
+              "--port",
+              "0",
+              "--data-dir",
+              dataDir.toString()));
+      long started = System.nanoTime();
+      ProcessBuilder pb =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+      pb.environment().put("TZ", "UTC");
+      Process process = pb.start();
+      // Trino stops when this stream closes: on close(), or when this JVM dies however it dies.
+      OutputStream keepAlive = process.getOutputStream();
+      int port = awaitReady(process, log, started);
+      TrinoServer server =
+          new TrinoServer(
+              process, keepAlive, log, port, Duration.ofNanos(System.nanoTime() - started));
+      return server;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot start Trino: " + e.getMessage(), e);
+    }
+  }
+
+  private static int awaitReady(Process process, Path log, long started) throws IOException {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    int port = -1;
+    long deadline = started + START_TIMEOUT.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException(
+            "Trino exited with " + process.exitValue() + " before it was ready:\n" + tail(log));
+      }
+      if (port < 0) {
+        Matcher m = READY.matcher(Files.readString(log, StandardCharsets.ISO_8859_1));
+        if (m.find()) {
+          port = Integer.parseInt(m.group(1));
+        }
+      }
+      if (port > 0) {
+        try {
+          HttpResponse<String> info =
+              http.send(
+                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/info"))
+                      .timeout(Duration.ofSeconds(5))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+          if (info.statusCode() == 200 && info.body().contains("\"starting\":false")) {
+            return port;
+          }
+        } catch (IOException e) {
+          // not listening yet
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while Trino started", e);
+        }
+      }
+      try {
+        Thread.sleep(250);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while Trino started", e);
+      }
+    }
+    process.destroyForcibly();
+    throw new IllegalStateException(
+        "Trino was not ready within " + START_TIMEOUT + ":\n" + tail(log));
+  }
+
+  private static Path javaHome() {
+    String p = System.getProperty("tidemark.trino.java-home");
+    if (p == null || p.isBlank()) {
+      p = System.getenv("TRINO_JAVA_HOME");
+    }
+    return Path.of(p == null || p.isBlank() ? DEFAULT_JAVA_HOME : p);
+  }
+
+  /** A path from a system property (set by the suite's pom), else relative to the tree's root. */
+  private static Path path(String property, String fromRoot) {
+    String p = System.getProperty(property);
+    if (p != null && !p.isBlank()) {
+      return Path.of(p).toAbsolutePath().normalize();
+    }
+    Path dir = Path.of("").toAbsolutePath();
+    for (Path d = dir; d != null; d = d.getParent()) {
+      if (Files.isDirectory(d.resolve("trino-harness"))) {
+        return d.resolve(fromRoot);
+      }
+    }
+    return dir.resolve(fromRoot);
+  }
+
+  private static String tail(Path log) {
+    try {
+      List<String> lines = Files.readAllLines(log, StandardCharsets.ISO_8859_1);
+      return lines.subList(Math.max(0, lines.size() - 60), lines.size()).stream()
+          .collect(Collectors.joining("\n"));
+    } catch (IOException e) {
+      return "(no log: " + e.getMessage() + ")";
+    }
+  }
+
+  /** {@code jdbc:trino://127.0.0.1:<port>}. */
+  public String jdbcUrl() {
+    return "jdbc:trino://127.0.0.1:" + port;
+  }
+
+  public int port() {
+    return port;
+  }
+
+  /** From process start until the server answered. */
+  public Duration startupTime() {
+    return startupTime;
+  }
+
+  /** Trino's log file. */
+  public Path log() {
+    return log;
+  }
+
+  /** A new JDBC connection (user {@code tidemark}, UTC session time zone), no default catalog. */
+  public Connection connect() {
+    return connect(null, null);
+  }
+
+  /** A new JDBC connection with a default catalog and schema (either may be null). */
+  public Connection connect(String catalog, String schema) {
+    Properties p = new Properties();
+    p.setProperty("user", "tidemark");
+    p.setProperty("timezone", "UTC");
+    String url =
+        jdbcUrl() + (catalog == null ? "" : "/" + catalog + (schema == null ? "" : "/" + schema));
+    try {
+      return DriverManager.getConnection(url, p);
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "Cannot connect to Trino at " + url + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Runs one statement that returns no rows of interest (DDL, CALL, ...). */
+  public void execute(String sql) {
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      s.execute(sql);
+    } catch (SQLException e) {
+      throw new IllegalStateException("Trino refused: " + sql + "\n" + e.getMessage(), e);
+    }
+  }
+
+  /** {@code CREATE CATALOG name USING connector WITH (properties)}. */
+  public void createCatalog(String name, String connector, Map<String, String> properties) {
+    String with =
+        new TreeMap<>(properties)
+            .entrySet().stream()
+                .map(e -> quoteIdentifier(e.getKey()) + " = " + quoteLiteral(e.getValue()))
+                .collect(Collectors.joining(", "));
+    execute("CREATE CATALOG " + name + " USING " + connector + " WITH (" + with + ")");
+  }
+
+  /**
+   * A Hive catalog over local files: a file metastore under {@code metastoreDir}, Trino's native
+   * local file system rooted at {@code /}, Parquet timestamps read as UTC.
+   */
+  public void createRawCatalog(String name, Path metastoreDir) {
+    try {
+      Files.createDirectories(metastoreDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    createCatalog(
+        name,
+        "hive",
+        Map.of(
+            "hive.metastore", "file",
+            "hive.metastore.catalog.dir", localUri(metastoreDir),
+            "fs.native-local.enabled", "true",
+            "local.location", "/",
+            "hive.parquet.time-zone", "UTC",
+            "hive.timestamp-precision", "MICROSECONDS",
+            // Athena reads a projected partition with no folder as empty; Trino fails without it.
+            "hive.ignore-absent-partitions", "true"));
+  }
+
+  /**
+   * An external table over a raw dataset folder {@code <datasetRoot>/ingest_date=YYYY-MM-DD/
+   * *.parquet} with the raw contract's columns and partition projection on {@code ingest_date} from
+   * {@code firstDay} to {@code lastDay}, as Athena's table is declared.
+   */
+  public void createRawTable(
+      String catalog,
+      String schema,
+      String table,
+      Path datasetRoot,
+      LocalDate firstDay,
+      LocalDate lastDay) {
+    execute("CREATE SCHEMA IF NOT EXISTS " + catalog + "." + schema);
+    execute(
+        "CREATE TABLE "
+            + catalog
+            + "."
+            + schema
+            + "."
+            + table
+            + " (customer_id varchar, customer_name varchar, email varchar,"
+            + " updated_at timestamp(6), op varchar,"
+            + " ingest_date varchar WITH ("
+            + "partition_projection_type = 'date',"
+            + " partition_projection_format = 'yyyy-MM-dd',"
+            + " partition_projection_range = ARRAY['"
+            + firstDay
+            + "', '"
+            + lastDay
+            + "'],"
+            + " partition_projection_interval = 1,"
+            + " partition_projection_interval_unit = 'DAYS'))"
+            + " WITH (format = 'PARQUET', partitioned_by = ARRAY['ingest_date'],"
+            + " external_location = '"
+            + localUri(datasetRoot)
+            + "', partition_projection_enabled = true)");
+  }
+
+  /**
+   * An Iceberg catalog on the SQLite JDBC catalog that Spark commits to ({@code
+   * CatalogSpec.localJdbc(warehouse)}), reading Spark's scheme-less file locations through Hadoop's
+   * local file system.
+   */
+  public void createIcebergCatalog(String name, Path warehouse) {
+    Path w = warehouse.toAbsolutePath().normalize();
+    createCatalog(
+        name,
+        "iceberg",
+        Map.of(
+            "iceberg.catalog.type", "jdbc",
+            "iceberg.jdbc-catalog.driver-class", "org.sqlite.JDBC",
+            "iceberg.jdbc-catalog.connection-url", "jdbc:sqlite:" + w + "/catalog.db",
+            "iceberg.jdbc-catalog.catalog-name", "tidemark",
+            "iceberg.jdbc-catalog.default-warehouse-dir", w.toString(),
+            "fs.hadoop.enabled", "true"));
+  }
+
+  /** How Trino's native local file system names a local path: {@code local:///abs/path}. */
+  public static String localUri(Path path) {
+    return "local://" + path.toAbsolutePath().normalize();
+  }
+
+  static String quoteIdentifier(String s) {
+    return "\"" + s.replace("\"", "\"\"") + "\"";
+  }
+
+  static String quoteLiteral(String s) {
+    return "'" + s.replace("'", "''") + "'";
+  }
+
+  private void stop() {
+    try {
+      keepAlive.close();
+    } catch (IOException ignored) {
+      // the process may already be gone
+    }
+    List<ProcessHandle> children = process.descendants().toList();
+    process.destroy();
+    try {
+      if (!process.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+    children.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+  }
+
+  @Override
+  public void close() {
+    stop();
+    try {
+      Runtime.getRuntime().removeShutdownHook(shutdownHook);
+    } catch (IllegalStateException ignored) {
+      // already shutting down
+    }
+  }
+}
