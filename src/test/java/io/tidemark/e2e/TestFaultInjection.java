@@ -2,7 +2,6 @@ package io.tidemark.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.e2e.trino.EngineAgreement;
 import io.tidemark.ingest.FailurePoints;
 import io.tidemark.model.config.RuleKind;
 import io.tidemark.model.config.RuleSpec;
@@ -13,8 +12,6 @@ import io.tidemark.model.report.ReconciliationReport;
 import io.tidemark.model.report.ReconciliationStatus;
 import io.tidemark.model.report.RuleResult;
 import io.tidemark.model.report.RuleStatus;
-import io.tidemark.reconcile.engine.EngineRequest;
-import io.tidemark.reconcile.engine.Observations;
 import io.tidemark.reconcile.report.LocalRunReports;
 import io.tidemark.reconcile.service.Reconciler;
 import java.io.IOException;
@@ -49,7 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
  * drift apart. {@link TestCleanPipelines} is the control.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class TestFaultInjection {
+public class TestFaultInjection {
   private static final int CUSTOMERS = 400;
   private static final Duration FUTURE_TOLERANCE = Duration.ofHours(1);
   private static final Path README = Path.of("../../README.md");
@@ -61,7 +58,6 @@ class TestFaultInjection {
   private static long cleanSnapshot;
   private static Instant windowFrom;
   private static Map<String, ExpectedState.Row> expected;
-  private static EngineAgreement agreement;
 
   @BeforeAll
   static void buildACleanPipeline() {
@@ -78,14 +74,10 @@ class TestFaultInjection {
                     + " WHERE is_current_ancestor ORDER BY made_current_at DESC LIMIT 1")
             .first()
             .getLong(0);
-    agreement = new EngineAgreement(pipeline, work);
   }
 
   @AfterAll
   static void stop() {
-    if (agreement != null) {
-      agreement.close();
-    }
     if (pipeline != null) {
       pipeline.close();
     }
@@ -103,7 +95,7 @@ class TestFaultInjection {
         .truncatedTo(ChronoUnit.DAYS);
   }
 
-  static Pipeline ingestAll(Path root, long seed, SparkSession session) {
+  public static Pipeline ingestAll(Path root, long seed, SparkSession session) {
     Pipeline p = new Pipeline(root, session);
     for (Delivery day :
         new CustomerScenario(CUSTOMERS, seed, LocalDate.now(ZoneOffset.UTC)).deliveries()) {
@@ -407,7 +399,6 @@ class TestFaultInjection {
     List<Row> table = readTable();
     assertThat(table).as("faults in the README's table").hasSizeGreaterThanOrEqualTo(16);
     Map<String, String> mismatches = new LinkedHashMap<>();
-    Map<String, List<String>> engines = new LinkedHashMap<>();
     int n = 0;
     for (Row row : table) {
       Runnable undo = inject(row.fault());
@@ -438,8 +429,6 @@ class TestFaultInjection {
             mismatches.put(row.fault() + " " + r.mode(), wrong);
           }
         }
-        engines.put(row.fault() + " FULL", agreement.disagreements(fullRequest()));
-        engines.put(row.fault() + " WINDOW", agreement.disagreements(windowRequest()));
       } finally {
         undo.run();
         setCurrent(cleanSnapshot);
@@ -448,30 +437,5 @@ class TestFaultInjection {
     assertThat(mismatches)
         .as("faults whose failing rules differ from the README's table")
         .isEmpty();
-    engines.values().removeIf(List::isEmpty);
-    assertThat(engines)
-        .as("faults the Athena engine's SQL (on Trino) observes differently from DuckDB")
-        .isEmpty();
-  }
-
-  /**
-   * The Athena engine's SQL, run on a real Trino over the same files, observes the clean pipeline
-   * exactly as the embedded engine does; the fault test above holds it to that on every fault.
-   */
-  @Test
-  void theAthenaSqlOnTrinoObservesTheCleanPipelineAsDuckDbDoes() {
-    assertThat(agreement.disagreements(fullRequest())).as("FULL").isEmpty();
-    assertThat(agreement.disagreements(windowRequest())).as("WINDOW").isEmpty();
-    Observations o = agreement.sqlEngine().observe(fullRequest());
-    assertThat(o.expectedRows()).isEqualTo(expected.size());
-    assertThat(o.missing().count() + o.unexpected().count() + o.stale().count()).isZero();
-  }
-
-  private static EngineRequest fullRequest() {
-    return agreement.request(ReconciliationMode.FULL, null, FUTURE_TOLERANCE);
-  }
-
-  private static EngineRequest windowRequest() {
-    return agreement.request(ReconciliationMode.WINDOW, windowFrom, FUTURE_TOLERANCE);
   }
 }
