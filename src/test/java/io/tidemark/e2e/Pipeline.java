@@ -9,6 +9,7 @@ import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.config.RuleKind;
 import io.tidemark.model.config.RuleSpec;
+import io.tidemark.reconcile.engine.IcebergTables;
 import io.tidemark.reconcile.service.Reconciler;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -211,6 +212,16 @@ public final class Pipeline implements AutoCloseable {
 
   public CatalogSpec catalog() {
     return catalog;
+  }
+
+  /** The curated table's columns as contract type names, as the reconciler reads them. */
+  public Map<String, String> curatedTypes() {
+    org.apache.iceberg.catalog.Catalog c = IcebergTables.catalog(catalog);
+    try {
+      return IcebergTables.contractTypes(IcebergTables.load(c, CURATED_TABLE));
+    } finally {
+      IcebergTables.close(c);
+    }
   }
 
   public Instant now() {

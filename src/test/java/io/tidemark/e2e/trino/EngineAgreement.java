@@ -6,7 +6,6 @@ import io.tidemark.reconcile.engine.EngineException;
 import io.tidemark.reconcile.engine.EngineRequest;
 import io.tidemark.reconcile.engine.Finding;
 import io.tidemark.reconcile.engine.Freshness;
-import io.tidemark.reconcile.engine.IcebergTables;
 import io.tidemark.reconcile.engine.Observations;
 import io.tidemark.reconcile.engine.RawFiles;
 import io.tidemark.reconcile.engine.duckdb.DuckDbEngine;
@@ -19,9 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import org.apache.iceberg.catalog.Catalog;
 
 /**
  * Holds the Athena engine's SQL to the embedded engine's answers: the same request observed by the
@@ -44,37 +41,13 @@ public final class EngineAgreement implements AutoCloseable {
   public EngineAgreement(Pipeline pipeline, Path work) {
     this.pipeline = pipeline;
     this.trino = TrinoServer.start();
-    // As Athena reads a Hive table: timestamps at millisecond precision (Trino's default).
-    Path metastore = work.resolve("trino-metastore");
-    try {
-      java.nio.file.Files.createDirectories(metastore);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-    trino.createCatalog(
-        RAW_CATALOG,
-        "hive",
-        Map.of(
-            "hive.metastore", "file",
-            "hive.metastore.catalog.dir", TrinoServer.localUri(metastore),
-            "fs.native-local.enabled", "true",
-            "local.location", "/",
-            "hive.parquet.time-zone", "UTC",
-            "hive.ignore-absent-partitions", "true"));
+    trino.createRawCatalog(RAW_CATALOG, work.resolve("trino-metastore"));
     trino.createIcebergCatalog(CURATED_CATALOG, pipeline.warehouse());
     trino.execute("CREATE SCHEMA IF NOT EXISTS " + RAW_CATALOG + ".tidemark");
-    Map<String, String> curatedTypes;
-    Catalog catalog = IcebergTables.catalog(pipeline.catalog());
-    try {
-      curatedTypes =
-          IcebergTables.contractTypes(IcebergTables.load(catalog, Pipeline.CURATED_TABLE));
-    } finally {
-      IcebergTables.close(catalog);
-    }
     trino.execute(
         RawTable.trinoDdl(
             pipeline.spec(),
-            curatedTypes,
+            pipeline.curatedTypes(),
             RAW_TABLE,
             TrinoServer.localUri(Path.of(pipeline.spec().raw().location()))));
     this.sqlEngine =

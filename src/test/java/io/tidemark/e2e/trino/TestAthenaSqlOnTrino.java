@@ -8,20 +8,13 @@ import io.tidemark.model.report.ReconciliationMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Athena engine's SQL on a real Trino must observe a pipeline exactly as the embedded DuckDB
  * engine does ({@link EngineAgreement}).
- *
- * <p>Disabled, with a known blocker: on Trino 483 every query over the raw table declared by {@code
- * RawTable.trinoDdl} fails with "Partition 'tidemark.customers_raw' not found", while the harness's
- * own hand-written projected table reads the same files ({@link TestTrinoHarness}). Until the DDL
- * difference is found, the Athena SQL is not proven on Trino; the issue stays open.
  */
-@Disabled("Blocked: Trino 483 answers 'Partition not found' for the generated projected raw table")
 class TestAthenaSqlOnTrino {
   @TempDir static Path work;
 

@@ -15,7 +15,6 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,21 +55,24 @@ import java.util.stream.Collectors;
  * Tests add catalogs with {@code CREATE CATALOG}:
  *
  * <ul>
- *   <li>{@link #createRawCatalog} - a Hive catalog over local raw Parquet: {@code hive.metastore =
- *       'file'} in a folder of the test, {@code fs.native-local.enabled = 'true'} with {@code
- *       local.location = '/'} (so {@code local:///abs/path} is {@code /abs/path}), {@code
- *       hive.parquet.time-zone = 'UTC'}, {@code hive.timestamp-precision = 'MICROSECONDS'} (the raw
- *       files' precision; a {@code timestamp(3)} column is then refused), and {@code
- *       hive.ignore-absent-partitions = 'true'}: a projected day with no folder reads as empty, as
- *       on Athena, where Trino would otherwise fail with "Partition location does not exist".
- *       {@link #createRawTable} declares an external table over {@code
- *       <root>/<dataset>/ingest_date=YYYY-MM-DD/*.parquet} ({@code updated_at timestamp(6)}, UTC
- *       wall-clock) with partition projection on {@code ingest_date} ({@code
+ *   <li>{@link #createRawCatalog} - a Hive catalog over local raw Parquet, read as Athena reads a
+ *       Hive table: {@code hive.metastore = 'file'} in a folder of the test, {@code
+ *       fs.native-local.enabled = 'true'} with {@code local.location = '/'} (so {@code
+ *       local:///abs/path} is {@code /abs/path}), {@code hive.parquet.time-zone = 'UTC'},
+ *       timestamps at Trino's default millisecond precision (Athena's for Hive tables; a {@code
+ *       timestamp(6)} column is then refused), {@code hive.ignore-absent-partitions = 'true'} (a
+ *       projected day with no folder reads as empty, as on Athena, where Trino would otherwise fail
+ *       with "Partition location does not exist") and {@code hive.table-statistics-enabled =
+ *       'false'}: the cost-based join planner asks the file metastore for the statistics of every
+ *       projected partition, which it never stored, and fails with "Partition 'schema.table' not
+ *       found" on any query that joins the table (Athena plans projected partitions without
+ *       metastore statistics). Tables in it come from {@code RawTable.trinoDdl}, the Trino twin of
+ *       the Athena DDL: partition projection on {@code ingest_date} ({@code
  *       partition_projection_enabled = true}; column {@code partition_projection_type = 'date'},
- *       format {@code yyyy-MM-dd}, a range of two dates, interval 1 DAYS), as the Athena table is
- *       declared. Its {@code "$path"} reads {@code local:///abs/path/ingest_date=D/file.parquet}
- *       ({@link #localUri}; Athena's reads {@code s3://bucket/key}), and {@code
- *       "$file_modified_time"} is a {@code timestamp(3) with time zone} in UTC.
+ *       format {@code yyyy-MM-dd}, interval 1 DAYS). Its {@code "$path"} reads {@code
+ *       local:///abs/path/ingest_date=D/file.parquet} ({@link #localUri}; Athena's reads {@code
+ *       s3://bucket/key}), and {@code "$file_modified_time"} is a {@code timestamp(3) with time
+ *       zone} in UTC.
  *   <li>{@link #createIcebergCatalog} - an Iceberg catalog on the very JDBC catalog (SQLite) that
  *       Spark commits to: {@code iceberg.catalog.type = 'jdbc'}, {@code
  *       iceberg.jdbc-catalog.driver-class = 'org.sqlite.JDBC'}, {@code connection-url =
@@ -369,8 +371,10 @@ public final class TrinoServer implements AutoCloseable {
   }
 
   /**
-   * A Hive catalog over local files: a file metastore under {@code metastoreDir}, Trino's native
-   * local file system rooted at {@code /}, Parquet timestamps read as UTC.
+   * A Hive catalog over local files as Athena reads them (see the class comment): a file metastore
+   * under {@code metastoreDir}, Trino's native local file system rooted at {@code /}, Parquet
+   * timestamps read as UTC at millisecond precision, absent projected partitions empty, no
+   * metastore statistics.
    */
   public void createRawCatalog(String name, Path metastoreDir) {
     try {
@@ -387,47 +391,10 @@ public final class TrinoServer implements AutoCloseable {
             "fs.native-local.enabled", "true",
             "local.location", "/",
             "hive.parquet.time-zone", "UTC",
-            "hive.timestamp-precision", "MICROSECONDS",
             // Athena reads a projected partition with no folder as empty; Trino fails without it.
-            "hive.ignore-absent-partitions", "true"));
-  }
-
-  /**
-   * An external table over a raw dataset folder {@code <datasetRoot>/ingest_date=YYYY-MM-DD/
-   * *.parquet} with the raw contract's columns and partition projection on {@code ingest_date} from
-   * {@code firstDay} to {@code lastDay}, as Athena's table is declared.
-   */
-  public void createRawTable(
-      String catalog,
-      String schema,
-      String table,
-      Path datasetRoot,
-      LocalDate firstDay,
-      LocalDate lastDay) {
-    execute("CREATE SCHEMA IF NOT EXISTS " + catalog + "." + schema);
-    execute(
-        "CREATE TABLE "
-            + catalog
-            + "."
-            + schema
-            + "."
-            + table
-            + " (customer_id varchar, customer_name varchar, email varchar,"
-            + " updated_at timestamp(6), op varchar,"
-            + " ingest_date varchar WITH ("
-            + "partition_projection_type = 'date',"
-            + " partition_projection_format = 'yyyy-MM-dd',"
-            + " partition_projection_range = ARRAY['"
-            + firstDay
-            + "', '"
-            + lastDay
-            + "'],"
-            + " partition_projection_interval = 1,"
-            + " partition_projection_interval_unit = 'DAYS'))"
-            + " WITH (format = 'PARQUET', partitioned_by = ARRAY['ingest_date'],"
-            + " external_location = '"
-            + localUri(datasetRoot)
-            + "', partition_projection_enabled = true)");
+            "hive.ignore-absent-partitions", "true",
+            // Projected partitions have no statistics in the file metastore: joins fail without it.
+            "hive.table-statistics-enabled", "false"));
   }
 
   /**

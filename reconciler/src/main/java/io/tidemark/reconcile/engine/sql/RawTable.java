@@ -26,6 +26,13 @@ public final class RawTable {
   /** The first date partition projection enumerates; older folders are not read. */
   public static final LocalDate PROJECTION_START_DEFAULT = LocalDate.of(2020, 1, 1);
 
+  /**
+   * The last date partition projection enumerates, relative to the query's start: a day ahead, so
+   * that a file an exporter ahead of UTC lands in tomorrow's folder is still read (Athena and Trino
+   * read the same expression).
+   */
+  static final String PROJECTION_END = "NOW+1DAYS";
+
   private static final Pattern LOCATION = Pattern.compile("^(s3|file|local)://[^'\\\\\\s]+$");
 
   private RawTable() {}
@@ -107,7 +114,9 @@ public final class RawTable {
         .append(partition)
         .append(".range' = '")
         .append(PROJECTION_START_DEFAULT)
-        .append(",NOW',\n  'projection.")
+        .append(",")
+        .append(PROJECTION_END)
+        .append("',\n  'projection.")
         .append(partition)
         .append(".interval' = '1',\n  'projection.")
         .append(partition)
@@ -147,7 +156,7 @@ public final class RawTable {
         .append(" partition_projection_format = 'yyyy-MM-dd', partition_projection_range = ARRAY['")
         .append(PROJECTION_START_DEFAULT)
         .append("', '")
-        .append(LocalDate.now(java.time.ZoneOffset.UTC).plusDays(1))
+        .append(PROJECTION_END)
         .append("'], partition_projection_interval = 1,")
         .append(" partition_projection_interval_unit = 'DAYS')\n) WITH (\n")
         .append("  format = 'PARQUET',\n  external_location = '")
