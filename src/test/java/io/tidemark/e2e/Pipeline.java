@@ -214,6 +214,14 @@ public final class Pipeline implements AutoCloseable {
     return catalog;
   }
 
+  /** The oldest date folder a delivery landed in. */
+  public java.time.LocalDate oldestPartition() {
+    return landed.stream()
+        .map(RawFile::partition)
+        .min(java.time.LocalDate::compareTo)
+        .orElseThrow(() -> new IllegalStateException("nothing landed yet"));
+  }
+
   /** The curated table's columns as contract type names, as the reconciler reads them. */
   public Map<String, String> curatedTypes() {
     org.apache.iceberg.catalog.Catalog c = IcebergTables.catalog(catalog);

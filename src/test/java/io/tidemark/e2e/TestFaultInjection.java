@@ -2,6 +2,7 @@ package io.tidemark.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.e2e.trino.EngineAgreement;
 import io.tidemark.ingest.FailurePoints;
 import io.tidemark.model.config.RuleKind;
 import io.tidemark.model.config.RuleSpec;
@@ -12,6 +13,8 @@ import io.tidemark.model.report.ReconciliationReport;
 import io.tidemark.model.report.ReconciliationStatus;
 import io.tidemark.model.report.RuleResult;
 import io.tidemark.model.report.RuleStatus;
+import io.tidemark.reconcile.engine.EngineRequest;
+import io.tidemark.reconcile.engine.Observations;
 import io.tidemark.reconcile.report.LocalRunReports;
 import io.tidemark.reconcile.service.Reconciler;
 import java.io.IOException;
@@ -44,6 +47,10 @@ import org.junit.jupiter.api.io.TempDir;
  * undone before the next. Which rules each fault must fail is the table in the README's section
  * "What the reconciler catches", which this test reads: the documentation and the behaviour cannot
  * drift apart. {@link TestCleanPipelines} is the control.
+ *
+ * <p>Every fault is also observed by the Athena engine's SQL on a real Trino over the same files
+ * ({@link EngineAgreement}), which must see exactly what the embedded DuckDB engine sees: counts,
+ * sample keys, failures and freshness, in both modes.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public class TestFaultInjection {
@@ -58,6 +65,7 @@ public class TestFaultInjection {
   private static long cleanSnapshot;
   private static Instant windowFrom;
   private static Map<String, ExpectedState.Row> expected;
+  private static EngineAgreement agreement;
 
   @BeforeAll
   static void buildACleanPipeline() {
@@ -74,10 +82,14 @@ public class TestFaultInjection {
                     + " WHERE is_current_ancestor ORDER BY made_current_at DESC LIMIT 1")
             .first()
             .getLong(0);
+    agreement = new EngineAgreement(pipeline, work);
   }
 
   @AfterAll
   static void stop() {
+    if (agreement != null) {
+      agreement.close();
+    }
     if (pipeline != null) {
       pipeline.close();
     }
@@ -399,6 +411,7 @@ public class TestFaultInjection {
     List<Row> table = readTable();
     assertThat(table).as("faults in the README's table").hasSizeGreaterThanOrEqualTo(16);
     Map<String, String> mismatches = new LinkedHashMap<>();
+    Map<String, List<String>> engines = new LinkedHashMap<>();
     int n = 0;
     for (Row row : table) {
       Runnable undo = inject(row.fault());
@@ -429,6 +442,8 @@ public class TestFaultInjection {
             mismatches.put(row.fault() + " " + r.mode(), wrong);
           }
         }
+        engines.put(row.fault() + " FULL", agreement.disagreements(fullRequest()));
+        engines.put(row.fault() + " WINDOW", agreement.disagreements(windowRequest()));
       } finally {
         undo.run();
         setCurrent(cleanSnapshot);
@@ -437,5 +452,30 @@ public class TestFaultInjection {
     assertThat(mismatches)
         .as("faults whose failing rules differ from the README's table")
         .isEmpty();
+    engines.values().removeIf(List::isEmpty);
+    assertThat(engines)
+        .as("faults the Athena engine's SQL (on Trino) observes differently from DuckDB")
+        .isEmpty();
+  }
+
+  /**
+   * The Athena engine's SQL, run on a real Trino over the same files, observes the clean pipeline
+   * exactly as the embedded engine does; the fault test above holds it to that on every fault.
+   */
+  @Test
+  void theAthenaSqlOnTrinoObservesTheCleanPipelineAsDuckDbDoes() {
+    assertThat(agreement.disagreements(fullRequest())).as("FULL").isEmpty();
+    assertThat(agreement.disagreements(windowRequest())).as("WINDOW").isEmpty();
+    Observations o = agreement.sqlEngine().observe(fullRequest());
+    assertThat(o.expectedRows()).isEqualTo(expected.size());
+    assertThat(o.missing().count() + o.unexpected().count() + o.stale().count()).isZero();
+  }
+
+  private static EngineRequest fullRequest() {
+    return agreement.request(ReconciliationMode.FULL, null, FUTURE_TOLERANCE);
+  }
+
+  private static EngineRequest windowRequest() {
+    return agreement.request(ReconciliationMode.WINDOW, windowFrom, FUTURE_TOLERANCE);
   }
 }

@@ -49,7 +49,9 @@ public final class EngineAgreement implements AutoCloseable {
             pipeline.spec(),
             pipeline.curatedTypes(),
             RAW_TABLE,
-            TrinoServer.localUri(Path.of(pipeline.spec().raw().location()))));
+            TrinoServer.localUri(Path.of(pipeline.spec().raw().location())),
+            // A month before the oldest delivery: faults land files up to a week before it.
+            pipeline.oldestPartition().minusDays(30)));
     this.sqlEngine =
         new SqlEngine(
             "trino",

@@ -60,7 +60,11 @@ class TestTrinoHarness {
       trino.execute("CREATE SCHEMA raw.landing");
       trino.execute(
           RawTable.trinoDdl(
-              p.spec(), p.curatedTypes(), "raw.landing.customers", TrinoServer.localUri(dataset)));
+              p.spec(),
+              p.curatedTypes(),
+              "raw.landing.customers",
+              TrinoServer.localUri(dataset),
+              p.oldestPartition().minusDays(30)));
       trino.createIcebergCatalog("lake", p.warehouse());
 
       try (Connection c = trino.connect()) {

@@ -81,7 +81,10 @@ import java.util.stream.Collectors;
  *       locations have no scheme; Trino's native file systems refuse those, so the catalog reads
  *       through Hadoop's local file system ({@code fs.hadoop.enabled = 'true'}, trino-hdfs is on
  *       Trino's classpath). Trino reads the current metadata pointer from the catalog for each
- *       query, so every Spark commit (and MERGE's position deletes) is seen at once.
+ *       query, so every Spark commit (and MERGE's position deletes) is seen at once. {@code
+ *       iceberg.metadata-cache.enabled = 'false'}: Trino's in-memory cache of small files also
+ *       holds data files, so a data file deleted under Trino would still be read, where Athena
+ *       fails the query ("data file lost" in the fault suite).
  * </ul>
  *
  * <h2>What Trino cannot show here that Athena does</h2>
@@ -413,7 +416,10 @@ public final class TrinoServer implements AutoCloseable {
             "iceberg.jdbc-catalog.connection-url", "jdbc:sqlite:" + w + "/catalog.db",
             "iceberg.jdbc-catalog.catalog-name", "tidemark",
             "iceberg.jdbc-catalog.default-warehouse-dir", w.toString(),
-            "fs.hadoop.enabled", "true"));
+            "fs.hadoop.enabled", "true",
+            // Trino keeps small files it read in memory by default, data files included: a data
+            // file deleted under it would still be read, where Athena fails the query.
+            "iceberg.metadata-cache.enabled", "false"));
   }
 
   /** How Trino's native local file system names a local path: {@code local:///abs/path}. */

@@ -93,9 +93,17 @@ public class EngineProducer {
           a.pollMax(),
           a.maxInFlight(),
           a.maxThrottleRetries());
-    } catch (IllegalArgumentException e) {
-      throw new InvalidConfigException(prefix + "*", null, e.getMessage());
+    } catch (AthenaSettings.InvalidSetting e) {
+      throw new InvalidConfigException(prefix + configKey(e.field()), e.value(), e.reason());
     }
+  }
+
+  /** The config key of an {@link AthenaSettings} component: {@code maxInFlight} → max-in-flight. */
+  static String configKey(String field) {
+    if (field.equals("endpointOverride")) {
+      return "endpoint";
+    }
+    return field.replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
   }
 
   @PreDestroy

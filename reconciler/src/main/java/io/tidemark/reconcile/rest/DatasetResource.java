@@ -7,15 +7,19 @@ import io.tidemark.reconcile.engine.IcebergTables;
 import io.tidemark.reconcile.engine.RawFiles;
 import io.tidemark.reconcile.engine.athena.AthenaEngine;
 import io.tidemark.reconcile.engine.sql.RawTable;
+import io.tidemark.reconcile.service.InvalidRequestException;
 import io.tidemark.reconcile.service.ReconciliationService;
 import io.tidemark.reconcile.service.UnknownDatasetException;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,13 +45,32 @@ public class DatasetResource {
    * The Athena DDL of the dataset's raw table: an external Parquet table over its raw location,
    * partition projection on the date folder (no crawler, no MSCK REPAIR), columns typed as the
    * curated table types them. Run it once in the Glue database the athena engine queries.
+   *
+   * @param projectionStart the oldest date folder to read ({@code YYYY-MM-DD}); every day from it
+   *     on is probed by a query without a date predicate, so a start close to the oldest raw folder
+   *     keeps FULL reconciliations cheap. Default {@link RawTable#PROJECTION_START_DEFAULT}.
    */
   @GET
   @Path("/{dataset}/raw-table-ddl")
   @Produces(MediaType.TEXT_PLAIN)
   @Operation(summary = "The Athena DDL of the dataset's raw table, with partition projection")
-  public String rawTableDdl(@PathParam("dataset") String dataset, @Context UriInfo uri) {
-    QueryParams.onlyKnown("get the raw table DDL", uri);
+  public String rawTableDdl(
+      @PathParam("dataset") String dataset,
+      @QueryParam("projection-start") String projectionStart,
+      @Context UriInfo uri) {
+    QueryParams.onlyKnown("get the raw table DDL", uri, "projection-start");
+    LocalDate start = RawTable.PROJECTION_START_DEFAULT;
+    if (projectionStart != null) {
+      try {
+        start = LocalDate.parse(projectionStart.trim());
+      } catch (DateTimeParseException e) {
+        throw new InvalidRequestException(
+            "get the raw table DDL",
+            "projection-start",
+            projectionStart,
+            "expected a date such as 2024-01-31");
+      }
+    }
     ReconciledDataset d = service.datasets().get(dataset);
     if (d == null) {
       throw new UnknownDatasetException(dataset);
@@ -71,7 +94,7 @@ public class DatasetResource {
     if (!location.contains("://")) {
       location = RawFiles.localPath(location).toAbsolutePath().toUri().toString();
     }
-    return RawTable.athenaDdl(spec, curatedTypes, table, location) + ";\n";
+    return RawTable.athenaDdl(spec, curatedTypes, table, location, start) + ";\n";
   }
 
   @GET

@@ -232,4 +232,53 @@ class TestStartupChecks {
     }
     assertThat(p.getProperty("quarkus.http.host")).isEqualTo("127.0.0.1");
   }
+
+  private static Map<String, String> onAthena(Map<String, String> m) {
+    m.put(P + "engine", "athena");
+    m.put(P + "raw.location", "s3://lake/raw/customers");
+    m.put("tidemark.athena.region", "eu-west-1");
+    m.put("tidemark.athena.output-location", "s3://lake/athena-results/");
+    m.put("tidemark.athena.database", "tidemark");
+    return m;
+  }
+
+  @Test
+  void anAthenaDatasetReadsRawFromS3AndNeedsNoLocalFolder() {
+    ReconcilerSettings s =
+        ReconcilerSettings.from(config(onAthena(working())), Set.of("duckdb", "athena"))
+            .requireLocations();
+    assertThat(s.datasets().get("customers").engine()).isEqualTo("athena");
+  }
+
+  @Test
+  void anAthenaDatasetWithoutItsQuerySettingsIsNamedAtStartUp() {
+    Set<String> engines = Set.of("duckdb", "athena");
+    for (String key : List.of("output-location", "database")) {
+      Map<String, String> m = onAthena(working());
+      m.remove("tidemark.athena." + key);
+      assertThatThrownBy(() -> ReconcilerSettings.from(config(m), engines))
+          .as(key)
+          .isInstanceOf(InvalidConfigException.class)
+          .hasMessage(
+              "Cannot start the reconciler: config key 'tidemark.athena."
+                  + key
+                  + "': is required for the athena engine");
+    }
+    Map<String, String> m = onAthena(working());
+    m.put("tidemark.athena.max-in-flight", "0");
+    assertThatThrownBy(() -> ReconcilerSettings.from(config(m), engines))
+        .isInstanceOf(InvalidConfigException.class)
+        .hasMessage(
+            "Cannot start the reconciler: config key 'tidemark.athena.max-in-flight' has invalid"
+                + " value '0': must be at least 1");
+    m.put("tidemark.athena.max-in-flight", "4");
+    m.put("tidemark.athena.output-location", "athena-results");
+    assertThatThrownBy(() -> ReconcilerSettings.from(config(m), engines))
+        .hasMessage(
+            "Cannot start the reconciler: config key 'tidemark.athena.output-location' has"
+                + " invalid value 'athena-results': must be an s3://bucket/prefix URI");
+    // A service whose datasets all stay on the embedded engine needs none of them.
+    Map<String, String> embedded = working();
+    assertThat(ReconcilerSettings.from(config(embedded), engines).datasets()).hasSize(1);
+  }
 }

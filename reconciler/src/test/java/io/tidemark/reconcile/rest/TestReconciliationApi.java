@@ -284,4 +284,44 @@ class TestReconciliationApi {
   void healthIsUp() {
     given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
   }
+
+  @Test
+  void theRawTableDdlDeclaresTheRawFilesForAthenaWithPartitionProjection() {
+    String ddl =
+        given()
+            .get("/api/datasets/customers/raw-table-ddl")
+            .then()
+            .statusCode(200)
+            .contentType(ContentType.TEXT)
+            .extract()
+            .asString();
+    assertThat(ddl)
+        .startsWith("CREATE EXTERNAL TABLE IF NOT EXISTS `customers_raw` (\n")
+        // Keys as text, the marker and compared columns typed as the curated table types them.
+        .contains("  `customer_id` string,\n", "  `updated_at` timestamp,\n")
+        .contains("  `customer_name` string,\n", "  `email` string\n")
+        .contains(")\nPARTITIONED BY (`ingest_date` string)\nSTORED AS PARQUET\nLOCATION 'file:/")
+        .contains("'projection.enabled' = 'true'")
+        .contains("'projection.ingest_date.type' = 'date'")
+        .contains("'projection.ingest_date.format' = 'yyyy-MM-dd'")
+        .contains("'projection.ingest_date.range' = '2020-01-01,NOW+1DAYS'")
+        .contains("'storage.location.template' = 'file:/")
+        .contains("/ingest_date=${ingest_date}/'")
+        .endsWith(");\n");
+    given().get("/api/datasets/orders/raw-table-ddl").then().statusCode(404);
+    given().get("/api/datasets/customers/raw-table-ddl?table=x").then().statusCode(400);
+    assertThat(
+            given()
+                .get("/api/datasets/customers/raw-table-ddl?projection-start=2025-06-01")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString())
+        .contains("'projection.ingest_date.range' = '2025-06-01,NOW+1DAYS'");
+    given()
+        .get("/api/datasets/customers/raw-table-ddl?projection-start=June")
+        .then()
+        .statusCode(400)
+        .body("field", equalTo("projection-start"));
+  }
 }

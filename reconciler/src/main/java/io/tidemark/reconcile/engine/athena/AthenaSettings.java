@@ -152,12 +152,39 @@ public record AthenaSettings(
     }
   }
 
-  private static IllegalArgumentException invalid(String field, Object value, String reason) {
-    return new IllegalArgumentException(
-        "Cannot configure Athena: "
-            + field
-            + (value == null ? "" : " '" + value + "'")
-            + " "
-            + reason);
+  private static InvalidSetting invalid(String field, Object value, String reason) {
+    return new InvalidSetting(field, value, reason);
+  }
+
+  /** A setting Athena cannot run with; names the record component, its value and why. */
+  public static final class InvalidSetting extends IllegalArgumentException {
+    private final String field;
+    private final transient Object value;
+    private final String reason;
+
+    InvalidSetting(String field, Object value, String reason) {
+      super(
+          "Cannot configure Athena: "
+              + field
+              + (value == null ? "" : " '" + value + "'")
+              + " "
+              + reason);
+      this.field = field;
+      this.value = value;
+      this.reason = reason;
+    }
+
+    /** The record component, e.g. {@code maxInFlight}. */
+    public String field() {
+      return field;
+    }
+
+    public Object value() {
+      return value;
+    }
+
+    public String reason() {
+      return reason;
+    }
   }
 }
