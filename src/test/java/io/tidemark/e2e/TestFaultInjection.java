@@ -118,8 +118,11 @@ public class TestFaultInjection {
     return p;
   }
 
-  /** A reconciler with a history of its own, so that no run carries over another's failure. */
-  static Reconciler reconciler(Pipeline p, Path reports) {
+  /**
+   * Every rule, at its default threshold; freshness at {@link
+   * Pipeline#FRESHNESS_THRESHOLD_SECONDS}.
+   */
+  public static List<RuleSpec> rules() {
     List<RuleSpec> rules = new ArrayList<>();
     for (RuleKind kind : RuleKind.values()) {
       rules.add(
@@ -127,8 +130,13 @@ public class TestFaultInjection {
               ? new RuleSpec(null, kind, Pipeline.FRESHNESS_THRESHOLD_SECONDS, null, null, null)
               : RuleSpec.of(kind));
     }
+    return rules;
+  }
+
+  /** A reconciler with a history of its own, so that no run carries over another's failure. */
+  static Reconciler reconciler(Pipeline p, Path reports) {
     return Reconciler.builder(reports)
-        .dataset(p.spec(), p.catalog(), rules)
+        .dataset(p.spec(), p.catalog(), rules())
         .runReports(new LocalRunReports(p.stateRoot()))
         .build();
   }

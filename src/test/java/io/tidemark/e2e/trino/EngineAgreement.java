@@ -10,6 +10,7 @@ import io.tidemark.reconcile.engine.Observations;
 import io.tidemark.reconcile.engine.RawFiles;
 import io.tidemark.reconcile.engine.duckdb.DuckDbEngine;
 import io.tidemark.reconcile.engine.sql.JdbcQueryRunner;
+import io.tidemark.reconcile.engine.sql.QueryRunner;
 import io.tidemark.reconcile.engine.sql.RawTable;
 import io.tidemark.reconcile.engine.sql.ScanPricing;
 import io.tidemark.reconcile.engine.sql.SqlEngine;
@@ -19,6 +20,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * Holds the Athena engine's SQL to the embedded engine's answers: the same request observed by the
@@ -52,20 +54,28 @@ public final class EngineAgreement implements AutoCloseable {
             TrinoServer.localUri(Path.of(pipeline.spec().raw().location())),
             // A month before the oldest delivery: faults land files up to a week before it.
             pipeline.oldestPartition().minusDays(30)));
-    this.sqlEngine =
-        new SqlEngine(
-            "trino",
-            spec -> new SqlEngine.Tables(RAW_TABLE, CURATED_CATALOG + "." + spec.curatedTable()),
-            () -> new JdbcQueryRunner(trino::connect),
-            RawFiles::list,
-            path -> TrinoServer.localUri(Path.of(path)),
-            ScanPricing.free(),
-            2);
+    this.sqlEngine = sqlEngine("trino", runner -> runner, 2);
   }
 
   /** The engine under test. */
   public SqlEngine sqlEngine() {
     return sqlEngine;
+  }
+
+  /**
+   * The same queries on the same Trino, as another engine: under {@code name}, each
+   * reconciliation's runner passed through {@code wrap} (to record what runs), at most {@code
+   * maxInFlight} queries at once.
+   */
+  public SqlEngine sqlEngine(String name, UnaryOperator<QueryRunner> wrap, int maxInFlight) {
+    return new SqlEngine(
+        name,
+        spec -> new SqlEngine.Tables(RAW_TABLE, CURATED_CATALOG + "." + spec.curatedTable()),
+        () -> wrap.apply(new JdbcQueryRunner(trino::connect)),
+        RawFiles::list,
+        path -> TrinoServer.localUri(Path.of(path)),
+        ScanPricing.free(),
+        maxInFlight);
   }
 
   /** A request as the reconciler makes it: up to now, 20 sample keys. */

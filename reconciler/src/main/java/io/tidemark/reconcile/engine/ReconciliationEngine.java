@@ -1,8 +1,10 @@
 package io.tidemark.reconcile.engine;
 
+import io.tidemark.model.config.RawSource;
+
 /**
  * Computes what the rules need by querying the raw and curated layers. Engines differ in where the
- * queries run (embedded DuckDB here; Athena later), never in what they mean: the canonical query
+ * queries run (embedded DuckDB, or Amazon Athena), never in what they mean: the canonical query
  * shapes live in each engine's dialect class.
  */
 public interface ReconciliationEngine {
@@ -16,4 +18,13 @@ public interface ReconciliationEngine {
    * @throws EngineException when nothing could be measured (table missing, files unreadable)
    */
   Observations observe(EngineRequest request);
+
+  /**
+   * Every raw file of a dataset (all partitions, none read), listed where this engine reads them:
+   * local folders for the embedded engine, S3 for Athena. The unprocessed-files rule holds it
+   * against the run reports.
+   */
+  default RawFiles.Listing listRawFiles(RawSource raw) {
+    return RawFiles.list(raw, null);
+  }
 }

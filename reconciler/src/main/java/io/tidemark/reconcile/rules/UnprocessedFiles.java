@@ -45,22 +45,18 @@ public final class UnprocessedFiles {
     }
   }
 
-  /** Lists the dataset's raw files (every partition, no file read) and checks them. */
-  public static Outcome check(
-      RawSource raw, List<IngestRunReport> reports, Duration grace, Instant now) {
-    return check(
-        RawFiles.localPath(raw.location()), RawFiles.list(raw, null).files(), reports, grace, now);
-  }
-
   /**
-   * @param rawRoot the dataset's raw root, which the file paths are made relative to
+   * Checks a listing of the dataset's raw files (every partition).
+   *
+   * @param raw the dataset's raw layer; the file paths are made relative to its location (a local
+   *     folder or an {@code s3://bucket/prefix})
    * @param files every raw data file of the dataset
    * @param reports every run report of the dataset
    * @param grace how old a file must be to count
    * @param now the reference time
    */
   public static Outcome check(
-      Path rawRoot,
+      RawSource raw,
       List<RawFiles.RawFile> files,
       List<IngestRunReport> reports,
       Duration grace,
@@ -77,15 +73,24 @@ public final class UnprocessedFiles {
       }
     }
     Instant cutoff = now.minus(grace);
-    Path root = rawRoot.toAbsolutePath().normalize();
     List<String> unprocessed =
         files.stream()
             .filter(f -> f.arrived().isBefore(cutoff))
-            .map(f -> root.relativize(Path.of(f.path()).toAbsolutePath().normalize()).toString())
+            .map(f -> relative(raw.location(), f.path()))
             .filter(relative -> !processed.contains(partitionAndName(relative)))
             .sorted()
             .toList();
     return new Outcome(unprocessed, grace);
+  }
+
+  /** A file's path below the raw location: local paths as paths, URIs by their text. */
+  static String relative(String location, String path) {
+    if (location.startsWith("s3://")) {
+      String root = location.endsWith("/") ? location : location + "/";
+      return path.startsWith(root) ? path.substring(root.length()) : path;
+    }
+    Path root = RawFiles.localPath(location).toAbsolutePath().normalize();
+    return root.relativize(Path.of(path).toAbsolutePath().normalize()).toString();
   }
 
   /** The last two segments of a path: {@code <partition folder>/<file name>}. */

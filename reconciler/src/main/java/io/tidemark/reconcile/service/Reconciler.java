@@ -309,6 +309,7 @@ public final class Reconciler {
           unprocessed =
               UnprocessedFiles.check(
                   ds.spec().raw(),
+                  engines.get(ds.engine()).listRawFiles(ds.spec().raw()).files(),
                   allReports,
                   unprocessedFileGrace.getOrDefault(ds.name(), ds.unprocessedFileGrace()),
                   report.startedAt());

@@ -114,6 +114,11 @@ public final class SqlEngine implements ReconciliationEngine {
   }
 
   @Override
+  public RawFiles.Listing listRawFiles(RawSource raw) {
+    return lister.list(raw, null, null);
+  }
+
+  @Override
   public Observations observe(EngineRequest request) {
     DatasetSpec spec = request.dataset();
     Tables t = tables.apply(spec);
