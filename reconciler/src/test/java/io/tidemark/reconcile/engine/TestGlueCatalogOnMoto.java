@@ -1,0 +1,99 @@
+package io.tidemark.reconcile.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tidemark.model.config.CatalogSpec;
+import io.tidemark.reconcile.fixtures.MotoExtension;
+import io.tidemark.reconcile.fixtures.S3Clients;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * The curated table registered in the Glue Data Catalog, as on AWS: the reconciler builds Iceberg's
+ * Glue catalog from the dataset's catalog properties ({@code type=glue}) and reads the table's
+ * contract types from it, which the Athena engine's SQL and the raw-table DDL are typed from. Glue
+ * and the table's metadata files on S3 are moto_server's.
+ */
+class TestGlueCatalogOnMoto {
+  @RegisterExtension static final MotoExtension MOTO = new MotoExtension();
+
+  private static final String BUCKET = "tidemark-warehouse";
+
+  @BeforeAll
+  static void credentials() {
+    // Iceberg's AWS clients take the default credential chain; these are moto's dummy keys.
+    System.setProperty("aws.accessKeyId", "testing");
+    System.setProperty("aws.secretAccessKey", "testing");
+  }
+
+  @AfterAll
+  static void forgetCredentials() {
+    System.clearProperty("aws.accessKeyId");
+    System.clearProperty("aws.secretAccessKey");
+  }
+
+  private static CatalogSpec glue() {
+    Map<String, String> p = new HashMap<>();
+    p.put("type", "glue");
+    p.put("warehouse", "s3://" + BUCKET + "/warehouse");
+    p.put("client.region", "us-east-1");
+    p.put("glue.endpoint", MOTO.endpoint().toString());
+    p.put("s3.endpoint", MOTO.endpoint().toString());
+    p.put("s3.path-style-access", "true");
+    return new CatalogSpec("tidemark", p);
+  }
+
+  @Test
+  void theCuratedTableIsReadFromGlueWithItsContractTypes() {
+    try (S3Client s3 = S3Clients.on(MOTO.endpoint())) {
+      s3.createBucket(r -> r.bucket(BUCKET));
+    }
+    // What the ingest job does on AWS: the curated table created through the Glue catalog.
+    Catalog writer = IcebergTables.catalog(glue());
+    try {
+      ((SupportsNamespaces) writer).createNamespace(Namespace.of("curated"));
+      writer.createTable(
+          TableIdentifier.of("curated", "customers"),
+          new Schema(
+              Types.NestedField.required(1, "customer_id", Types.StringType.get()),
+              Types.NestedField.optional(2, "updated_at", Types.TimestampType.withZone()),
+              Types.NestedField.optional(3, "customer_name", Types.StringType.get()),
+              Types.NestedField.optional(4, "email", Types.StringType.get()),
+              Types.NestedField.optional(5, "balance", Types.DecimalType.of(12, 2))));
+    } finally {
+      IcebergTables.close(writer);
+    }
+
+    Catalog reader = IcebergTables.catalog(glue());
+    try {
+      Table table = IcebergTables.load(reader, "curated.customers");
+      assertThat(table.location()).startsWith("s3://" + BUCKET + "/warehouse/");
+      assertThat(IcebergTables.contractTypes(table))
+          .containsExactlyInAnyOrderEntriesOf(
+              Map.of(
+                  "customer_id", "string",
+                  "updated_at", "timestamp",
+                  "customer_name", "string",
+                  "email", "string",
+                  "balance", "decimal(12,2)"));
+      assertThatThrownBy(() -> IcebergTables.load(reader, "curated.orders"))
+          .isInstanceOf(EngineException.class)
+          .hasMessageContaining("curated.orders");
+    } finally {
+      IcebergTables.close(reader);
+    }
+  }
+}
