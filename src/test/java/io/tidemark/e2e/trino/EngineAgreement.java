@@ -14,6 +14,7 @@ import io.tidemark.reconcile.engine.sql.QueryRunner;
 import io.tidemark.reconcile.engine.sql.RawTable;
 import io.tidemark.reconcile.engine.sql.ScanPricing;
 import io.tidemark.reconcile.engine.sql.SqlEngine;
+import io.trino.jdbc.TrinoResultSet;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -71,7 +72,12 @@ public final class EngineAgreement implements AutoCloseable {
     return new SqlEngine(
         name,
         spec -> new SqlEngine.Tables(RAW_TABLE, CURATED_CATALOG + "." + spec.curatedTable()),
-        () -> wrap.apply(new JdbcQueryRunner(trino::connect)),
+        // Trino's statistics say what each query read: the Athena engine's bytes scanned.
+        () ->
+            wrap.apply(
+                new JdbcQueryRunner(
+                    trino::connect,
+                    rs -> rs.unwrap(TrinoResultSet.class).getStats().getPhysicalInputBytes())),
         RawFiles::list,
         path -> TrinoServer.localUri(Path.of(path)),
         ScanPricing.free(),

@@ -16,17 +16,34 @@ import java.util.function.Supplier;
 /**
  * Runs queries on a JDBC engine that speaks Trino's dialect (Trino itself, or Starburst), one
  * connection per query, values bound as typed parameters. The driver must be on the class path.
- * Bytes scanned are not reported over JDBC: 0.
+ * JDBC has no standard for the bytes a query read: a driver-specific function reports them (Trino's
+ * result set has query statistics), 0 without one.
  */
 public final class JdbcQueryRunner implements QueryRunner {
+  /** The bytes a finished query read, from its fully read result set. */
+  @FunctionalInterface
+  public interface BytesRead {
+    long of(ResultSet finished) throws SQLException;
+  }
+
   private final Supplier<Connection> connections;
+  private final BytesRead bytesRead;
   private final Set<Statement> running = ConcurrentHashMap.newKeySet();
 
   /**
    * @param connections opens a new connection per query
    */
   public JdbcQueryRunner(Supplier<Connection> connections) {
+    this(connections, finished -> 0);
+  }
+
+  /**
+   * @param connections opens a new connection per query
+   * @param bytesRead what a query read, asked once its rows are read
+   */
+  public JdbcQueryRunner(Supplier<Connection> connections, BytesRead bytesRead) {
     this.connections = Objects.requireNonNull(connections, "connections is null");
+    this.bytesRead = Objects.requireNonNull(bytesRead, "bytesRead is null");
   }
 
   @Override
@@ -55,7 +72,7 @@ public final class JdbcQueryRunner implements QueryRunner {
           }
           rows.add(Collections.unmodifiableList(row));
         }
-        return new QueryResult(null, rows, 0);
+        return new QueryResult(null, rows, bytesRead.of(rs));
       } finally {
         running.remove(ps);
       }
