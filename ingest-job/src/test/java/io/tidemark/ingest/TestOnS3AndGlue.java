@@ -1,0 +1,173 @@
+package io.tidemark.ingest;
+
+import static io.tidemark.ingest.RawFixtures.d;
+import static io.tidemark.ingest.RawFixtures.u;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.model.config.CatalogSpec;
+import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.report.IngestStatus;
+import io.tidemark.model.testing.MotoServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * The production path on AWS, on moto_server: raw files in S3 (read through Hadoop's S3A file
+ * system, {@code s3://} mapped to it as Glue and EMR map it to theirs), the curated, quarantine and
+ * tombstone tables in the Glue Data Catalog with their files on S3 (Iceberg's GlueCatalog and
+ * S3FileIO), run reports on S3. Two days ingested there must leave exactly what the same two days
+ * leave in local folders.
+ */
+class TestOnS3AndGlue extends SparkTestSupport {
+  private static final String BUCKET = "tidemark-lake";
+  private static MotoServer moto;
+
+  @TempDir Path dir;
+  private final java.util.Set<String> landed = new java.util.HashSet<>();
+
+  @BeforeAll
+  static void startMoto() {
+    moto = MotoServer.start();
+    // Iceberg's AWS clients take the default credential chain; these are moto's dummy keys.
+    System.setProperty("aws.accessKeyId", MotoServer.ACCESS_KEY);
+    System.setProperty("aws.secretAccessKey", MotoServer.SECRET_KEY);
+    System.setProperty("aws.region", MotoServer.REGION);
+    Configuration hadoop = spark.sparkContext().hadoopConfiguration();
+    hadoop.set("fs.s3.impl", "org.apache.hadoop.fs.s3a.S3AFileSystem");
+    hadoop.set("fs.s3a.endpoint", moto.endpoint().toString());
+    hadoop.set("fs.s3a.endpoint.region", MotoServer.REGION);
+    hadoop.set("fs.s3a.path.style.access", "true");
+    hadoop.set("fs.s3a.access.key", MotoServer.ACCESS_KEY);
+    hadoop.set("fs.s3a.secret.key", MotoServer.SECRET_KEY);
+    hadoop.set("fs.s3a.connection.ssl.enabled", "false");
+  }
+
+  @AfterAll
+  static void stopMoto() {
+    System.clearProperty("aws.accessKeyId");
+    System.clearProperty("aws.secretAccessKey");
+    System.clearProperty("aws.region");
+    if (moto != null) {
+      moto.close();
+    }
+  }
+
+  private static S3Client s3() {
+    return S3Client.builder()
+        .endpointOverride(moto.endpoint())
+        .region(Region.of(MotoServer.REGION))
+        .forcePathStyle(true)
+        .credentialsProvider(
+            StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(MotoServer.ACCESS_KEY, MotoServer.SECRET_KEY)))
+        .build();
+  }
+
+  private static IngestSettings onAws() {
+    Map<String, String> p = new HashMap<>();
+    p.put("type", "glue");
+    p.put("warehouse", "s3://" + BUCKET + "/warehouse");
+    p.put("client.region", MotoServer.REGION);
+    p.put("glue.endpoint", moto.endpoint().toString());
+    p.put("s3.endpoint", moto.endpoint().toString());
+    p.put("s3.path-style-access", "true");
+    DatasetSpec spec =
+        DatasetSpec.customers("s3://" + BUCKET + "/raw/customers", "curated.customers");
+    return IngestSettings.of(spec, new CatalogSpec("glue", p), "s3://" + BUCKET + "/state")
+        .withClock(Clock.fixed(NOW, ZoneOffset.UTC));
+  }
+
+  @Test
+  void twoDaysOnS3AndGlueLeaveWhatTheyLeaveLocally() {
+    IngestSettings local = settings(dir.resolve("local"));
+    Path raw = Path.of(local.dataset().raw().location());
+    try (S3Client s3 = s3()) {
+      s3.createBucket(b -> b.bucket(BUCKET));
+      IngestSettings aws = onAws();
+
+      List<RawFixtures.Rec> day1 = new java.util.ArrayList<>();
+      for (int i = 1; i <= 20; i++) {
+        day1.add(u(String.format("K%02d", i), "Name " + i, "2024-03-18T10:00:00Z"));
+      }
+      day1.add(u("", "no key", "2024-03-18T10:00:00Z"));
+      RawFixtures.write(spark, raw, "2024-03-18", "a.parquet", day1);
+      upload(s3, raw);
+      assertRun(new IngestJob(spark, local).run());
+      assertRun(new IngestJob(spark, aws).run());
+
+      RawFixtures.write(
+          spark,
+          raw,
+          "2024-03-19",
+          "b.parquet",
+          List.of(
+              u("K01", "Ann B", "2024-03-19T09:00:00Z"),
+              d("K02", "2024-03-19T09:00:00Z"),
+              u("K21", "Dee", "2024-03-19T09:00:00Z")));
+      upload(s3, raw);
+      IngestOutcome localDay2 = new IngestJob(spark, local).run();
+      IngestOutcome awsDay2 = new IngestJob(spark, aws).run();
+      assertRun(localDay2);
+      assertRun(awsDay2);
+
+      assertThat(curated(aws))
+          .isEqualTo(curated(local))
+          .hasSize(20)
+          .containsKeys("K01", "K21")
+          .doesNotContainKey("K02");
+      assertThat(curated(aws).get("K01").get(0)).isEqualTo("Ann B");
+      assertThat(awsDay2.report().counts()).isEqualTo(localDay2.report().counts());
+      assertThat(awsDay2.report().watermarkAfter()).isEqualTo(localDay2.report().watermarkAfter());
+      assertThat(count(aws.curatedSparkName() + "_quarantine"))
+          .isEqualTo(1)
+          .isEqualTo(count(local.curatedSparkName() + "_quarantine"));
+      // Run reports on S3, one per run.
+      assertThat(
+              s3.listObjectsV2(b -> b.bucket(BUCKET).prefix("state/_runs/")).contents().stream()
+                  .filter(o -> o.key().endsWith(".json"))
+                  .count())
+          .isEqualTo(2);
+    }
+  }
+
+  private static void assertRun(IngestOutcome outcome) {
+    assertThat(outcome.report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+  }
+
+  /**
+   * Lands the raw files not landed yet, as an exporter would (a file put again is a new delivery:
+   * its modification time changes).
+   */
+  private void upload(S3Client s3, Path raw) {
+    try (Stream<Path> files = Files.walk(raw)) {
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        String rel = raw.relativize(f).toString().replace('\\', '/');
+        if (rel.contains("/.") || rel.startsWith(".") || rel.endsWith(".crc") || !landed.add(rel)) {
+          continue;
+        }
+        s3.putObject(b -> b.bucket(BUCKET).key("raw/customers/" + rel), RequestBody.fromFile(f));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
