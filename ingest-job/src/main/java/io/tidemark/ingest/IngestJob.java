@@ -291,6 +291,7 @@ public final class IngestJob {
     run.filesNew = newFiles.size();
     run.filesSkipped = skippedFiles.size();
     run.partitionsListed = lister.listedPartitions();
+    run.listCalls = lister.listCalls();
     run.ignoredFolders = lister.ignoredFolders().stream().sorted().toList();
     if (!run.ignoredFolders.isEmpty()) {
       run.warnings.add(
@@ -303,9 +304,11 @@ public final class IngestJob {
               + run.ignoredFolders);
     }
     LOG.info(
-        "Discovery: listed {} partition(s) {}; {} file(s) discovered, {} new, {} skipped",
+        "Discovery: listed {} partition(s) {} in {} list call(s); {} file(s) discovered, {} new,"
+            + " {} skipped",
         lister.listedPartitions().size(),
         from == null ? "(all)" : "from " + from + " on",
+        lister.listCalls(),
         discovered.size(),
         newFiles.size(),
         run.filesSkipped);

@@ -32,6 +32,7 @@ final class RunRecorder {
   List<String> quarantinedFiles = List.of();
   List<LocalDate> partitionsListed = List.of();
   List<String> ignoredFolders = List.of();
+  Integer listCalls;
   long filesDiscovered;
   long filesNew;
   long filesSkipped;
@@ -135,6 +136,7 @@ final class RunRecorder {
         warnings,
         errorCode,
         status == null ? "the run ended without a status" : error,
-        ignoredFolders);
+        ignoredFolders,
+        listCalls);
   }
 }

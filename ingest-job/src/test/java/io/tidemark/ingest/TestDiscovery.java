@@ -73,6 +73,8 @@ class TestDiscovery extends SparkTestSupport {
     assertThat(next.report().status()).isEqualTo(IngestStatus.SUCCEEDED);
     // Checkpoint partition 2024-03-12 minus 2 days: four partitions listed, not thirteen.
     assertThat(next.partitionsListed()).containsExactly(day(10), day(11), day(12), day(13));
+    // The root, then each of the four partitions: one listing each on a local file system.
+    assertThat(next.report().discoveryListCalls()).isEqualTo(5);
     IngestCounts c = next.report().counts();
     assertThat(c.filesDiscovered()).isEqualTo(5);
     assertThat(c.filesNew()).isEqualTo(2);

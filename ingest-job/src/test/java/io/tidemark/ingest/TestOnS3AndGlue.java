@@ -136,6 +136,10 @@ class TestOnS3AndGlue extends SparkTestSupport {
           .doesNotContainKey("K02");
       assertThat(curated(aws).get("K01").get(0)).isEqualTo("Ann B");
       assertThat(awsDay2.report().counts()).isEqualTo(localDay2.report().counts());
+      // Discovery on S3: the root's prefixes, then one prefix per partition in the lookback.
+      assertThat(awsDay2.partitionsListed()).hasSize(2);
+      System.out.println("S3 list calls day 2: " + awsDay2.report().discoveryListCalls());
+      assertThat(awsDay2.report().discoveryListCalls()).isBetween(3, 6);
       assertThat(awsDay2.report().watermarkAfter()).isEqualTo(localDay2.report().watermarkAfter());
       assertThat(count(aws.curatedSparkName() + "_quarantine"))
           .isEqualTo(1)

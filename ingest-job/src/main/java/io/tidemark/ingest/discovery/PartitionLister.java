@@ -24,11 +24,15 @@ import org.slf4j.LoggerFactory;
 public final class PartitionLister {
   private static final Logger LOG = LoggerFactory.getLogger(PartitionLister.class);
 
+  /** Hadoop's name for an object store's LIST request statistic (S3A keeps it). */
+  static final String OBJECT_LIST_REQUEST = "object_list_request";
+
   private final FileSystem fs;
   private final Path root;
   private final String partitionColumn;
   private final List<LocalDate> listedPartitions = new ArrayList<>();
   private final List<String> ignored = new ArrayList<>();
+  private int listCalls;
 
   public PartitionLister(Configuration conf, String rawLocation, String partitionColumn) {
     try {
@@ -48,7 +52,7 @@ public final class PartitionLister {
   public List<LocalDate> partitions(LocalDate from) {
     FileStatus[] children;
     try {
-      children = fs.listStatus(root);
+      children = list(root);
     } catch (FileNotFoundException e) {
       throw new IngestException(
           ErrorCode.RAW_ROOT_NOT_FOUND, "Cannot list raw root " + root + ": it does not exist", e);
@@ -90,7 +94,7 @@ public final class PartitionLister {
     FileStatus[] children;
     try {
       listedPartitions.add(partition);
-      children = fs.listStatus(dir);
+      children = list(dir);
     } catch (IOException e) {
       throw new IngestException(
           ErrorCode.IO_FAILED, "Cannot list raw partition " + dir + ": " + e.getMessage(), e);
@@ -120,6 +124,30 @@ public final class PartitionLister {
       all.addAll(files(d));
     }
     return all;
+  }
+
+  /**
+   * Lists one folder and counts the requests it took: on S3 (S3A) the LIST calls the file system
+   * made, one per page of 1,000 keys; elsewhere one per folder.
+   */
+  private FileStatus[] list(Path dir) throws IOException {
+    Long before = storeListRequests();
+    try {
+      return fs.listStatus(dir);
+    } finally {
+      Long after = storeListRequests();
+      listCalls += before != null && after != null ? (int) Math.max(0, after - before) : 1;
+    }
+  }
+
+  /** The object store's own count of LIST requests, where the file system keeps one. */
+  private Long storeListRequests() {
+    return fs.getStorageStatistics().getLong(OBJECT_LIST_REQUEST);
+  }
+
+  /** The listing requests this lister made so far. */
+  public int listCalls() {
+    return listCalls;
   }
 
   /** The partitions whose folders were listed, in listing order. */

@@ -109,7 +109,8 @@ public final class ReportRecovery {
             List.of(REBUILT),
             null,
             null,
-            List.of());
+            List.of(),
+            null);
     String location = RunReports.write(settings.stateRoot(), report, conf);
     LOG.warn(
         "Run {} committed batch {} (snapshot {}) but wrote no report; rebuilt it at {}",

@@ -36,6 +36,9 @@ import java.util.List;
  * @param ignoredPartitionFolders folders under the dataset's raw root that are not {@code
  *     <partition-column>=YYYY-MM-DD} partitions (a bad date, another case), by name: their files
  *     are not read; empty in reports written before the field existed
+ * @param discoveryListCalls the listing requests discovery made (on S3, LIST calls, pages
+ *     included): what incremental discovery costs; null in reports written before the field existed
+ *     and when discovery did not run
  */
 public record IngestRunReport(
     int schemaVersion,
@@ -59,7 +62,8 @@ public record IngestRunReport(
     List<String> warnings,
     String errorCode,
     String error,
-    List<String> ignoredPartitionFolders) {
+    List<String> ignoredPartitionFolders,
+    Integer discoveryListCalls) {
 
   public static final int SCHEMA_VERSION = 1;
 
@@ -93,12 +97,16 @@ public record IngestRunReport(
     warnings = warnings == null ? List.of() : List.copyOf(warnings);
     ignoredPartitionFolders =
         ignoredPartitionFolders == null ? List.of() : List.copyOf(ignoredPartitionFolders);
+    if (discoveryListCalls != null && discoveryListCalls < 0) {
+      throw new InvalidDocumentException(
+          "discoveryListCalls", discoveryListCalls, "must not be negative");
+    }
     if (!status.successful() && (error == null || error.isBlank())) {
       throw new InvalidDocumentException("error", error, "a " + status + " run must say why");
     }
   }
 
-  /** A report without ignored partition folders, as written before that field existed. */
+  /** A report without ignored partition folders or list calls, as written before those fields. */
   public IngestRunReport(
       int schemaVersion,
       String runId,
@@ -143,7 +151,8 @@ public record IngestRunReport(
         warnings,
         errorCode,
         error,
-        List.of());
+        List.of(),
+        null);
   }
 
   private static void checkWatermark(String field, ChangeMarkerType type, String value) {

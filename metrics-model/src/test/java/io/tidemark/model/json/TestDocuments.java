@@ -74,7 +74,8 @@ class TestDocuments {
             r.warnings(),
             r.errorCode(),
             r.error(),
-            List.of("INGEST_DATE=2026-10-15", "ingest_date=2026-13-45"));
+            List.of("INGEST_DATE=2026-10-15", "ingest_date=2026-13-45"),
+            3);
     assertThat(Json.read(Json.write(withFolders), IngestRunReport.class)).isEqualTo(withFolders);
     assertThat(io.tidemark.model.cloudwatch.IngestRunMetrics.datums(withFolders))
         .filteredOn(d -> d.metric() == io.tidemark.model.metrics.Metric.PARTITION_FOLDERS_IGNORED)
