@@ -326,11 +326,24 @@ public record ReconcilerSettings(
         spec, catalog, rules, cron, engine, scheduleMode, futureTolerance, grace);
   }
 
+  /** The Iceberg catalog type of the Glue Data Catalog. */
+  public static final String GLUE = "glue";
+
+  private static boolean onS3(String location) {
+    return location.trim().toLowerCase(Locale.ROOT).startsWith("s3://");
+  }
+
   private static CatalogSpec catalog(String prefix, TidemarkConfig.Catalog c) {
     Map<String, String> props = new HashMap<>();
     boolean typed =
         c.properties().containsKey("type") || c.properties().containsKey("catalog-impl");
-    if (!typed) {
+    if (!typed && c.warehouse().filter(ReconcilerSettings::onS3).isPresent()) {
+      // An s3:// warehouse cannot hold the embedded SQLite catalog: it is the Glue Data Catalog's
+      // (the catalog Athena reads), so no catalog.properties.type=glue is needed, which a
+      // container's environment could not set for a dataset named in the environment only.
+      props.put("type", GLUE);
+      props.put("warehouse", c.warehouse().get());
+    } else if (!typed) {
       String warehouse =
           c.warehouse()
               .orElseThrow(

@@ -180,9 +180,12 @@ public interface TidemarkConfig {
     String name();
 
     /**
-     * The warehouse of the embedded default catalog: a JDBC catalog on {@code
+     * The warehouse. A local folder is the embedded default catalog's: a JDBC catalog on {@code
      * <warehouse>/catalog.db}, which must exist at start-up (the ingest job creates it; the
-     * reconciler never does). Ignored when {@code properties} names a catalog type or impl.
+     * reconciler never does). An {@code s3://} warehouse is the Glue Data Catalog's: {@code
+     * properties.type} defaults to {@code glue} (so {@code
+     * TIDEMARK_DATASETS_<NAME>_CATALOG_WAREHOUSE=s3://...} alone configures it). When {@code
+     * properties} names a catalog type or impl, it is passed on as the {@code warehouse} property.
      */
     Optional<String> warehouse();
 

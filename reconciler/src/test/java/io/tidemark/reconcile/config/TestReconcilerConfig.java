@@ -79,6 +79,69 @@ class TestReconcilerConfig {
   }
 
   @Test
+  void anS3WarehouseIsTheGlueDataCatalog() {
+    Map<String, String> m = minimal();
+    m.put("tidemark.datasets.customers.catalog.warehouse", "s3://lake/warehouse");
+    ReconciledDataset d = ReconcilerSettings.from(config(m), ENGINES).datasets().get("customers");
+    assertThat(d.catalog().properties())
+        .containsEntry("type", "glue")
+        .containsEntry("warehouse", "s3://lake/warehouse")
+        .doesNotContainKey("uri");
+
+    // An explicit type still wins.
+    m.put("tidemark.datasets.customers.catalog.properties.type", "rest");
+    d = ReconcilerSettings.from(config(m), ENGINES).datasets().get("customers");
+    assertThat(d.catalog().properties()).containsEntry("type", "rest");
+  }
+
+  /**
+   * The ECS task definition configures the service by environment variables only: each maps to its
+   * key, the dataset name included (SmallRye Config matches {@code TIDEMARK_DATASETS_CUSTOMERS_...}
+   * against {@code tidemark.datasets.*...}), and a catalog property's {@code _} becomes a dot.
+   */
+  @Test
+  void environmentVariablesOfTheTaskDefinition() {
+    Map<String, String> env = new HashMap<>();
+    env.put("TIDEMARK_STATE_ROOT", "s3://lake/state");
+    env.put("TIDEMARK_ENGINE", "athena");
+    env.put("TIDEMARK_ATHENA_REGION", "eu-west-1");
+    env.put("TIDEMARK_ATHENA_WORKGROUP", "tidemark");
+    env.put("TIDEMARK_ATHENA_OUTPUT_LOCATION", "s3://lake/athena-results/");
+    env.put("TIDEMARK_ATHENA_DATABASE", "curated");
+    env.put("TIDEMARK_API_KEYS", "first-key-123,second-key-456");
+    env.put("TIDEMARK_DATASETS_CUSTOMERS_RAW_LOCATION", "s3://lake/raw/customers");
+    env.put("TIDEMARK_DATASETS_CUSTOMERS_CURATED_TABLE", "curated.customers");
+    env.put("TIDEMARK_DATASETS_CUSTOMERS_CATALOG_WAREHOUSE", "s3://lake/warehouse");
+    env.put("TIDEMARK_DATASETS_CUSTOMERS_COMPARED_COLUMNS", "customer_name,email");
+    env.put("TIDEMARK_DATASETS_CUSTOMERS_CATALOG_PROPERTIES_CLIENT_REGION", "eu-west-1");
+    TidemarkConfig c =
+        new SmallRyeConfigBuilder()
+            .withMapping(TidemarkConfig.class)
+            .withConverter(
+                Duration.class, 200, new io.quarkus.runtime.configuration.DurationConverter())
+            .withValidateUnknown(true)
+            .withSources(new io.smallrye.config.EnvConfigSource(env, 300) {})
+            .build()
+            .getConfigMapping(TidemarkConfig.class);
+    assertThat(c.athena().outputLocation()).contains("s3://lake/athena-results/");
+    assertThat(c.athena().workgroup()).isEqualTo("tidemark");
+    ReconcilerSettings s = ReconcilerSettings.from(c, Set.of("duckdb", "athena"), "0.0.0.0");
+    assertThat(s.stateRoot()).isEqualTo("s3://lake/state");
+    assertThat(s.apiKeys()).containsExactly("first-key-123", "second-key-456");
+    assertThat(s.protectReads()).isTrue();
+    assertThat(s.datasets()).containsOnlyKeys("customers");
+    ReconciledDataset d = s.datasets().get("customers");
+    assertThat(d.engine()).isEqualTo("athena");
+    assertThat(d.spec().raw().location()).isEqualTo("s3://lake/raw/customers");
+    assertThat(d.spec().curatedTable()).isEqualTo("curated.customers");
+    assertThat(d.spec().comparedColumns()).containsExactly("customer_name", "email");
+    assertThat(d.catalog().properties())
+        .containsEntry("type", "glue")
+        .containsEntry("warehouse", "s3://lake/warehouse")
+        .containsEntry("client.region", "eu-west-1");
+  }
+
+  @Test
   void explicitValues() {
     Map<String, String> m = minimal();
     m.put("tidemark.state-root", "/data/state");
