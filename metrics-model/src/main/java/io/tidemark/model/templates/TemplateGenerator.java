@@ -18,8 +18,9 @@ import java.util.Map;
 
 /**
  * Builds the CloudWatch dashboards and alarms as code from the metric catalogue, so a template can
- * never name a metric the catalogue does not define. The generated files are committed under {@code
- * dashboards/} and {@code alerts/}; a test fails when they are out of date.
+ * never name a metric the catalogue does not define, and the deployment stack ({@link
+ * StackTemplate}). The generated files are committed under {@code dashboards/}, {@code alerts/} and
+ * {@code deploy/}; a test fails when they are out of date.
  *
  * <p>Run {@code mvn -pl metrics-model exec:java} to rewrite them, or call {@link #main} with a
  * project root and optionally {@code --pipeline P --dataset D} to print a raw dashboard body for
@@ -52,7 +53,7 @@ public final class TemplateGenerator {
   public static void main(String[] args) throws IOException {
     if (args.length == 0 || args[0].equals("--help")) {
       System.out.println(
-          "usage: TemplateGenerator <project-root>            rewrite dashboards/ and alerts/\n"
+          "usage: TemplateGenerator <project-root>            rewrite dashboards/, alerts/, deploy/\n"
               + "       TemplateGenerator --body --pipeline P --dataset D [--namespace N] [--region R]\n"
               + "                                                 print a raw dashboard body");
       return;
@@ -82,11 +83,14 @@ public final class TemplateGenerator {
   /** Every generated file, by path relative to the project root. */
   public static Map<String, String> generate() {
     return Map.of(
-        DASHBOARD_TEMPLATE, dashboardTemplate(),
+        DASHBOARD_TEMPLATE,
+        dashboardTemplate(),
         DASHBOARD_BODY,
-            dashboardBody(
-                Metric.NAMESPACE_DEFAULT, PIPELINE_DEFAULT, DATASET_DEFAULT, REGION_DEFAULT),
-        ALARMS_TEMPLATE, alarmsTemplate());
+        dashboardBody(Metric.NAMESPACE_DEFAULT, PIPELINE_DEFAULT, DATASET_DEFAULT, REGION_DEFAULT),
+        ALARMS_TEMPLATE,
+        alarmsTemplate(),
+        StackTemplate.PATH,
+        StackTemplate.template());
   }
 
   // ---------------------------------------------------------------- dashboard

@@ -1,0 +1,167 @@
+package io.tidemark.model.templates;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tidemark.model.metrics.Metric;
+import io.tidemark.model.testing.ProjectFiles;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The deployment stack, {@code deploy/tidemark-stack.json}: the real cfn-lint accepts it (so
+ * CloudFormation's schema accepts every resource, including those moto cannot create: the Glue
+ * database, table, job and trigger and the Athena workgroup), and its IAM is least privilege. (That
+ * the committed file is what the generator writes is {@link TestTemplates}'s first test.)
+ */
+class TestStackTemplate {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private static Path stack() {
+    return ProjectFiles.root().resolve(StackTemplate.PATH);
+  }
+
+  private static JsonNode resources() throws Exception {
+    return MAPPER.readTree(stack().toFile()).path("Resources");
+  }
+
+  @Test
+  void cfnLintPassesWithoutAWarning() throws Exception {
+    TestCfnLint.Lint lint = TestCfnLint.cfnLint(List.of(stack()));
+    assertThat(lint.output()).isEmpty();
+    assertThat(lint.exitCode()).isZero();
+  }
+
+  @Test
+  void cfnLintCatchesABrokenGlueJobAndWorkGroup(@TempDir Path scratch) throws Exception {
+    Path broken = scratch.resolve("broken.json");
+    Files.writeString(
+        broken,
+        Files.readString(stack())
+            .replace("\"GlueVersion\" : \"6.0\"", "\"GlueVersion\" : \"60\"")
+            .replace("\"BytesScannedCutoffPerQuery\" : {", "\"BytesScannedCutoff\" : {"));
+    TestCfnLint.Lint lint = TestCfnLint.cfnLint(List.of(broken));
+    assertThat(lint.exitCode()).isNotZero();
+    assertThat(lint.output()).contains("'60'").contains("BytesScannedCutoff");
+  }
+
+  /** Every statement of every role, as (role, statement). */
+  private static List<Map.Entry<String, JsonNode>> statements() throws Exception {
+    List<Map.Entry<String, JsonNode>> out = new ArrayList<>();
+    resources()
+        .fields()
+        .forEachRemaining(
+            r -> {
+              if (r.getValue().path("Type").asText().equals("AWS::IAM::Role")) {
+                for (JsonNode policy : r.getValue().path("Properties").path("Policies")) {
+                  for (JsonNode s : policy.path("PolicyDocument").path("Statement")) {
+                    out.add(Map.entry(r.getKey(), s));
+                  }
+                }
+              }
+            });
+    return out;
+  }
+
+  private static List<String> resourceTexts(JsonNode statement) {
+    List<String> out = new ArrayList<>();
+    for (JsonNode r : statement.path("Resource")) {
+      out.add(
+          r.isTextual() ? r.asText() : r.has("Fn::Sub") ? r.get("Fn::Sub").asText() : r.toString());
+    }
+    return out;
+  }
+
+  @Test
+  void onlyActionsWithoutResourceLevelPermissionsUseAWildcardResource() throws Exception {
+    List<String> starred = new ArrayList<>();
+    for (Map.Entry<String, JsonNode> e : statements()) {
+      JsonNode s = e.getValue();
+      assertThat(s.path("Effect").asText()).isEqualTo("Allow");
+      for (JsonNode a : s.path("Action")) {
+        assertThat(a.asText()).as("%s %s", e.getKey(), s.path("Sid")).doesNotContain("*");
+      }
+      for (String r : resourceTexts(s)) {
+        if (r.equals("*")) {
+          starred.add(e.getKey() + "/" + s.path("Sid").asText() + " " + s.path("Action"));
+        } else {
+          // A wildcard may only end an ARN below a named prefix or log group: objects or streams.
+          assertThat(r.replaceAll("(/|:)\\*$", ""))
+              .as("%s %s", e.getKey(), s.path("Sid"))
+              .doesNotContain("*");
+        }
+      }
+    }
+    assertThat(starred)
+        .containsExactlyInAnyOrder(
+            "IngestJobRole/PublishMetrics [\"cloudwatch:PutMetricData\"]",
+            "ReconcilerTaskRole/PublishMetrics [\"cloudwatch:PutMetricData\"]",
+            "ReconcilerExecutionRole/EcrLogin [\"ecr:GetAuthorizationToken\"]");
+    for (Map.Entry<String, JsonNode> e : statements()) {
+      if (e.getValue().path("Sid").asText().equals("PublishMetrics")) {
+        assertThat(
+                e.getValue()
+                    .path("Condition")
+                    .path("StringEquals")
+                    .path("cloudwatch:namespace")
+                    .asText())
+            .as("%s may publish to the catalogue's namespace only", e.getKey())
+            .isEqualTo(Metric.NAMESPACE_DEFAULT);
+      }
+    }
+  }
+
+  @Test
+  void theIngestJobCannotWriteRawAndTheReconcilerCannotWriteRunReportsOrTheWarehouse()
+      throws Exception {
+    for (Map.Entry<String, JsonNode> e : statements()) {
+      List<String> actions = new ArrayList<>();
+      e.getValue().path("Action").forEach(a -> actions.add(a.asText()));
+      boolean writes = actions.contains("s3:PutObject") || actions.contains("s3:DeleteObject");
+      if (!writes) {
+        continue;
+      }
+      for (String r : resourceTexts(e.getValue())) {
+        assertThat(r).as("%s writes %s", e.getKey(), r).doesNotContain("${RawPrefix}");
+        if (e.getKey().equals("ReconcilerTaskRole")) {
+          assertThat(r)
+              .as("the reconciler writes only its reports and Athena's results")
+              .matches(".*/\\$\\{(StatePrefix}/_reconciliation|AthenaResultsPrefix})/\\*");
+        }
+      }
+    }
+  }
+
+  @Test
+  void theGlueJobRunsTheIngestJobOnIcebergInTheGlueCatalogOneRunAtATime() throws Exception {
+    JsonNode job = resources().path("IngestJob").path("Properties");
+    assertThat(job.path("GlueVersion").asText()).isEqualTo("6.0");
+    assertThat(job.path("Command").path("Name").asText()).isEqualTo("glueetl");
+    assertThat(job.path("ExecutionProperty").path("MaxConcurrentRuns").asInt()).isEqualTo(1);
+    JsonNode args = job.path("DefaultArguments");
+    assertThat(args.path("--datalake-formats").asText()).isEqualTo("iceberg");
+    assertThat(args.path("--catalog-property").asText()).isEqualTo("type=glue");
+    assertThat(args.path("--cloudwatch-namespace").asText()).isEqualTo(Metric.NAMESPACE_DEFAULT);
+    JsonNode trigger = resources().path("IngestTrigger").path("Properties");
+    assertThat(trigger.path("Type").asText()).isEqualTo("SCHEDULED");
+    assertThat(trigger.path("Actions").get(0).path("JobName").path("Ref").asText())
+        .isEqualTo("IngestJob");
+  }
+
+  @Test
+  void aCreatedLakeBucketIsVersionedAndNeverPublic() throws Exception {
+    JsonNode bucket = resources().path("LakeBucket").path("Properties");
+    assertThat(bucket.path("VersioningConfiguration").path("Status").asText()).isEqualTo("Enabled");
+    assertThat(bucket.path("PublicAccessBlockConfiguration").properties())
+        .extracting(Map.Entry::getKey)
+        .containsExactlyInAnyOrder(
+            "BlockPublicAcls", "BlockPublicPolicy", "IgnorePublicAcls", "RestrictPublicBuckets");
+    bucket.path("PublicAccessBlockConfiguration").forEach(v -> assertThat(v.asBoolean()).isTrue());
+  }
+}
