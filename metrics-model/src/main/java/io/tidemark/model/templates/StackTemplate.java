@@ -79,9 +79,16 @@ public final class StackTemplate {
     env.put(
         "TIDEMARK_DATASETS_CUSTOMERS_CATALOG_WAREHOUSE",
         sub("s3://${LakeBucketName}/${WarehousePrefix}"));
-    // Without a catalog type, catalog.warehouse means the embedded SQLite JDBC catalog, which
-    // cannot live on S3: the reconciler would refuse to start. This selects Iceberg's Glue catalog.
+    // An s3:// warehouse already means Iceberg's Glue catalog; said explicitly, as an operator
+    // reading the task definition would look for it.
     env.put("TIDEMARK_DATASETS_CUSTOMERS_CATALOG_PROPERTIES_TYPE", text("glue"));
+    // Without them value_mismatches compares no column, and no metric reaches CloudWatch (the
+    // reconciliation-missing alarm would fire every day).
+    env.put(
+        "TIDEMARK_DATASETS_CUSTOMERS_COMPARED_COLUMNS",
+        text(String.join(",", DATASET.comparedColumns())));
+    env.put("TIDEMARK_CLOUDWATCH_ENABLED", text("true"));
+    env.put("TIDEMARK_CLOUDWATCH_REGION", ref("AWS::Region"));
     return env;
   }
 

@@ -268,7 +268,10 @@ class TestStackOnMoto {
                 Map.entry("TIDEMARK_DATASETS_CUSTOMERS_CURATED_TABLE", "lake_db.customers"),
                 Map.entry(
                     "TIDEMARK_DATASETS_CUSTOMERS_CATALOG_WAREHOUSE", "s3://acme-lake/warehouse"),
-                Map.entry("TIDEMARK_DATASETS_CUSTOMERS_CATALOG_PROPERTIES_TYPE", "glue")));
+                Map.entry("TIDEMARK_DATASETS_CUSTOMERS_CATALOG_PROPERTIES_TYPE", "glue"),
+                Map.entry("TIDEMARK_DATASETS_CUSTOMERS_COMPARED_COLUMNS", "customer_name,email"),
+                Map.entry("TIDEMARK_CLOUDWATCH_ENABLED", "true"),
+                Map.entry("TIDEMARK_CLOUDWATCH_REGION", "us-east-1")));
     assertThat(container.path("secrets").size()).isEqualTo(1);
     assertThat(container.path("secrets").get(0).path("name").asText())
         .isEqualTo("TIDEMARK_API_KEYS");

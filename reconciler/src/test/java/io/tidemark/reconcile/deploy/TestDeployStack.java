@@ -280,12 +280,15 @@ class TestDeployStack {
         .containsEntry("warehouse", "s3://acme-lake/warehouse")
         .doesNotContainKey("uri");
     assertThat(settings.protectReads()).isTrue();
+    assertThat(d.spec().comparedColumns()).containsExactly("customer_name", "email");
+    assertThat(c.cloudwatch().enabled()).isTrue();
+    assertThat(c.cloudwatch().region()).contains("eu-west-1");
   }
 
   @Test
-  void withoutTheCatalogTypeTheWarehouseWouldMeanTheEmbeddedSqliteCatalog() throws Exception {
-    // Why the stack sets TIDEMARK_DATASETS_CUSTOMERS_CATALOG_PROPERTIES_TYPE: without it, the S3
-    // warehouse is read as the folder of the embedded SQLite JDBC catalog, which cannot be on S3.
+  void anS3WarehouseMeansTheGlueCatalogEvenWithoutTheExplicitType() throws Exception {
+    // The stack sets TIDEMARK_DATASETS_CUSTOMERS_CATALOG_PROPERTIES_TYPE=glue for the reader; an
+    // s3:// warehouse cannot be the embedded SQLite catalog's folder, so Glue is the default.
     Map<String, String> env = stackEnvironment();
     assertThat(env.remove("TIDEMARK_DATASETS_CUSTOMERS_CATALOG_PROPERTIES_TYPE")).isEqualTo("glue");
     ReconciledDataset d =
@@ -293,7 +296,8 @@ class TestDeployStack {
             .datasets()
             .get("customers");
     assertThat(d.catalog().properties())
-        .containsEntry("uri", "jdbc:sqlite:s3://acme-lake/warehouse/catalog.db")
-        .doesNotContainKey("type");
+        .containsEntry("type", "glue")
+        .containsEntry("warehouse", "s3://acme-lake/warehouse")
+        .doesNotContainKey("uri");
   }
 }
