@@ -1,6 +1,10 @@
 package io.tidemark.reconcile.engine;
 
 import java.util.Objects;
+import java.util.function.Consumer;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * A place on S3: a bucket and a key prefix, from an {@code s3://bucket/prefix} URI. The prefix has
@@ -41,6 +45,32 @@ public record S3Location(String bucket, String prefix) {
   /** The {@code s3://bucket/key} URI of a key in this bucket. */
   public String uri(String key) {
     return "s3://" + bucket + "/" + key;
+  }
+
+  /**
+   * Lists one folder level of this bucket under {@code prefix} ({@code /} as delimiter), every
+   * page.
+   *
+   * @param objects receives the objects directly under the prefix
+   * @param folders receives the sub-folders' prefixes
+   * @return the ListObjectsV2 calls it made
+   * @throws software.amazon.awssdk.core.exception.SdkException as the client throws it
+   */
+  public int listLevel(
+      S3Client s3, String prefix, Consumer<S3Object> objects, Consumer<String> folders) {
+    int calls = 0;
+    String token = null;
+    do {
+      String pageToken = token;
+      ListObjectsV2Response page =
+          s3.listObjectsV2(
+              r -> r.bucket(bucket).prefix(prefix).delimiter("/").continuationToken(pageToken));
+      calls++;
+      page.contents().forEach(objects);
+      page.commonPrefixes().forEach(p -> folders.accept(p.prefix()));
+      token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+    } while (token != null);
+    return calls;
   }
 
   @Override

@@ -14,8 +14,6 @@ import java.util.Objects;
 import java.util.function.Consumer;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.CommonPrefix;
-import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
@@ -126,28 +124,11 @@ public final class S3RawFiles {
       int[] calls,
       Consumer<S3Object> objects,
       Consumer<String> folders) {
-    String token = null;
-    do {
-      String pageToken = token;
-      ListObjectsV2Response page;
-      try {
-        page =
-            s3.listObjectsV2(
-                r ->
-                    r.bucket(root.bucket())
-                        .prefix(prefix)
-                        .delimiter("/")
-                        .continuationToken(pageToken));
-      } catch (SdkException e) {
-        throw new EngineException(
-            "Cannot list raw files under " + root.uri(prefix) + ": " + e.getMessage(), e);
-      }
-      calls[0]++;
-      page.contents().forEach(objects);
-      for (CommonPrefix p : page.commonPrefixes()) {
-        folders.accept(p.prefix());
-      }
-      token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
-    } while (token != null);
+    try {
+      calls[0] += root.listLevel(s3, prefix, objects, folders);
+    } catch (SdkException e) {
+      throw new EngineException(
+          "Cannot list raw files under " + root.uri(prefix) + ": " + e.getMessage(), e);
+    }
   }
 }

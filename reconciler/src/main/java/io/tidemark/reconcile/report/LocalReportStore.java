@@ -12,7 +12,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -80,23 +79,12 @@ public final class LocalReportStore implements ReportStore {
 
   @Override
   public List<ReconciliationReport> list(Optional<String> dataset, int limit) {
-    return byId.values().stream()
-        .filter(r -> dataset.isEmpty() || dataset.get().equals(r.dataset()))
-        .sorted(
-            Comparator.comparing(ReconciliationReport::startedAt)
-                .thenComparing(ReconciliationReport::id)
-                .reversed())
-        .limit(limit)
-        .toList();
+    return ReportStore.newestFirst(byId.values(), dataset, limit);
   }
 
   @Override
   public Optional<Instant> lastPassedWindowEnd(String dataset) {
-    return byId.values().stream()
-        .filter(r -> r.dataset().equals(dataset) && r.windowClean())
-        .map(ReconciliationReport::windowTo)
-        .filter(java.util.Objects::nonNull)
-        .max(Comparator.naturalOrder());
+    return ReportStore.lastPassedWindowEnd(byId.values(), dataset);
   }
 
   @Override

@@ -14,7 +14,6 @@ import java.util.Objects;
 import java.util.function.Consumer;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
@@ -87,25 +86,11 @@ public final class S3RunReports implements RunReportSource {
   }
 
   private void listLevel(String prefix, Consumer<S3Object> objects, Consumer<String> folders) {
-    String token = null;
-    do {
-      String pageToken = token;
-      ListObjectsV2Response page;
-      try {
-        page =
-            s3.listObjectsV2(
-                r ->
-                    r.bucket(root.bucket())
-                        .prefix(prefix)
-                        .delimiter("/")
-                        .continuationToken(pageToken));
-      } catch (SdkException e) {
-        throw new RunReportException(
-            "Cannot list run reports under " + root.uri(prefix) + ": " + e.getMessage(), e);
-      }
-      page.contents().forEach(objects);
-      page.commonPrefixes().forEach(p -> folders.accept(p.prefix()));
-      token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
-    } while (token != null);
+    try {
+      root.listLevel(s3, prefix, objects, folders);
+    } catch (SdkException e) {
+      throw new RunReportException(
+          "Cannot list run reports under " + root.uri(prefix) + ": " + e.getMessage(), e);
+    }
   }
 }
