@@ -3,19 +3,12 @@ package io.tidemark.reconcile.report;
 import io.tidemark.model.contract.StateLayout;
 import io.tidemark.model.json.Json;
 import io.tidemark.model.report.ReconciliationReport;
-import io.tidemark.model.report.ReconciliationStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,12 +18,11 @@ import org.slf4j.LoggerFactory;
  * run's start (UTC), each written atomically. The history is read back at construction, so it
  * survives restarts; an index in memory answers queries.
  */
-public final class LocalReportStore implements ReportStore {
+public final class LocalReportStore extends IndexedReportStore {
   public static final String FOLDER = StateLayout.RECONCILIATION_FOLDER;
   private static final Logger LOG = LoggerFactory.getLogger(LocalReportStore.class);
 
   private final Path root;
-  private final Map<String, ReconciliationReport> byId = new ConcurrentHashMap<>();
 
   public LocalReportStore(Path stateRoot) {
     this.root = stateRoot.resolve(FOLDER);
@@ -70,45 +62,5 @@ public final class LocalReportStore implements ReportStore {
   public void save(ReconciliationReport report) {
     Json.writeAtomically(file(report), report);
     byId.put(report.id(), report);
-  }
-
-  @Override
-  public Optional<ReconciliationReport> find(String id) {
-    return Optional.ofNullable(byId.get(id));
-  }
-
-  @Override
-  public List<ReconciliationReport> list(Optional<String> dataset, int limit) {
-    return ReportStore.newestFirst(byId.values(), dataset, limit);
-  }
-
-  @Override
-  public Optional<Instant> lastPassedWindowEnd(String dataset) {
-    return ReportStore.lastPassedWindowEnd(byId.values(), dataset);
-  }
-
-  @Override
-  public List<ReconciliationReport> abandonRunning(Instant now) {
-    List<ReconciliationReport> out = new ArrayList<>();
-    for (ReconciliationReport r : List.copyOf(byId.values())) {
-      if (r.status() != ReconciliationStatus.RUNNING) {
-        continue;
-      }
-      Instant end = now.isBefore(r.startedAt()) ? r.startedAt() : now;
-      ReconciliationReport abandoned =
-          r.withOutcome(
-              ReconciliationStatus.ABANDONED,
-              end,
-              r.results(),
-              r.bytesScanned(),
-              "The service stopped while this run was RUNNING; marked ABANDONED at the next start");
-      save(abandoned);
-      LOG.warn(
-          "Reconciliation {} of {} was cut off by a shutdown: marked ABANDONED",
-          r.id(),
-          r.dataset());
-      out.add(abandoned);
-    }
-    return out;
   }
 }

@@ -2,10 +2,7 @@ package io.tidemark.reconcile.report;
 
 import io.tidemark.model.report.ReconciliationReport;
 import java.time.Instant;
-import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 
 /** Where reconciliation reports live. Implementations are safe for concurrent use. */
@@ -31,27 +28,4 @@ public interface ReportStore {
    * @return the reports rewritten
    */
   List<ReconciliationReport> abandonRunning(Instant now);
-
-  /** {@link #list} over reports a store holds in memory: newest first, of one dataset or all. */
-  static List<ReconciliationReport> newestFirst(
-      Collection<ReconciliationReport> reports, Optional<String> dataset, int limit) {
-    return reports.stream()
-        .filter(r -> dataset.isEmpty() || dataset.get().equals(r.dataset()))
-        .sorted(
-            Comparator.comparing(ReconciliationReport::startedAt)
-                .thenComparing(ReconciliationReport::id)
-                .reversed())
-        .limit(limit)
-        .toList();
-  }
-
-  /** {@link #lastPassedWindowEnd} over reports a store holds in memory. */
-  static Optional<Instant> lastPassedWindowEnd(
-      Collection<ReconciliationReport> reports, String dataset) {
-    return reports.stream()
-        .filter(r -> r.dataset().equals(dataset) && r.windowClean())
-        .map(ReconciliationReport::windowTo)
-        .filter(Objects::nonNull)
-        .max(Comparator.naturalOrder());
-  }
 }

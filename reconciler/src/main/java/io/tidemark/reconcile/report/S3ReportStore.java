@@ -3,17 +3,13 @@ package io.tidemark.reconcile.report;
 import io.tidemark.model.contract.StateLayout;
 import io.tidemark.model.json.Json;
 import io.tidemark.model.report.ReconciliationReport;
-import io.tidemark.model.report.ReconciliationStatus;
 import io.tidemark.reconcile.engine.S3Location;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,12 +33,11 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * PASSED or FAILED, ABANDONED at start-up) replace only the copy this process last wrote or read
  * ({@code If-Match: <ETag>}). Either failing ends in a {@link ReportConflictException}.
  */
-public final class S3ReportStore implements ReportStore {
+public final class S3ReportStore extends IndexedReportStore {
   private static final Logger LOG = LoggerFactory.getLogger(S3ReportStore.class);
 
   private final S3Client s3;
   private final S3Location root;
-  private final Map<String, ReconciliationReport> byId = new ConcurrentHashMap<>();
   private final Map<String, String> etagByKey = new ConcurrentHashMap<>();
   private final Map<String, Object> locks = new ConcurrentHashMap<>();
 
@@ -158,46 +153,6 @@ public final class S3ReportStore implements ReportStore {
       etagByKey.put(key, response.eTag());
       byId.put(report.id(), report);
     }
-  }
-
-  @Override
-  public Optional<ReconciliationReport> find(String id) {
-    return Optional.ofNullable(byId.get(id));
-  }
-
-  @Override
-  public List<ReconciliationReport> list(Optional<String> dataset, int limit) {
-    return ReportStore.newestFirst(byId.values(), dataset, limit);
-  }
-
-  @Override
-  public Optional<Instant> lastPassedWindowEnd(String dataset) {
-    return ReportStore.lastPassedWindowEnd(byId.values(), dataset);
-  }
-
-  @Override
-  public List<ReconciliationReport> abandonRunning(Instant now) {
-    List<ReconciliationReport> out = new ArrayList<>();
-    for (ReconciliationReport r : List.copyOf(byId.values())) {
-      if (r.status() != ReconciliationStatus.RUNNING) {
-        continue;
-      }
-      Instant end = now.isBefore(r.startedAt()) ? r.startedAt() : now;
-      ReconciliationReport abandoned =
-          r.withOutcome(
-              ReconciliationStatus.ABANDONED,
-              end,
-              r.results(),
-              r.bytesScanned(),
-              "The service stopped while this run was RUNNING; marked ABANDONED at the next start");
-      save(abandoned);
-      LOG.warn(
-          "Reconciliation {} of {} was cut off by a shutdown: marked ABANDONED",
-          r.id(),
-          r.dataset());
-      out.add(abandoned);
-    }
-    return out;
   }
 
   /** S3 could not be reached or refused a call for another reason than a conflict. */
