@@ -22,6 +22,11 @@ public enum ErrorCode {
   CONCURRENT_COMMIT(Type.EXTERNAL),
   /** The catalog could not tell whether the commit landed; a rerun finds out from the batch id. */
   COMMIT_STATE_UNKNOWN(Type.EXTERNAL),
+  /**
+   * The run lost its lease on the table before it committed (the lease lapsed without renewal or
+   * another run took it over); nothing committed, a rerun is safe.
+   */
+  LEASE_LOST(Type.EXTERNAL),
   /** Listing or reading raw files, or reading the tables, failed. */
   IO_FAILED(Type.EXTERNAL),
   /** Anything else: a bug or an unexpected failure of Spark or Iceberg. */

@@ -16,6 +16,9 @@ import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.config.IngestSpark;
 import io.tidemark.ingest.discovery.PartitionLister;
 import io.tidemark.ingest.discovery.RawFile;
+import io.tidemark.ingest.lease.LeaseStore;
+import io.tidemark.ingest.lease.RunLease;
+import io.tidemark.ingest.lease.RunLeases;
 import io.tidemark.ingest.merge.Action;
 import io.tidemark.ingest.merge.Dedup;
 import io.tidemark.ingest.merge.MergePlanner;
@@ -37,6 +40,7 @@ import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
 import java.io.IOException;
 import java.sql.Timestamp;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -88,6 +92,8 @@ public final class IngestJob {
   private final SparkSession spark;
   private final IngestSettings settings;
   private final FailurePoints failurePoints;
+  private final FailurePoints hooks;
+  private RunLease lease;
   private final DatasetSpec spec;
   private final IngestSql sql;
 
@@ -99,6 +105,18 @@ public final class IngestJob {
     this.spark = java.util.Objects.requireNonNull(spark, "spark is null");
     this.settings = java.util.Objects.requireNonNull(settings, "settings is null");
     this.failurePoints = java.util.Objects.requireNonNull(failurePoints, "failurePoints is null");
+    // Before the MERGE and before main is fast-forwarded, a run with a lease renews it: a run
+    // whose lease lapsed or was taken over does not commit.
+    this.hooks =
+        FailurePoints.withBatchId(
+            (point, batchId) -> {
+              failurePoints.reached(point, batchId);
+              if (lease != null
+                  && (point == FailurePoint.BEFORE_COMMIT
+                      || point == FailurePoint.BEFORE_PUBLISH)) {
+                lease.confirm();
+              }
+            });
     this.spec = settings.dataset();
     this.sql = new IngestSql(settings);
   }
@@ -108,12 +126,21 @@ public final class IngestJob {
     Instant started = settings.clock().instant();
     String runId = settings.runId() != null ? settings.runId() : newRunId(started);
     RunRecorder run = new RunRecorder(runId, started, settings);
+    LeaseStore leaseStore = null;
     try {
-      execute(run);
+      leaseStore = RunLeases.store(settings).orElse(null);
+      if (leaseStore == null || takeLease(run, leaseStore)) {
+        execute(run);
+      }
     } catch (IngestException e) {
       run.fail(e.code(), e.getMessage(), e);
     } catch (InvalidDocumentException e) {
       run.fail(ErrorCode.INVALID_CONFIG, "Cannot run ingest: " + e.getMessage(), e);
+    } catch (RunLease.LostException e) {
+      run.fail(
+          ErrorCode.LEASE_LOST,
+          "Cannot commit batch " + run.batchId + ": " + e.getMessage() + "; nothing committed",
+          e);
     } catch (Exception e) {
       // Exception, not RuntimeException: Spark's Scala code throws checked exceptions
       // (SparkException, AnalysisException) that Java's compiler does not see.
@@ -130,6 +157,13 @@ public final class IngestJob {
               + "): "
               + e,
           e);
+    } catch (Error e) {
+      // The run is dying (a crash drill, the JVM out of memory): nothing more happens, the lease
+      // is neither renewed nor released and lapses, as when the process is killed.
+      if (lease != null) {
+        lease.abandon();
+      }
+      throw e;
     } finally {
       run.cleanUp(spark);
     }
@@ -137,9 +171,7 @@ public final class IngestJob {
     String location = null;
     int exit = exitCode(report);
     try {
-      location =
-          RunReports.write(
-              settings.stateRoot(), report, spark.sparkContext().hadoopConfiguration());
+      location = RunReports.write(settings, report, spark.sparkContext().hadoopConfiguration());
       LOG.info("Run {} ended {}; report written to {}", runId, report.status(), location);
     } catch (IOException | RuntimeException e) {
       LOG.error(
@@ -150,9 +182,64 @@ public final class IngestJob {
           settings.stateRoot(),
           e.toString());
       exit = exit == 0 ? 1 : exit;
+    } finally {
+      // Released after the report is written, so that the next run finds it.
+      releaseLease(leaseStore);
     }
     RunMetrics.publish(settings.cloudWatch(), report);
     return new IngestOutcome(report, location, exit, run.partitionsListed);
+  }
+
+  /**
+   * Takes the table's run lease; false (and the run recorded as {@link IngestStatus#LEASE_HELD})
+   * when another run holds it.
+   */
+  private boolean takeLease(RunRecorder run, LeaseStore store) {
+    RunLease.Attempt attempt;
+    try {
+      attempt =
+          RunLease.acquire(
+              store,
+              run.runId,
+              spec.name(),
+              spec.curatedTable(),
+              hostName(),
+              settings.leaseTtl(),
+              Clock.systemUTC());
+    } catch (RuntimeException e) {
+      throw new IngestException(
+          ErrorCode.IO_FAILED,
+          "Cannot take the run lease " + store.location() + " on " + spec.curatedTable() + ": " + e,
+          e);
+    }
+    if (attempt instanceof RunLease.Held held) {
+      run.leaseHeld(held.holder(), held.location());
+      return false;
+    }
+    lease = ((RunLease.Taken) attempt).lease();
+    return true;
+  }
+
+  private void releaseLease(LeaseStore store) {
+    if (lease != null) {
+      lease.close();
+      lease = null;
+    }
+    if (store != null) {
+      store.close();
+    }
+  }
+
+  private static String hostName() {
+    String env = System.getenv("HOSTNAME");
+    if (env != null && !env.isBlank()) {
+      return env;
+    }
+    try {
+      return java.net.InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
+      return null;
+    }
   }
 
   /** Rebuilds the report of the previous run if it committed and ended before writing it. */
@@ -169,7 +256,7 @@ public final class IngestJob {
 
   private static int exitCode(IngestRunReport report) {
     return switch (report.status()) {
-      case SUCCEEDED, NOTHING_TO_DO, ALREADY_COMMITTED -> 0;
+      case SUCCEEDED, NOTHING_TO_DO, ALREADY_COMMITTED, LEASE_HELD -> 0;
       case REJECTED -> ErrorCode.BATCH_REJECTED.exitCode();
       case FAILED -> ErrorCode.valueOf(report.errorCode()).exitCode();
     };
@@ -198,7 +285,7 @@ public final class IngestJob {
     checkReportWritable(run);
     tables.ensureTables(batch.read().columnTypes());
     CommitOutcome outcome =
-        new BatchCommitter(spark, settings, tables, failurePoints)
+        new BatchCommitter(spark, settings, tables, hooks)
             .commit(
                 run,
                 plan.get(),
@@ -377,7 +464,7 @@ public final class IngestJob {
         v.byReason(),
         c.late(),
         v.problems().size());
-    failurePoints.reached(FailurePoint.AFTER_READ, plan.batchId());
+    hooks.reached(FailurePoint.AFTER_READ, plan.batchId());
     return v;
   }
 
@@ -517,7 +604,7 @@ public final class IngestJob {
           run.watermarkBefore,
           run.watermarkAfter);
       run.status = IngestStatus.SUCCEEDED;
-      failurePoints.reached(FailurePoint.AFTER_COMMIT, batchId);
+      hooks.reached(FailurePoint.AFTER_COMMIT, batchId);
     } else if (outcome instanceof CommitOutcome.AlreadyCommitted a) {
       LOG.info(
           "Batch {} was committed by another run (snapshot {}): nothing more to do",

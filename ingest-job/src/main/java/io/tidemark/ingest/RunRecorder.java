@@ -72,6 +72,19 @@ final class RunRecorder {
     warnings.add("Batch " + batchId + " was committed by another run; this run wrote no data");
   }
 
+  /** Another run holds the table's lease: this run does nothing and says who. */
+  void leaseHeld(io.tidemark.ingest.lease.LeaseHolder holder, String location) {
+    status = IngestStatus.LEASE_HELD;
+    String message =
+        "Another run holds the run lease "
+            + location
+            + ": "
+            + holder.describe()
+            + "; this run did nothing and leaves the table to it";
+    warnings.add(message);
+    LOG.info("Run {}: {}", runId, message);
+  }
+
   void fail(ErrorCode code, String message, Throwable cause) {
     if (committed) {
       LOG.error("Run {}: batch {} is committed, but then: {}", runId, batchId, message, cause);

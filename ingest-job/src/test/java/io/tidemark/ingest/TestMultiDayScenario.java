@@ -169,7 +169,8 @@ class TestMultiDayScenario extends SparkTestSupport {
             settings.stateRoot(),
             null,
             null,
-            settings.clock());
+            settings.clock(),
+            null);
     IngestOutcome rebuilt = new IngestJob(spark, full).run();
     assertThat(rebuilt.report().status())
         .as(rebuilt.report().error())

@@ -45,8 +45,9 @@ import picocli.CommandLine.Option;
  * The command line: {@code tidemark-ingest [--config FILE] [OPTIONS]}. Every option can also be a
  * key of the JSON config file (its long name without the dashes); flags override the file.
  *
- * <p>Exit codes: 0 success (including nothing to do and a batch already committed), 2 bad usage or
- * config, 4 batch rejected by the validation policy (nothing committed), 1 any other failure.
+ * <p>Exit codes: 0 success (including nothing to do, a batch already committed, and another run
+ * holding the table's lease), 2 bad usage or config, 4 batch rejected by the validation policy
+ * (nothing committed), 1 any other failure.
  */
 @Command(
     name = "tidemark-ingest",
@@ -67,7 +68,8 @@ import picocli.CommandLine.Option;
       "   \"key-columns\": [\"customer_id\"], \"lookback\": \"2d\", \"catalog-property\": {\"k\": \"v\"}}",
       "Flags given on the command line override the file.",
       "",
-      "Exit codes: 0 success (also nothing to do, or batch already committed);",
+      "Exit codes: 0 success (also nothing to do, batch already committed, or another run",
+      "            holds the table's lease: see --lease-ttl);",
       "            2 bad usage or config (the message names the option or key and its value);",
       "            4 batch rejected: invalid ratio above --max-invalid-ratio, nothing committed;",
       "            1 any other failure (e.g. another run committed first: rerunning is safe);",
@@ -252,6 +254,17 @@ public final class IngestCommand {
       paramLabel = "ID",
       description = "The run's id. Default: generated from the start time.")
   String runId;
+
+  @Option(
+      names = "--lease-ttl",
+      paramLabel = "DURATION",
+      defaultValue = IngestSettings.LEASE_TTL_DEFAULT_TEXT,
+      description =
+          "With a state root on S3, a run holds a lease on the table (<state-root>/_leases/"
+              + "<table>.json, conditional writes) renewed every third of this; a second run exits"
+              + " 0 naming the holder; a crashed holder's lease lapses after this. 0: no lease."
+              + " Default: ${DEFAULT-VALUE}.")
+  String leaseTtl;
 
   @Option(
       names = "--cloudwatch",
@@ -491,6 +504,14 @@ public final class IngestCommand {
                     curated,
                     quarantineTable));
     Duration lb = option("--lookback", lookback, () -> Durations.parse("lookback", lookback));
+    Duration lease =
+        option(
+            "--lease-ttl",
+            leaseTtl,
+            () ->
+                leaseTtl != null && leaseTtl.trim().equals("0")
+                    ? Duration.ZERO
+                    : Durations.parse("lease-ttl", leaseTtl));
     Duration ft =
         option(
             "--future-tolerance",
@@ -569,7 +590,8 @@ public final class IngestCommand {
                 stateRoot,
                 java.util.Optional.ofNullable(cws),
                 runId,
-                null));
+                null,
+                lease));
   }
 
   private static void require(String option, Object value) {
@@ -618,6 +640,7 @@ public final class IngestCommand {
       case "maxInvalidRatio" -> "--max-invalid-ratio";
       case "stateRoot" -> "--state-root";
       case "runId" -> "--run-id";
+      case "leaseTtl" -> "--lease-ttl";
       case "location" -> "--raw-root";
       case "partitionColumn" -> "--partition-column";
       default -> field;

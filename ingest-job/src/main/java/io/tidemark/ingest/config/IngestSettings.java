@@ -32,6 +32,9 @@ import java.util.Optional;
  * @param cloudWatch publisher settings when metrics are on, empty when off (the default)
  * @param runId the run's id; null to generate one
  * @param clock the clock for "now" (run times, the future-marker check)
+ * @param leaseTtl how long a run's lease on the table lasts unless renewed (state roots on S3, see
+ *     {@link io.tidemark.ingest.lease.RunLeases}); zero for no lease; default {@value
+ *     #LEASE_TTL_DEFAULT_TEXT}
  */
 public record IngestSettings(
     DatasetSpec dataset,
@@ -45,7 +48,8 @@ public record IngestSettings(
     String stateRoot,
     Optional<CloudWatchPublisher.Settings> cloudWatch,
     String runId,
-    Clock clock) {
+    Clock clock,
+    Duration leaseTtl) {
 
   public static final String LOOKBACK_DEFAULT_TEXT = "P2D";
   public static final Duration LOOKBACK_DEFAULT = Duration.parse(LOOKBACK_DEFAULT_TEXT);
@@ -54,6 +58,9 @@ public record IngestSettings(
   public static final Duration FUTURE_TOLERANCE_DEFAULT =
       Duration.parse(FUTURE_TOLERANCE_DEFAULT_TEXT);
   public static final String TOMBSTONE_SUFFIX = "_tombstones";
+  public static final String LEASE_TTL_DEFAULT_TEXT = "PT10M";
+  public static final Duration LEASE_TTL_DEFAULT = Duration.parse(LEASE_TTL_DEFAULT_TEXT);
+  public static final Duration LEASE_TTL_MIN = Duration.ofSeconds(1);
 
   public IngestSettings {
     Objects.requireNonNull(dataset, "dataset is null");
@@ -95,6 +102,11 @@ public record IngestSettings(
       Checks.name("runId", runId);
     }
     clock = clock == null ? Clock.systemUTC() : clock;
+    leaseTtl = leaseTtl == null ? LEASE_TTL_DEFAULT : leaseTtl;
+    if (leaseTtl.isNegative() || (!leaseTtl.isZero() && leaseTtl.compareTo(LEASE_TTL_MIN) < 0)) {
+      throw new InvalidDocumentException(
+          "leaseTtl", leaseTtl, "must be 0 (no lease) or at least " + LEASE_TTL_MIN);
+    }
   }
 
   /** Settings with every default: incremental, files discovery, metrics off. */
@@ -109,6 +121,7 @@ public record IngestSettings(
         MAX_INVALID_RATIO_DEFAULT,
         null,
         stateRoot,
+        null,
         null,
         null,
         null);
@@ -127,7 +140,8 @@ public record IngestSettings(
         stateRoot,
         cloudWatch,
         runId,
-        clock);
+        clock,
+        leaseTtl);
   }
 
   public IngestSettings withDiscovery(DiscoveryMode d) {
@@ -143,7 +157,8 @@ public record IngestSettings(
         stateRoot,
         cloudWatch,
         runId,
-        clock);
+        clock,
+        leaseTtl);
   }
 
   public IngestSettings withLookback(Duration l) {
@@ -159,7 +174,8 @@ public record IngestSettings(
         stateRoot,
         cloudWatch,
         runId,
-        clock);
+        clock,
+        leaseTtl);
   }
 
   public IngestSettings withMaxInvalidRatio(double r) {
@@ -175,7 +191,8 @@ public record IngestSettings(
         stateRoot,
         cloudWatch,
         runId,
-        clock);
+        clock,
+        leaseTtl);
   }
 
   public IngestSettings withCloudWatch(CloudWatchPublisher.Settings s) {
@@ -191,7 +208,8 @@ public record IngestSettings(
         stateRoot,
         Optional.ofNullable(s),
         runId,
-        clock);
+        clock,
+        leaseTtl);
   }
 
   public IngestSettings withClock(Clock c) {
@@ -207,7 +225,8 @@ public record IngestSettings(
         stateRoot,
         cloudWatch,
         runId,
-        c);
+        c,
+        leaseTtl);
   }
 
   /** The curated table's name in Spark SQL: {@code <catalog>.<namespace>.<table>}. */
@@ -221,5 +240,22 @@ public record IngestSettings(
 
   public String tombstoneSparkName() {
     return catalog.name() + "." + tombstoneTable;
+  }
+
+  public IngestSettings withLeaseTtl(Duration ttl) {
+    return new IngestSettings(
+        dataset,
+        catalog,
+        tombstoneTable,
+        mode,
+        discovery,
+        lookback,
+        maxInvalidRatio,
+        futureTolerance,
+        stateRoot,
+        cloudWatch,
+        runId,
+        clock,
+        ttl);
   }
 }

@@ -111,7 +111,7 @@ public final class ReportRecovery {
             null,
             List.of(),
             null);
-    String location = RunReports.write(settings.stateRoot(), report, conf);
+    String location = RunReports.write(settings, report, conf);
     LOG.warn(
         "Run {} committed batch {} (snapshot {}) but wrote no report; rebuilt it at {}",
         runId,

@@ -1,5 +1,7 @@
 package io.tidemark.ingest.report;
 
+import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.ingest.s3.S3State;
 import io.tidemark.model.contract.StateLayout;
 import io.tidemark.model.json.Json;
 import io.tidemark.model.report.IngestRunReport;
@@ -12,10 +14,19 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /** Where run reports go, and writing them atomically. */
 public final class RunReports {
   public static final String RUNS_FOLDER = StateLayout.RUNS_FOLDER;
+  private static final Logger LOG = LoggerFactory.getLogger(RunReports.class);
+  private static final int PRECONDITION_FAILED = 412;
+  private static final int CONFLICT = 409;
 
   private RunReports() {}
 
@@ -78,12 +89,40 @@ public final class RunReports {
   }
 
   /**
-   * Writes the report. Local paths are written to a temporary sibling and renamed; object stores
-   * ({@code s3://...}) write the object in one request, which is atomic there.
+   * Writes the report, never over an existing one. On S3 the object is created with {@code
+   * If-None-Match: *} (one request, atomic: of two writers of the same report exactly one creates
+   * it), with the S3 client the catalog's properties describe; local paths are written to a
+   * temporary sibling and renamed; other Hadoop file systems are written in one stream.
    *
-   * @return where it was written
+   * @return where the report is
    */
-  public static String write(String stateRoot, IngestRunReport report, Configuration conf)
+  public static String write(IngestSettings settings, IngestRunReport report, Configuration conf)
+      throws IOException {
+    String location = location(settings.stateRoot(), report);
+    if (!S3State.onS3(settings.stateRoot())) {
+      return write(settings.stateRoot(), report, conf);
+    }
+    S3State.Key at = S3State.Key.of(location);
+    try (S3Client s3 = S3State.client(settings)) {
+      s3.putObject(
+          b -> b.bucket(at.bucket()).key(at.key()).ifNoneMatch("*").contentType("application/json"),
+          RequestBody.fromString(Json.write(report)));
+    } catch (S3Exception e) {
+      if (e.statusCode() != PRECONDITION_FAILED && e.statusCode() != CONFLICT) {
+        throw new IOException("Cannot write run report " + location + ": " + e.getMessage(), e);
+      }
+      LOG.warn(
+          "The report of run {} already exists at {}; kept it, did not overwrite it",
+          report.runId(),
+          location);
+    } catch (SdkException e) {
+      throw new IOException("Cannot write run report " + location + ": " + e.getMessage(), e);
+    }
+    return location;
+  }
+
+  /** The report written with Hadoop's file system API; see {@link #write(IngestSettings, ...)}. */
+  static String write(String stateRoot, IngestRunReport report, Configuration conf)
       throws IOException {
     String location = location(stateRoot, report);
     URI uri = URI.create(location.replace(" ", "%20"));
@@ -94,7 +133,7 @@ public final class RunReports {
     }
     org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(location);
     FileSystem fs = p.getFileSystem(conf);
-    try (OutputStream out = fs.create(p, true)) {
+    try (OutputStream out = fs.create(p, false)) {
       out.write(Json.write(report).getBytes(StandardCharsets.UTF_8));
     }
     return location;

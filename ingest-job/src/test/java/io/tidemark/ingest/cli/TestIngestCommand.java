@@ -80,7 +80,7 @@ class TestIngestCommand {
         """
         {"raw-root": "%s", "warehouse": "%s", "state-root": "%s",
          "table": "silver.clients", "key-columns": ["tenant", "client_id"],
-         "lookback": "5d", "discovery": "watermark", "max-invalid-ratio": 0.25,
+         "lookback": "5d", "discovery": "watermark", "max-invalid-ratio": 0.25, "lease-ttl": "0",
          "cloudwatch-endpoint": "http://127.0.0.1:1", "catalog-name": "cli1"}
         """
             .formatted(dir.resolve("raw"), dir.resolve("wh"), dir.resolve("state")));
@@ -95,6 +95,7 @@ class TestIngestCommand {
     assertThat(s.mode()).isEqualTo(IngestMode.FULL_REFRESH);
     assertThat(s.discovery()).isEqualTo(DiscoveryMode.WATERMARK);
     assertThat(s.maxInvalidRatio()).isEqualTo(0.25);
+    assertThat(s.leaseTtl()).as("0: no lease").isZero();
     assertThat(s.dataset().curatedTable()).isEqualTo("silver.clients");
     assertThat(s.dataset().quarantineTable()).isEqualTo("silver.clients_quarantine");
     assertThat(s.tombstoneTable()).isEqualTo("silver.clients_tombstones");
@@ -117,6 +118,12 @@ class TestIngestCommand {
 
     assertThat(run(concat(base, "--max-invalid-ratio", "lots"))).isEqualTo(2);
     assertThat(err.toString()).contains("--max-invalid-ratio").contains("lots");
+
+    assertThat(run(concat(base, "--lease-ttl", "500ms"))).isEqualTo(2);
+    assertThat(err.toString()).contains("'--lease-ttl'").contains("'500ms'");
+
+    assertThat(run(concat(base, "--lease-ttl", "0.5s"))).isEqualTo(2);
+    assertThat(err.toString()).contains("--lease-ttl");
 
     assertThat(run(concat(base, "--mode", "sometimes"))).isEqualTo(2);
     assertThat(err.toString()).contains("'--mode'").contains("'sometimes'");
