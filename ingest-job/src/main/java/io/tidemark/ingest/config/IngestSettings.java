@@ -128,105 +128,27 @@ public record IngestSettings(
   }
 
   public IngestSettings withMode(IngestMode m) {
-    return new IngestSettings(
-        dataset,
-        catalog,
-        tombstoneTable,
-        m,
-        discovery,
-        lookback,
-        maxInvalidRatio,
-        futureTolerance,
-        stateRoot,
-        cloudWatch,
-        runId,
-        clock,
-        leaseTtl);
+    return with(c -> c.mode = m);
   }
 
   public IngestSettings withDiscovery(DiscoveryMode d) {
-    return new IngestSettings(
-        dataset,
-        catalog,
-        tombstoneTable,
-        mode,
-        d,
-        lookback,
-        maxInvalidRatio,
-        futureTolerance,
-        stateRoot,
-        cloudWatch,
-        runId,
-        clock,
-        leaseTtl);
+    return with(c -> c.discovery = d);
   }
 
   public IngestSettings withLookback(Duration l) {
-    return new IngestSettings(
-        dataset,
-        catalog,
-        tombstoneTable,
-        mode,
-        discovery,
-        l,
-        maxInvalidRatio,
-        futureTolerance,
-        stateRoot,
-        cloudWatch,
-        runId,
-        clock,
-        leaseTtl);
+    return with(c -> c.lookback = l);
   }
 
   public IngestSettings withMaxInvalidRatio(double r) {
-    return new IngestSettings(
-        dataset,
-        catalog,
-        tombstoneTable,
-        mode,
-        discovery,
-        lookback,
-        r,
-        futureTolerance,
-        stateRoot,
-        cloudWatch,
-        runId,
-        clock,
-        leaseTtl);
+    return with(c -> c.maxInvalidRatio = r);
   }
 
   public IngestSettings withCloudWatch(CloudWatchPublisher.Settings s) {
-    return new IngestSettings(
-        dataset,
-        catalog,
-        tombstoneTable,
-        mode,
-        discovery,
-        lookback,
-        maxInvalidRatio,
-        futureTolerance,
-        stateRoot,
-        Optional.ofNullable(s),
-        runId,
-        clock,
-        leaseTtl);
+    return with(c -> c.cloudWatch = Optional.ofNullable(s));
   }
 
   public IngestSettings withClock(Clock c) {
-    return new IngestSettings(
-        dataset,
-        catalog,
-        tombstoneTable,
-        mode,
-        discovery,
-        lookback,
-        maxInvalidRatio,
-        futureTolerance,
-        stateRoot,
-        cloudWatch,
-        runId,
-        c,
-        leaseTtl);
+    return with(x -> x.clock = c);
   }
 
   /** The curated table's name in Spark SQL: {@code <catalog>.<namespace>.<table>}. */
@@ -243,19 +165,62 @@ public record IngestSettings(
   }
 
   public IngestSettings withLeaseTtl(Duration ttl) {
-    return new IngestSettings(
-        dataset,
-        catalog,
-        tombstoneTable,
-        mode,
-        discovery,
-        lookback,
-        maxInvalidRatio,
-        futureTolerance,
-        stateRoot,
-        cloudWatch,
-        runId,
-        clock,
-        ttl);
+    return with(c -> c.leaseTtl = ttl);
+  }
+
+  private IngestSettings with(java.util.function.Consumer<Copy> change) {
+    Copy c = new Copy(this);
+    change.accept(c);
+    return c.build();
+  }
+
+  /** The settings' values, to change one and build new settings from them. */
+  private static final class Copy {
+    final DatasetSpec dataset;
+    final CatalogSpec catalog;
+    final String tombstoneTable;
+    IngestMode mode;
+    DiscoveryMode discovery;
+    Duration lookback;
+    double maxInvalidRatio;
+    final Duration futureTolerance;
+    final String stateRoot;
+    Optional<CloudWatchPublisher.Settings> cloudWatch;
+    final String runId;
+    Clock clock;
+    Duration leaseTtl;
+
+    Copy(IngestSettings s) {
+      dataset = s.dataset;
+      catalog = s.catalog;
+      tombstoneTable = s.tombstoneTable;
+      mode = s.mode;
+      discovery = s.discovery;
+      lookback = s.lookback;
+      maxInvalidRatio = s.maxInvalidRatio;
+      futureTolerance = s.futureTolerance;
+      stateRoot = s.stateRoot;
+      cloudWatch = s.cloudWatch;
+      runId = s.runId;
+      clock = s.clock;
+      leaseTtl = s.leaseTtl;
+    }
+
+    IngestSettings build() {
+      return new IngestSettings(
+          dataset,
+          catalog,
+          tombstoneTable,
+          mode,
+          discovery,
+          lookback,
+          maxInvalidRatio,
+          futureTolerance,
+          stateRoot,
+          cloudWatch,
+          runId,
+          clock,
+          leaseTtl);
+    }
   }
 }
