@@ -1,0 +1,482 @@
+package io.tidemark.ingest;
+
+import static io.tidemark.ingest.RawFixtures.d;
+import static io.tidemark.ingest.RawFixtures.u;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.ingest.config.IngestSpark;
+import io.tidemark.model.config.CatalogSpec;
+import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.json.Json;
+import io.tidemark.model.report.IngestRunReport;
+import io.tidemark.model.report.IngestStatus;
+import io.tidemark.model.testing.MotoServer;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * The packaged job jar (classifier {@code glue}) as Glue and EMR run it: a child JVM whose class
+ * path holds only what those platforms provide (Spark, Scala, Hadoop, Iceberg with iceberg-aws, the
+ * AWS SDK, and their own dependencies, taken from this module's test class path), started through
+ * {@code org.apache.spark.deploy.SparkSubmit} in local[2] — which is what {@code spark-submit} runs
+ * — with the jar as its application jar. Day one goes through {@link
+ * io.tidemark.ingest.cli.GlueEntryPoint} with Glue's arguments, day two through the command as on
+ * EMR; raw files in moto's S3, tables in moto's Glue catalog with S3FileIO, run reports on S3. The
+ * curated rows, counts and watermark must equal the same two days run in this JVM on local folders.
+ *
+ * <p>Runs in the integration-test phase, after {@code package}, which hands over the jar's path.
+ */
+class TestPackagedJobIT extends SparkTestSupport {
+  /** Set by the integration-test execution in pom.xml. */
+  static final String JAR_PROPERTY = "tidemark.glue.jar";
+
+  private static final String BUCKET = "tidemark-packaged";
+  private static final String GLUE_RUN_ID =
+      "jr_0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0";
+  private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(5);
+
+  /** What a class path mismatch looks like in a JVM's output. */
+  private static final Pattern LINKAGE =
+      Pattern.compile(
+          "NoClassDefFoundError|ClassNotFoundException|LinkageError|NoSuchMethodError"
+              + "|NoSuchFieldError|IncompatibleClassChangeError|AbstractMethodError");
+
+  /** Packages the platforms provide: the jar must carry none of them. */
+  private static final List<String> PLATFORM_PACKAGES =
+      List.of(
+          "org/apache/spark/",
+          "scala/",
+          "org/apache/iceberg/",
+          "software/amazon/awssdk/",
+          "org/apache/hadoop/");
+
+  private static MotoServer moto;
+  private static Path jar;
+
+  @TempDir Path dir;
+  private final Set<String> landed = new HashSet<>();
+
+  @BeforeAll
+  static void findJarAndStartMoto() {
+    String path = System.getProperty(JAR_PROPERTY);
+    Assumptions.assumeTrue(
+        path != null, "runs in the integration-test phase, after package builds the jar");
+    jar = Path.of(path);
+    assertThat(jar).as("the packaged job jar; build it with mvn package").isRegularFile();
+    moto = MotoServer.start();
+    // This JVM reads the Glue catalog to compare; Iceberg's AWS clients take these.
+    System.setProperty("aws.accessKeyId", MotoServer.ACCESS_KEY);
+    System.setProperty("aws.secretAccessKey", MotoServer.SECRET_KEY);
+    System.setProperty("aws.region", MotoServer.REGION);
+  }
+
+  @AfterAll
+  static void stopMoto() {
+    System.clearProperty("aws.accessKeyId");
+    System.clearProperty("aws.secretAccessKey");
+    System.clearProperty("aws.region");
+    if (moto != null) {
+      moto.close();
+    }
+  }
+
+  @Test
+  void theJarCarriesNoPlatformClassesAndRelocatesWhatCouldClash() throws IOException {
+    List<String> entries = entries(jar);
+    for (String pkg : PLATFORM_PACKAGES) {
+      assertThat(entries).as("entries under %s", pkg).noneMatch(e -> e.startsWith(pkg));
+    }
+    assertThat(entries)
+        .contains(
+            "io/tidemark/ingest/cli/GlueEntryPoint.class",
+            "io/tidemark/ingest/cli/IngestCommand.class",
+            "io/tidemark/model/report/IngestRunReport.class",
+            "io/tidemark/shaded/com/fasterxml/jackson/databind/ObjectMapper.class",
+            "io/tidemark/shaded/picocli/CommandLine.class",
+            "org/sqlite/JDBC.class")
+        .noneMatch(e -> e.startsWith("com/fasterxml/") || e.startsWith("picocli/"))
+        .noneMatch(e -> e.startsWith("org/slf4j/") || e.startsWith("io/netty/"))
+        // The platform's logging configuration applies.
+        .doesNotContain("log4j2.properties");
+    try (JarFile j = new JarFile(jar.toFile())) {
+      Manifest m = j.getManifest();
+      assertThat(m.getMainAttributes().getValue("Main-Class"))
+          .isEqualTo("io.tidemark.ingest.cli.IngestCommand");
+    }
+  }
+
+  @Test
+  void twoDaysThroughThePackagedJarLeaveWhatTheyLeaveLocally() throws Exception {
+    List<String> platform = platformClassPath();
+    IngestSettings local = settings(dir.resolve("local"));
+    Path raw = Path.of(local.dataset().raw().location());
+    try (S3Client s3 = s3()) {
+      s3.createBucket(b -> b.bucket(BUCKET));
+
+      List<RawFixtures.Rec> day1 = new ArrayList<>();
+      for (int i = 1; i <= 20; i++) {
+        day1.add(u(String.format("K%02d", i), "Name " + i, "2024-03-18T10:00:00Z"));
+      }
+      day1.add(u("", "no key", "2024-03-18T10:00:00Z"));
+      RawFixtures.write(spark, raw, "2024-03-18", "a.parquet", day1);
+      upload(s3, raw);
+      IngestOutcome localDay1 = new IngestJob(spark, local).run();
+      assertThat(localDay1.report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+
+      // Day one as Glue runs it: Glue's own arguments around ours.
+      List<String> glueArgs = new ArrayList<>();
+      glueArgs.addAll(
+          List.of(
+              "--JOB_ID",
+              "j_0123456789abcdef",
+              "--JOB_RUN_ID",
+              GLUE_RUN_ID,
+              "--JOB_NAME",
+              "tidemark-ingest-crm-customers",
+              "--job-bookmark-option",
+              "job-bookmark-disable",
+              "--TempDir",
+              "s3://" + BUCKET + "/glue-temp/",
+              "--enable-glue-datacatalog",
+              "true",
+              "--datalake-formats",
+              "iceberg",
+              "--enable-metrics",
+              ""));
+      glueArgs.addAll(jobArguments());
+      Child glueDay1 = submit(platform, "io.tidemark.ingest.cli.GlueEntryPoint", glueArgs, "day1");
+      assertThat(glueDay1.exitCode()).as(glueDay1.describe()).isZero();
+      assertThat(glueDay1.output())
+          .contains("ignoring Glue's own arguments: --TempDir, --datalake-formats")
+          .contains("SUCCEEDED run " + GLUE_RUN_ID);
+
+      RawFixtures.write(
+          spark,
+          raw,
+          "2024-03-19",
+          "b.parquet",
+          List.of(
+              u("K01", "Ann B", "2024-03-19T09:00:00Z"),
+              d("K02", "2024-03-19T09:00:00Z"),
+              u("K21", "Dee", "2024-03-19T09:00:00Z")));
+      upload(s3, raw);
+      IngestOutcome localDay2 = new IngestJob(spark, local).run();
+      assertThat(localDay2.report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+
+      // Day two as EMR runs it: spark-submit --class IngestCommand with the options alone.
+      Child emrDay2 =
+          submit(
+              platform,
+              "io.tidemark.ingest.cli.IngestCommand",
+              withRunId(jobArguments(), "emr-day2"),
+              "day2");
+      assertThat(emrDay2.exitCode()).as(emrDay2.describe()).isZero();
+
+      for (Child c : List.of(glueDay1, emrDay2)) {
+        assertThat(LINKAGE.matcher(c.output()).find())
+            .as("class path errors in the child's output:%n%s", c.describe())
+            .isFalse();
+      }
+
+      Map<String, IngestRunReport> reports = reports(s3);
+      assertThat(reports).containsOnlyKeys(GLUE_RUN_ID, "emr-day2");
+      IngestRunReport awsDay1 = reports.get(GLUE_RUN_ID);
+      IngestRunReport awsDay2 = reports.get("emr-day2");
+      assertThat(awsDay1.status()).isEqualTo(IngestStatus.SUCCEEDED);
+      assertThat(awsDay2.status()).isEqualTo(IngestStatus.SUCCEEDED);
+      assertThat(awsDay1.counts()).isEqualTo(localDay1.report().counts());
+      assertThat(awsDay2.counts()).isEqualTo(localDay2.report().counts());
+      assertThat(awsDay1.watermarkAfter()).isEqualTo(localDay1.report().watermarkAfter());
+      assertThat(awsDay2.watermarkBefore()).isEqualTo(awsDay1.watermarkAfter());
+      assertThat(awsDay2.watermarkAfter()).isEqualTo(localDay2.report().watermarkAfter());
+
+      IngestSettings aws = readBack();
+      IngestSpark.register(spark, aws.catalog());
+      assertThat(curated(aws))
+          .isEqualTo(curated(local))
+          .hasSize(20)
+          .containsKeys("K01", "K21")
+          .doesNotContainKey("K02");
+      assertThat(count(aws.curatedSparkName() + "_quarantine"))
+          .isEqualTo(1)
+          .isEqualTo(count(local.curatedSparkName() + "_quarantine"));
+    }
+  }
+
+  // ------------------------------------------------------------------ the child JVM
+
+  record Child(int exitCode, String output, List<String> command, Duration took) {
+    String describe() {
+      String tail = output.length() > 6000 ? output.substring(output.length() - 6000) : output;
+      return "exit " + exitCode + " after " + took.toSeconds() + " s; output tail:\n" + tail;
+    }
+  }
+
+  /** The job's options for the S3 and Glue run; Glue passes them as the job's parameters. */
+  private static List<String> jobArguments() {
+    String endpoint = moto.endpoint().toString();
+    return List.of(
+        "--raw-root",
+        "s3://" + BUCKET + "/raw",
+        "--state-root",
+        "s3://" + BUCKET + "/state",
+        "--catalog-name",
+        "glue",
+        "--catalog-property",
+        "type=glue",
+        "--catalog-property",
+        "client.region=" + MotoServer.REGION,
+        "--catalog-property",
+        "glue.endpoint=" + endpoint,
+        "--catalog-property",
+        "s3.endpoint=" + endpoint,
+        "--catalog-property",
+        "s3.path-style-access=true",
+        "--warehouse",
+        "s3://" + BUCKET + "/warehouse",
+        "--table",
+        "curated.customers");
+  }
+
+  private static List<String> withRunId(List<String> args, String runId) {
+    List<String> out = new ArrayList<>(args);
+    out.add("--run-id=" + runId);
+    return out;
+  }
+
+  /** The settings the child runs used, to read their tables back in this JVM. */
+  private static IngestSettings readBack() {
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put("type", "glue");
+    p.put("client.region", MotoServer.REGION);
+    p.put("glue.endpoint", moto.endpoint().toString());
+    p.put("s3.endpoint", moto.endpoint().toString());
+    p.put("s3.path-style-access", "true");
+    p.put("warehouse", "s3://" + BUCKET + "/warehouse");
+    DatasetSpec spec =
+        DatasetSpec.customers("s3://" + BUCKET + "/raw/customers", "curated.customers");
+    return IngestSettings.of(spec, new CatalogSpec("glue", p), "s3://" + BUCKET + "/state");
+  }
+
+  /** {@code spark-submit --master local[2] --class main jar args}, as its launcher runs it. */
+  private Child submit(List<String> platform, String mainClass, List<String> args, String name)
+      throws IOException, InterruptedException {
+    String endpoint = moto.endpoint().toString();
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // The same module opens the build gives Spark's tests (root pom.xml, spark.jvm.opens).
+    String opens = System.getProperty("tidemark.spark.opens", "");
+    assertThat(opens).as("tidemark.spark.opens (set by pom.xml)").contains("--add-opens");
+    cmd.addAll(List.of(opens.trim().split("\\s+")));
+    cmd.add("-Xmx1g");
+    cmd.add("-Djava.io.tmpdir=" + Files.createDirectories(dir.resolve(name + "-tmp")));
+    cmd.add("-Daws.disableEc2Metadata=true");
+    cmd.add("-cp");
+    cmd.add(String.join(File.pathSeparator, platform));
+    cmd.add("org.apache.spark.deploy.SparkSubmit");
+    cmd.addAll(List.of("--master", "local[2]", "--class", mainClass, "--name", "tidemark-" + name));
+    Map<String, String> conf = new LinkedHashMap<>();
+    conf.put("spark.driver.bindAddress", "127.0.0.1");
+    conf.put("spark.driver.host", "127.0.0.1");
+    conf.put("spark.ui.enabled", "false");
+    conf.put("spark.sql.shuffle.partitions", "4");
+    conf.put("spark.local.dir", dir.resolve(name + "-spark").toString());
+    // Glue and EMR map s3:// to their S3 file system; S3A here, on moto.
+    conf.put("spark.hadoop.fs.s3.impl", "org.apache.hadoop.fs.s3a.S3AFileSystem");
+    conf.put("spark.hadoop.fs.s3a.endpoint", endpoint);
+    conf.put("spark.hadoop.fs.s3a.endpoint.region", MotoServer.REGION);
+    conf.put("spark.hadoop.fs.s3a.path.style.access", "true");
+    conf.put("spark.hadoop.fs.s3a.connection.ssl.enabled", "false");
+    conf.put("spark.hadoop.fs.s3a.access.key", MotoServer.ACCESS_KEY);
+    conf.put("spark.hadoop.fs.s3a.secret.key", MotoServer.SECRET_KEY);
+    conf.forEach(
+        (k, v) -> {
+          cmd.add("--conf");
+          cmd.add(k + "=" + v);
+        });
+    cmd.add(jar.toString());
+    cmd.addAll(args);
+
+    Path log = dir.resolve(name + ".log");
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+    Map<String, String> env = pb.environment();
+    env.remove("SPARK_HOME");
+    env.remove("SPARK_CONF_DIR");
+    env.remove("HADOOP_CONF_DIR");
+    env.put("SPARK_LOCAL_IP", "127.0.0.1");
+    env.put("AWS_ACCESS_KEY_ID", MotoServer.ACCESS_KEY);
+    env.put("AWS_SECRET_ACCESS_KEY", MotoServer.SECRET_KEY);
+    env.put("AWS_REGION", MotoServer.REGION);
+    env.put("AWS_EC2_METADATA_DISABLED", "true");
+    long start = System.nanoTime();
+    Process p = pb.start();
+    try {
+      if (!p.waitFor(CHILD_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+        p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        throw new AssertionError(
+            "the packaged job did not end within "
+                + CHILD_TIMEOUT
+                + "; output tail:\n"
+                + tail(Files.readString(log, StandardCharsets.UTF_8)));
+      }
+    } finally {
+      if (p.isAlive()) {
+        p.destroyForcibly();
+      }
+    }
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+    System.out.println(
+        "packaged job " + name + " (" + mainClass + ") took " + took.toMillis() + " ms");
+    return new Child(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8), cmd, took);
+  }
+
+  private static String tail(String s) {
+    return s.length() > 6000 ? s.substring(s.length() - 6000) : s;
+  }
+
+  /**
+   * What Glue and EMR provide, from this JVM's class path: every jar but this project's classes and
+   * modules, the test frameworks, and what the job jar brings itself (its classes as they are or
+   * relocated). Jackson is the one library both sides have: Spark needs the platform's, the job
+   * uses its relocated copy.
+   */
+  static List<String> platformClassPath() throws IOException {
+    Set<String> carried = new HashSet<>();
+    for (String e : entries(jar)) {
+      if (e.endsWith(".class") && !e.startsWith("META-INF/")) {
+        carried.add(e.startsWith("io/tidemark/shaded/") ? e.substring(19) : e);
+      }
+    }
+    List<String> platform = new ArrayList<>();
+    List<String> left = new ArrayList<>();
+    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+      Path p = Path.of(entry);
+      String unix = entry.replace('\\', '/');
+      boolean ours =
+          Files.isDirectory(p)
+              || unix.contains("/io/tidemark/")
+              || p.getFileName().toString().startsWith("tidemark-");
+      boolean testing =
+          Stream.of(
+                  "/org/junit/",
+                  "/org/opentest4j/",
+                  "/org/apiguardian/",
+                  "/org/assertj/",
+                  "/net/bytebuddy/",
+                  "/org/apache/maven/")
+              .anyMatch(unix::contains);
+      boolean jackson = unix.contains("/com/fasterxml/jackson/core/");
+      if (ours || testing || !Files.isRegularFile(p)) {
+        left.add(entry);
+      } else if (!jackson && carries(p, carried)) {
+        left.add(entry);
+      } else {
+        platform.add(entry);
+      }
+    }
+    assertThat(platform)
+        .as("the platform class path")
+        .anyMatch(e -> e.contains("spark-core_"))
+        .anyMatch(e -> e.contains("scala-library"))
+        .anyMatch(e -> e.contains("iceberg-spark-runtime"))
+        .anyMatch(e -> e.contains("iceberg-aws"))
+        .anyMatch(e -> e.contains("hadoop-aws"))
+        .anyMatch(e -> e.contains("/software/amazon/awssdk/glue/"))
+        .noneMatch(e -> e.contains("picocli"))
+        .noneMatch(e -> e.contains("sqlite-jdbc"))
+        .noneMatch(e -> e.contains("jackson-datatype-jsr310"))
+        .noneMatch(e -> e.contains("tidemark"));
+    assertThat(left).as("left out").anyMatch(e -> e.contains("picocli"));
+    return platform;
+  }
+
+  /** Whether the jar at {@code p} has a class the job jar carries. */
+  private static boolean carries(Path p, Set<String> carried) throws IOException {
+    try (ZipFile z = new ZipFile(p.toFile())) {
+      return z.stream()
+          .map(ZipEntry::getName)
+          .filter(n -> n.endsWith(".class") && !n.startsWith("META-INF/"))
+          .anyMatch(carried::contains);
+    }
+  }
+
+  private static List<String> entries(Path jarFile) throws IOException {
+    try (ZipFile z = new ZipFile(jarFile.toFile())) {
+      return z.stream().map(ZipEntry::getName).toList();
+    }
+  }
+
+  // ------------------------------------------------------------------ S3
+
+  private static S3Client s3() {
+    return S3Client.builder()
+        .endpointOverride(moto.endpoint())
+        .region(Region.of(MotoServer.REGION))
+        .forcePathStyle(true)
+        .credentialsProvider(
+            StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(MotoServer.ACCESS_KEY, MotoServer.SECRET_KEY)))
+        .build();
+  }
+
+  /** The run reports on S3, by run id. */
+  private static Map<String, IngestRunReport> reports(S3Client s3) {
+    Map<String, IngestRunReport> out = new LinkedHashMap<>();
+    s3.listObjectsV2(b -> b.bucket(BUCKET).prefix("state/_runs/")).contents().stream()
+        .filter(o -> o.key().endsWith(".json"))
+        .sorted(Comparator.comparing(o -> o.key()))
+        .forEach(
+            o -> {
+              String json = s3.getObjectAsBytes(b -> b.bucket(BUCKET).key(o.key())).asUtf8String();
+              IngestRunReport r = Json.read(json, IngestRunReport.class);
+              out.put(r.runId(), r);
+            });
+    return out;
+  }
+
+  /** Lands the raw files not landed yet, as an exporter would. */
+  private void upload(S3Client s3, Path raw) {
+    try (Stream<Path> files = Files.walk(raw)) {
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        String rel = raw.relativize(f).toString().replace('\\', '/');
+        if (rel.contains("/.") || rel.startsWith(".") || rel.endsWith(".crc") || !landed.add(rel)) {
+          continue;
+        }
+        s3.putObject(b -> b.bucket(BUCKET).key("raw/customers/" + rel), RequestBody.fromFile(f));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
