@@ -47,6 +47,9 @@ public final class StackTemplate {
    */
   public static final String GLUE_VERSION = "6.0";
 
+  /** The object deploy/glue/ingest.scala defines: the Glue job's {@code --class}. */
+  public static final String GLUE_SCRIPT_OBJECT = "TidemarkIngest";
+
   public static final String PROJECTION_START_DEFAULT = "2020-01-01";
   public static final String PROJECTION_END = "NOW+1DAYS";
 
@@ -212,8 +215,18 @@ public final class StackTemplate {
         null,
         "[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]",
         "Bucket holding the ingest job's script and jar.");
-    string(p, "JobScriptKey", "tidemark/ingest.scala", ".+", "Key of the Glue job's script.");
-    string(p, "JobJarKey", "tidemark/tidemark-ingest.jar", ".+", "Key of the ingest job's jar.");
+    string(
+        p,
+        "JobScriptKey",
+        "tidemark/ingest.scala",
+        ".+",
+        "Key of the Glue job's script (deploy/glue/ingest.scala).");
+    string(
+        p,
+        "JobJarKey",
+        "tidemark/tidemark-ingest.jar",
+        ".+",
+        "Key of the ingest job's jar (ingest-job/target/tidemark-ingest-job-VERSION-glue.jar).");
     string(
         p,
         "IngestSchedule",
@@ -404,6 +417,10 @@ public final class StackTemplate {
   /** The ingest job's options, by their names in {@code IngestCommand}. */
   static Map<String, JsonNode> jobArguments() {
     Map<String, JsonNode> a = new LinkedHashMap<>();
+    // A Scala job: Glue compiles the script (deploy/glue/ingest.scala) against the job jar and runs
+    // its object, which hands the arguments to io.tidemark.ingest.cli.GlueEntryPoint.
+    a.put("--job-language", text("scala"));
+    a.put("--class", text(GLUE_SCRIPT_OBJECT));
     a.put("--datalake-formats", text("iceberg"));
     a.put("--extra-jars", sub("s3://${ArtifactBucketName}/${JobJarKey}"));
     a.put("--raw-root", sub("s3://${LakeBucketName}/${RawPrefix}"));

@@ -146,6 +146,8 @@ class TestStackTemplate {
     assertThat(job.path("ExecutionProperty").path("MaxConcurrentRuns").asInt()).isEqualTo(1);
     JsonNode args = job.path("DefaultArguments");
     assertThat(args.path("--datalake-formats").asText()).isEqualTo("iceberg");
+    assertThat(args.path("--job-language").asText()).isEqualTo("scala");
+    assertThat(args.path("--class").asText()).isEqualTo(StackTemplate.GLUE_SCRIPT_OBJECT);
     assertThat(args.path("--catalog-property").asText()).isEqualTo("type=glue");
     assertThat(args.path("--cloudwatch-namespace").asText()).isEqualTo(Metric.NAMESPACE_DEFAULT);
     JsonNode trigger = resources().path("IngestTrigger").path("Properties");
