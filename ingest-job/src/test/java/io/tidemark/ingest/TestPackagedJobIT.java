@@ -11,6 +11,7 @@ import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.json.Json;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
+import io.tidemark.model.templates.StackTemplate;
 import io.tidemark.model.testing.MotoServer;
 import java.io.File;
 import java.io.IOException;
@@ -49,10 +50,12 @@ import software.amazon.awssdk.services.s3.S3Client;
  * path holds only what those platforms provide (Spark, Scala, Hadoop, Iceberg with iceberg-aws, the
  * AWS SDK, and their own dependencies, taken from this module's test class path), started through
  * {@code org.apache.spark.deploy.SparkSubmit} in local[2] — which is what {@code spark-submit} runs
- * — with the jar as its application jar. Day one goes through {@link
- * io.tidemark.ingest.cli.GlueEntryPoint} with Glue's arguments, day two through the command as on
- * EMR; raw files in moto's S3, tables in moto's Glue catalog with S3FileIO, run reports on S3. The
- * curated rows, counts and watermark must equal the same two days run in this JVM on local folders.
+ * — with the jar as its application jar. Day one runs as Glue runs the stack's job: the job's
+ * script (deploy/glue/ingest.scala) compiled against the jar, its object as the main class, the jar
+ * as an extra jar, Glue's arguments around ours, so it goes through {@link
+ * io.tidemark.ingest.cli.GlueEntryPoint}; day two runs the command alone as on EMR; raw files in
+ * moto's S3, tables in moto's Glue catalog with S3FileIO, run reports on S3. The curated rows,
+ * counts and watermark must equal the same two days run in this JVM on local folders.
  *
  * <p>Runs in the integration-test phase, after {@code package}, which hands over the jar's path.
  */
@@ -174,7 +177,12 @@ class TestPackagedJobIT extends SparkTestSupport {
               "--enable-metrics",
               ""));
       glueArgs.addAll(jobArguments());
-      Child glueDay1 = submit(platform, "io.tidemark.ingest.cli.GlueEntryPoint", glueArgs, "day1");
+      // Glue compiles the job's script against the jar and runs the script's object with the jar
+      // among --extra-jars: here its compiled classes are the application, the jar an extra one.
+      Path script = compileGlueScript();
+      Child glueDay1 =
+          submit(
+              platform, StackTemplate.GLUE_SCRIPT_OBJECT, script, List.of(jar), glueArgs, "day1");
       assertThat(glueDay1.exitCode()).as(glueDay1.describe()).isZero();
       assertThat(glueDay1.output())
           .contains("ignoring Glue's own arguments: --TempDir, --datalake-formats")
@@ -198,6 +206,8 @@ class TestPackagedJobIT extends SparkTestSupport {
           submit(
               platform,
               "io.tidemark.ingest.cli.IngestCommand",
+              jar,
+              List.of(),
               withRunId(jobArguments(), "emr-day2"),
               "day2");
       assertThat(emrDay2.exitCode()).as(emrDay2.describe()).isZero();
@@ -288,8 +298,17 @@ class TestPackagedJobIT extends SparkTestSupport {
     return IngestSettings.of(spec, new CatalogSpec("glue", p), "s3://" + BUCKET + "/state");
   }
 
-  /** {@code spark-submit --master local[2] --class main jar args}, as its launcher runs it. */
-  private Child submit(List<String> platform, String mainClass, List<String> args, String name)
+  /**
+   * {@code spark-submit --master local[2] --class main [--jars jars] app args}, as its launcher
+   * runs it.
+   */
+  private Child submit(
+      List<String> platform,
+      String mainClass,
+      Path app,
+      List<Path> jars,
+      List<String> args,
+      String name)
       throws IOException, InterruptedException {
     String endpoint = moto.endpoint().toString();
     List<String> cmd = new ArrayList<>();
@@ -324,7 +343,11 @@ class TestPackagedJobIT extends SparkTestSupport {
           cmd.add("--conf");
           cmd.add(k + "=" + v);
         });
-    cmd.add(jar.toString());
+    if (!jars.isEmpty()) {
+      cmd.add("--jars");
+      cmd.add(String.join(",", jars.stream().map(Path::toString).toList()));
+    }
+    cmd.add(app.toString());
     cmd.addAll(args);
 
     Path log = dir.resolve(name + ".log");
@@ -359,6 +382,51 @@ class TestPackagedJobIT extends SparkTestSupport {
     System.out.println(
         "packaged job " + name + " (" + mainClass + ") took " + took.toMillis() + " ms");
     return new Child(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8), cmd, took);
+  }
+
+  /**
+   * Compiles deploy/glue/ingest.scala with Scala's compiler (copied to target/scalac by pom.xml)
+   * against the glue jar alone, as Glue compiles a Scala job's script, and jars the classes.
+   */
+  private Path compileGlueScript() throws IOException, InterruptedException {
+    Path scalac = Path.of(System.getProperty("tidemark.scalac.dir", "target/scalac"));
+    assertThat(scalac.resolve("scala-compiler.jar")).as("Scala's compiler, from pom.xml").exists();
+    Path source = Path.of("..", "deploy", "glue", "ingest.scala");
+    Path classes = Files.createDirectories(dir.resolve("script-classes"));
+    List<String> cmd =
+        List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp",
+            Stream.of("scala-compiler.jar", "scala-reflect.jar", "scala-library.jar")
+                .map(f -> scalac.resolve(f).toString())
+                .collect(java.util.stream.Collectors.joining(File.pathSeparator)),
+            "scala.tools.nsc.Main",
+            "-classpath",
+            scalac.resolve("scala-library.jar") + File.pathSeparator + jar,
+            "-d",
+            classes.toString(),
+            source.toString());
+    Path log = dir.resolve("scalac.log");
+    Process p =
+        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    try {
+      assertThat(p.waitFor(3, TimeUnit.MINUTES)).as("scalac ends").isTrue();
+    } finally {
+      p.destroyForcibly();
+    }
+    assertThat(p.exitValue()).as("scalac: %s", Files.readString(log)).isZero();
+    Path scriptJar = dir.resolve("glue-script.jar");
+    try (java.util.jar.JarOutputStream out =
+            new java.util.jar.JarOutputStream(Files.newOutputStream(scriptJar));
+        Stream<Path> files = Files.walk(classes)) {
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        out.putNextEntry(new ZipEntry(classes.relativize(f).toString().replace('\\', '/')));
+        out.write(Files.readAllBytes(f));
+        out.closeEntry();
+      }
+    }
+    assertThat(entries(scriptJar)).contains(StackTemplate.GLUE_SCRIPT_OBJECT + ".class");
+    return scriptJar;
   }
 
   private static String tail(String s) {
