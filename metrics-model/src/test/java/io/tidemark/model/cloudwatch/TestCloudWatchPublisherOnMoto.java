@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.model.metrics.Metric;
 import io.tidemark.model.report.IngestRunReport;
-import io.tidemark.model.testing.MotoServer;
+import io.tidemark.model.testing.AwsEmulator;
+import io.tidemark.model.testing.AwsService;
+import io.tidemark.model.testing.AwsSuite;
+import io.tidemark.model.testing.AwsTest;
 import io.tidemark.model.testing.Reports;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,9 +15,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
@@ -25,43 +27,44 @@ import software.amazon.awssdk.services.cloudwatch.model.MetricDataQuery;
 import software.amazon.awssdk.services.cloudwatch.model.MetricDataResult;
 import software.amazon.awssdk.services.cloudwatch.model.StandardUnit;
 
-/** Datums a run report produces, sent to the real moto_server and read back with GetMetricData. */
+/**
+ * Datums a run report produces, sent to a real AWS emulator (moto_server, and LocalStack where a
+ * Docker engine exists) and read back with GetMetricData.
+ */
+@AwsSuite(services = AwsService.CLOUDWATCH)
 class TestCloudWatchPublisherOnMoto {
-  private static MotoServer moto;
-  private static CloudWatchClient reader;
+  private AwsEmulator aws;
+  private CloudWatchClient reader;
 
-  @BeforeAll
-  static void startMoto() {
-    moto = MotoServer.start();
+  @BeforeEach
+  void connect(AwsEmulator aws) {
+    this.aws = aws;
     reader =
         CloudWatchClient.builder()
-            .endpointOverride(moto.endpoint())
-            .region(Region.of(MotoServer.REGION))
+            .endpointOverride(aws.endpoint())
+            .region(Region.of(aws.region()))
             .credentialsProvider(
                 StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(MotoServer.ACCESS_KEY, MotoServer.SECRET_KEY)))
+                    AwsBasicCredentials.create(aws.accessKey(), aws.secretKey())))
             .build();
   }
 
-  @AfterAll
-  static void stopMoto() {
+  @AfterEach
+  void closeReader() {
     if (reader != null) {
       reader.close();
     }
-    if (moto != null) {
-      moto.close();
-    }
   }
 
-  private static CloudWatchPublisher publisher(String namespace) {
+  private CloudWatchPublisher publisher(String namespace) {
     return CloudWatchPublisher.create(
         CloudWatchPublisher.Settings.defaults()
-            .withEndpoint(moto.endpoint())
+            .withEndpoint(aws.endpoint())
             .withNamespace(namespace)
-            .withStaticCredentials(MotoServer.ACCESS_KEY, MotoServer.SECRET_KEY));
+            .withStaticCredentials(aws.accessKey(), aws.secretKey()));
   }
 
-  @Test
+  @AwsTest
   void runReportMetricsReadBackWithValuesUnitsAndDimensions() {
     Instant start = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(120);
     IngestRunReport report = Reports.succeeded(start);
@@ -125,12 +128,12 @@ class TestCloudWatchPublisherOnMoto {
     for (int i = 0; i < metrics.size(); i++) {
       Metric m = metrics.get(i);
       assertThat(byId.get("m" + i).values())
-          .as("%s read back from moto", m.metricName())
+          .as("%s read back from %s", m.metricName(), aws.backend().label())
           .containsExactly(expected.get(m));
     }
   }
 
-  @Test
+  @AwsTest
   void aDatumWithTheWrongDimensionsIsReportedAndTheRestIsSent() {
     Instant at = Instant.now().truncatedTo(ChronoUnit.SECONDS);
     Datum good = Datum.of(Metric.RECORDS_READ, "crm", "orders", 5, at);
