@@ -114,11 +114,14 @@ public enum AwsBackend {
       return Optional.of(
           prefix + "not selected by -D" + PROPERTY + "=" + selectionText(selected.get()));
     }
-    for (AwsService service : services) {
-      Optional<String> lack = lacks(service);
-      if (lack.isPresent()) {
-        return Optional.of(prefix + "this suite needs " + lack.get());
-      }
+    String lacking =
+        services.stream()
+            .sorted()
+            .map(this::lacks)
+            .flatMap(Optional::stream)
+            .collect(Collectors.joining("; and "));
+    if (!lacking.isEmpty()) {
+      return Optional.of(prefix + "this suite needs " + lacking);
     }
     if (selected.isPresent()) {
       return Optional.empty(); // required: a backend that cannot run fails when started

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tidemark.model.config.CatalogSpec;
-import io.tidemark.reconcile.fixtures.MotoExtension;
+import io.tidemark.model.testing.AwsEmulator;
+import io.tidemark.model.testing.AwsService;
+import io.tidemark.model.testing.AwsSuite;
+import io.tidemark.model.testing.AwsTest;
 import io.tidemark.reconcile.fixtures.S3Clients;
 import java.util.HashMap;
 import java.util.Map;
@@ -17,24 +20,23 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.BeforeEach;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The curated table registered in the Glue Data Catalog, as on AWS: the reconciler builds Iceberg's
  * Glue catalog from the dataset's catalog properties ({@code type=glue}) and reads the table's
  * contract types from it, which the Athena engine's SQL and the raw-table DDL are typed from. Glue
- * and the table's metadata files on S3 are moto_server's.
+ * and the table's metadata files on S3 are an emulator's: moto_server's, and LocalStack's where
+ * Docker exists and its edition serves Glue.
  */
+@AwsSuite(services = {AwsService.S3, AwsService.GLUE})
 class TestGlueCatalogOnMoto {
-  @RegisterExtension static final MotoExtension MOTO = new MotoExtension();
-
   private static final String BUCKET = "tidemark-warehouse";
 
   @BeforeAll
   static void credentials() {
-    // Iceberg's AWS clients take the default credential chain; these are moto's dummy keys.
+    // Iceberg's AWS clients take the default credential chain; the emulators take any keys.
     System.setProperty("aws.accessKeyId", "testing");
     System.setProperty("aws.secretAccessKey", "testing");
   }
@@ -45,20 +47,27 @@ class TestGlueCatalogOnMoto {
     System.clearProperty("aws.secretAccessKey");
   }
 
-  private static CatalogSpec glue() {
+  private AwsEmulator aws;
+
+  @BeforeEach
+  void emulator(AwsEmulator aws) {
+    this.aws = aws;
+  }
+
+  private CatalogSpec glue() {
     Map<String, String> p = new HashMap<>();
     p.put("type", "glue");
     p.put("warehouse", "s3://" + BUCKET + "/warehouse");
-    p.put("client.region", "us-east-1");
-    p.put("glue.endpoint", MOTO.endpoint().toString());
-    p.put("s3.endpoint", MOTO.endpoint().toString());
+    p.put("client.region", aws.region());
+    p.put("glue.endpoint", aws.endpoint().toString());
+    p.put("s3.endpoint", aws.endpoint().toString());
     p.put("s3.path-style-access", "true");
     return new CatalogSpec("tidemark", p);
   }
 
-  @Test
+  @AwsTest
   void theCuratedTableIsReadFromGlueWithItsContractTypes() {
-    try (S3Client s3 = S3Clients.on(MOTO.endpoint())) {
+    try (S3Client s3 = S3Clients.on(aws)) {
       s3.createBucket(r -> r.bucket(BUCKET));
     }
     // What the ingest job does on AWS: the curated table created through the Glue catalog.

@@ -6,9 +6,12 @@ import static org.awaitility.Awaitility.await;
 
 import io.tidemark.model.config.RawSource;
 import io.tidemark.model.contract.RawLayout.StrayEntry;
+import io.tidemark.model.testing.AwsEmulator;
+import io.tidemark.model.testing.AwsService;
+import io.tidemark.model.testing.AwsSuite;
+import io.tidemark.model.testing.AwsTest;
 import io.tidemark.reconcile.engine.RawFiles.RawFile;
 import io.tidemark.reconcile.engine.S3RawFiles.S3Listing;
-import io.tidemark.reconcile.fixtures.MotoExtension;
 import io.tidemark.reconcile.fixtures.S3Clients;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,19 +27,17 @@ import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * Raw files listed on moto's S3 under the raw-layer contract. moto pages ListObjectsV2 at 1,000
- * keys, as S3 does, so a partition of 1,050 files takes two calls.
+ * Raw files listed on an emulator's S3 (moto, and LocalStack where Docker exists) under the
+ * raw-layer contract. Both page ListObjectsV2 at 1,000 keys, as S3 does, so a partition of 1,050
+ * files takes two calls.
  */
+@AwsSuite(services = AwsService.S3)
 class TestS3RawFiles {
-  @RegisterExtension static final MotoExtension MOTO = new MotoExtension();
-
   private static final String BUCKET = "tidemark-raw";
   private static final String DATASET = "lake/customers/";
   private static final String LOCATION = "s3://" + BUCKET + "/lake/customers";
@@ -45,8 +46,8 @@ class TestS3RawFiles {
   private S3Client s3;
 
   @BeforeEach
-  void bucket() {
-    s3 = S3Clients.on(MOTO.endpoint());
+  void bucket(AwsEmulator aws) {
+    s3 = S3Clients.on(aws);
     s3.createBucket(r -> r.bucket(BUCKET));
   }
 
@@ -86,7 +87,7 @@ class TestS3RawFiles {
           new StrayEntry(LOCATION + "/ingest_date=2026-3-7", "'2026-3-7' is not a date YYYY-MM-DD"),
           new StrayEntry(LOCATION + "/misc", "not a ingest_date=YYYY-MM-DD partition folder"));
 
-  @Test
+  @AwsTest
   void everyPageIsListedAndTheContractHolds() throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(8);
     try {
@@ -153,7 +154,7 @@ class TestS3RawFiles {
     assertThat(fromDateOnly.listCalls()).as("the old partition is not listed").isEqualTo(3);
   }
 
-  @Test
+  @AwsTest
   void s3AndALocalFolderListTheSameLayoutAlike() throws Exception {
     List<String> entries = new ArrayList<>(ODD_ENTRIES);
     entries.addAll(
@@ -188,7 +189,7 @@ class TestS3RawFiles {
     }
   }
 
-  @Test
+  @AwsTest
   void aLocationWithNoObjectsIsAnOutageNotAnEmptyDataset() {
     assertThatThrownBy(() -> S3RawFiles.list(s3, RawSource.parquet(LOCATION), null))
         .isInstanceOf(EngineException.class)

@@ -34,7 +34,8 @@ import software.amazon.awssdk.services.cloudwatch.model.MetricStat;
 
 /**
  * With Micrometer's CloudWatch registry pointed at moto_server, a reconciliation's rule metrics are
- * read back with GetMetricData, under exactly the catalogue's names and dimensions.
+ * read back with GetMetricData, under exactly the catalogue's names and dimensions. {@link
+ * TestCloudWatchOnLocalStack} runs the same tests on LocalStack where Docker exists.
  */
 @QuarkusTest
 @TestProfile(TestCloudWatchOnMoto.OnMoto.class)

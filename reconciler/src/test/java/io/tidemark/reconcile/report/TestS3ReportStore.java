@@ -7,7 +7,10 @@ import io.tidemark.model.json.Json;
 import io.tidemark.model.report.ReconciliationMode;
 import io.tidemark.model.report.ReconciliationReport;
 import io.tidemark.model.report.ReconciliationStatus;
-import io.tidemark.reconcile.fixtures.MotoExtension;
+import io.tidemark.model.testing.AwsEmulator;
+import io.tidemark.model.testing.AwsService;
+import io.tidemark.model.testing.AwsSuite;
+import io.tidemark.model.testing.AwsTest;
 import io.tidemark.reconcile.fixtures.S3Clients;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -15,19 +18,17 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * The S3 report store on moto's S3, which honours conditional writes: a PutObject with {@code
- * If-None-Match: *} over an existing key, or with a stale {@code If-Match} ETag, gets 412.
+ * The S3 report store on an emulator's S3 (moto, and LocalStack where Docker exists), which honours
+ * conditional writes: a PutObject with {@code If-None-Match: *} over an existing key, or with a
+ * stale {@code If-Match} ETag, gets 412.
  */
+@AwsSuite(services = AwsService.S3)
 class TestS3ReportStore {
-  @RegisterExtension static final MotoExtension MOTO = new MotoExtension();
-
   private static final String BUCKET = "tidemark-state";
   private static final String PREFIX = "prod/state";
   private static final Instant T = Instant.parse("2026-03-10T02:00:00Z");
@@ -35,8 +36,8 @@ class TestS3ReportStore {
   private S3Client s3;
 
   @BeforeEach
-  void bucket() {
-    s3 = S3Clients.on(MOTO.endpoint());
+  void bucket(AwsEmulator aws) {
+    s3 = S3Clients.on(aws);
     s3.createBucket(r -> r.bucket(BUCKET));
   }
 
@@ -75,7 +76,7 @@ class TestS3ReportStore {
         ReconciliationReport.class);
   }
 
-  @Test
+  @AwsTest
   void reportsAreObjectsDatedByStartAndSurviveARestart() {
     S3ReportStore store = store();
     ReconciliationReport r = running("r1", "customers", T, T, "test");
@@ -105,7 +106,7 @@ class TestS3ReportStore {
     assertThat(reopened.lastPassedWindowEnd("orders")).isEmpty();
   }
 
-  @Test
+  @AwsTest
   void aRunningReportFoundAtStartIsRewrittenAbandoned() {
     store().save(running("r1", "customers", T, T, "test"));
 
@@ -123,7 +124,7 @@ class TestS3ReportStore {
         .isEmpty();
   }
 
-  @Test
+  @AwsTest
   void anUnreadableReportDoesNotHideTheOthers() {
     store().save(running("r1", "customers", T, T, "test"));
     s3.putObject(
@@ -133,7 +134,7 @@ class TestS3ReportStore {
     assertThat(store().find("r1")).isPresent();
   }
 
-  @Test
+  @AwsTest
   void aSecondCreateOfTheSameReportIsRefusedAndTheFirstKept() {
     S3ReportStore replicaA = store();
     S3ReportStore replicaB = store();
@@ -151,7 +152,7 @@ class TestS3ReportStore {
     assertThat(replicaB.find("r1")).as("the refused report is not indexed").isEmpty();
   }
 
-  @Test
+  @AwsTest
   void aRewriteOverAnotherWritersChangeIsRefused() {
     S3ReportStore first = store();
     ReconciliationReport r = running("r1", "customers", T, T, "test");

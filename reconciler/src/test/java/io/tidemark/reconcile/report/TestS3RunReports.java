@@ -9,7 +9,10 @@ import io.tidemark.model.report.IngestCounts;
 import io.tidemark.model.report.IngestMode;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
-import io.tidemark.reconcile.fixtures.MotoExtension;
+import io.tidemark.model.testing.AwsEmulator;
+import io.tidemark.model.testing.AwsService;
+import io.tidemark.model.testing.AwsSuite;
+import io.tidemark.model.testing.AwsTest;
 import io.tidemark.reconcile.fixtures.S3Clients;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,23 +21,20 @@ import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
-/** Run reports read from moto's S3 under the layout the ingest job writes. */
+/** Run reports read from an emulator's S3 (moto; LocalStack too) under the ingest job's layout. */
+@AwsSuite(services = AwsService.S3)
 class TestS3RunReports {
-  @RegisterExtension static final MotoExtension MOTO = new MotoExtension();
-
   private static final String BUCKET = "tidemark-state";
   private static final Instant T = Instant.parse("2026-03-10T02:00:00Z");
 
   private S3Client s3;
 
   @BeforeEach
-  void bucket() {
-    s3 = S3Clients.on(MOTO.endpoint());
+  void bucket(AwsEmulator aws) {
+    s3 = S3Clients.on(aws);
     s3.createBucket(r -> r.bucket(BUCKET));
   }
 
@@ -75,7 +75,7 @@ class TestS3RunReports {
     s3.putObject(r -> r.bucket(BUCKET).key(key), RequestBody.fromString(body));
   }
 
-  @Test
+  @AwsTest
   void theRunsOfOneDatasetThatFinishedInTheWindowAreRead() {
     land("default", "customers", "old", T.minus(Duration.ofDays(3)));
     land("default", "customers", "before", T.minusSeconds(1));
@@ -102,7 +102,7 @@ class TestS3RunReports {
         .containsExactlyInAnyOrder("old", "before", "atStart", "inside", "atEnd");
   }
 
-  @Test
+  @AwsTest
   void aRunStartedTheDayBeforeTheWindowIsFound() {
     land("default", "customers", "overnight", Instant.parse("2026-03-10T00:00:30Z"));
 
@@ -113,7 +113,7 @@ class TestS3RunReports {
         .containsExactly("overnight");
   }
 
-  @Test
+  @AwsTest
   void anUnreadableReportInRangeIsAnError() {
     put("state/_runs/dt=2026-03-10/broken.json", "{not json");
 
@@ -124,7 +124,7 @@ class TestS3RunReports {
             "Cannot read run report s3://tidemark-state/state/_runs/dt=2026-03-10/broken.json: ");
   }
 
-  @Test
+  @AwsTest
   void noRunsFolderMeansNoRuns() {
     assertThat(new S3RunReports(s3, BUCKET, "state").read("default", "customers", null, T))
         .isEmpty();

@@ -4,9 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.tidemark.model.testing.AwsEmulator;
+import io.tidemark.model.testing.AwsService;
+import io.tidemark.model.testing.AwsSuite;
+import io.tidemark.model.testing.AwsTest;
+import io.tidemark.model.testing.MotoServer;
 import io.tidemark.reconcile.engine.sql.QueryFailedException;
 import io.tidemark.reconcile.engine.sql.QueryResult;
-import io.tidemark.reconcile.fixtures.MotoExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,8 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.BeforeEach;
 import software.amazon.awssdk.services.athena.AthenaClient;
 import software.amazon.awssdk.services.athena.model.QueryExecution;
 import software.amazon.awssdk.services.athena.model.QueryExecutionState;
@@ -25,18 +28,25 @@ import software.amazon.awssdk.services.athena.model.QueryExecutionState;
  * The runner against moto's Athena. moto runs no SQL: it hands out the result sets queued on its
  * control API, one per started query, always in one page (it ignores MaxResults and never sends a
  * NextToken); its queries go QUEUED, RUNNING, SUCCEEDED, or CANCELLED when stopped, never FAILED;
- * it records the execution parameters; it always reports 0 bytes scanned.
+ * it records the execution parameters; it always reports 0 bytes scanned. It runs on moto only: it
+ * drives moto's control API, which LocalStack has no counterpart of, so its LocalStack runs are
+ * skipped saying so.
  */
+@AwsSuite(services = {AwsService.ATHENA, AwsService.MOTO_API})
 class TestAthenaQueryRunnerOnMoto {
-  @RegisterExtension static final MotoExtension MOTO = new MotoExtension();
+  private AwsEmulator aws;
+
+  @BeforeEach
+  void emulator(AwsEmulator aws) {
+    this.aws = aws;
+  }
 
   private AthenaQueryRunner runner() {
-    return new AthenaQueryRunner(
-        AthenaTesting.settings(MOTO.endpoint()), AthenaTesting.CREDENTIALS);
+    return new AthenaQueryRunner(AthenaTesting.settings(aws.endpoint()), AthenaTesting.CREDENTIALS);
   }
 
   /** Queues one result set on moto; a null value is sent as Athena sends SQL NULL. */
-  private static void queueResult(List<List<String>> rowsWithHeader) {
+  private void queueResult(List<List<String>> rowsWithHeader) {
     String rows =
         rowsWithHeader.stream()
             .map(
@@ -45,7 +55,7 @@ class TestAthenaQueryRunnerOnMoto {
                         .map(v -> v == null ? "{}" : "{\"VarCharValue\":\"" + v + "\"}")
                         .collect(Collectors.joining(",", "{\"Data\":[", "]}")))
             .collect(Collectors.joining(","));
-    MOTO.moto()
+    MotoServer.of(aws)
         .control(
             "/moto-api/static/athena/query-results",
             "{\"region\":\"us-east-1\",\"results\":[{\"rows\":["
@@ -54,21 +64,21 @@ class TestAthenaQueryRunnerOnMoto {
   }
 
   /** Keeps every query moto starts from now on QUEUED until it is stopped. */
-  private static void keepQueriesRunning() {
-    MOTO.moto()
+  private void keepQueriesRunning() {
+    MotoServer.of(aws)
         .control(
             "/moto-api/state-manager/set-transition",
             "{\"model_name\":\"athena::execution\","
                 + "\"transition\":{\"progression\":\"manual\",\"times\":1000000}}");
   }
 
-  private static QueryExecution onMoto(String id) {
-    try (AthenaClient client = AthenaTesting.client(MOTO.endpoint())) {
+  private QueryExecution onMoto(String id) {
+    try (AthenaClient client = AthenaTesting.client(aws.endpoint())) {
       return client.getQueryExecution(r -> r.queryExecutionId(id)).queryExecution();
     }
   }
 
-  @Test
+  @AwsTest
   void rowsComeBackAsTextWithNullsAndWithoutTheHeaderRow() {
     queueResult(
         List.of(List.of("customer_id", "versions"), List.of("c1", "3"), Arrays.asList("c2", null)));
@@ -83,7 +93,7 @@ class TestAthenaQueryRunnerOnMoto {
     }
   }
 
-  @Test
+  @AwsTest
   void aLargeResultComesBackWholeAndInOrder() {
     List<List<String>> rows = new ArrayList<>();
     rows.add(List.of("customer_id"));
@@ -98,7 +108,7 @@ class TestAthenaQueryRunnerOnMoto {
     }
   }
 
-  @Test
+  @AwsTest
   void theQueryRunsInTheConfiguredContextWithParametersAsLiterals() {
     try (AthenaQueryRunner runner = runner()) {
       QueryResult result =
@@ -119,7 +129,7 @@ class TestAthenaQueryRunnerOnMoto {
     }
   }
 
-  @Test
+  @AwsTest
   void aQueryWithoutParametersSendsNone() {
     try (AthenaQueryRunner runner = runner()) {
       QueryResult result = runner.run("row_count", "SELECT count(*) FROM t", List.of());
@@ -130,11 +140,11 @@ class TestAthenaQueryRunnerOnMoto {
     }
   }
 
-  @Test
+  @AwsTest
   void aQueryCancelledElsewhereFailsWithItsIdAndState() {
     keepQueriesRunning();
     try (AthenaQueryRunner runner = runner();
-        AthenaClient operator = AthenaTesting.client(MOTO.endpoint())) {
+        AthenaClient operator = AthenaTesting.client(aws.endpoint())) {
       CompletableFuture<QueryResult> run =
           CompletableFuture.supplyAsync(() -> runner.run("missing_keys", "SELECT 1", List.of()));
       await().atMost(Duration.ofSeconds(20)).until(() -> !runner.inFlight().isEmpty());
@@ -157,11 +167,11 @@ class TestAthenaQueryRunnerOnMoto {
     }
   }
 
-  @Test
+  @AwsTest
   void aQueryPastItsTimeoutIsStoppedOnAthena() {
     keepQueriesRunning();
     AthenaSettings settings =
-        AthenaTesting.settings(MOTO.endpoint())
+        AthenaTesting.settings(aws.endpoint())
             .withTimings(Duration.ofMillis(500), Duration.ofMillis(20), Duration.ofMillis(100));
     try (AthenaQueryRunner runner = new AthenaQueryRunner(settings, AthenaTesting.CREDENTIALS)) {
       assertThatThrownBy(() -> runner.run("value_mismatches", "SELECT 1", List.of()))
@@ -178,7 +188,7 @@ class TestAthenaQueryRunnerOnMoto {
     }
   }
 
-  @Test
+  @AwsTest
   void closeStopsEveryQueryStillRunning() {
     keepQueriesRunning();
     AthenaQueryRunner runner = runner();
