@@ -8,9 +8,13 @@ import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.report.IngestStatus;
-import io.tidemark.model.testing.MotoServer;
+import io.tidemark.model.testing.AwsEmulator;
+import io.tidemark.model.testing.AwsService;
+import io.tidemark.model.testing.AwsSuite;
+import io.tidemark.model.testing.AwsTest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -20,9 +24,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -31,64 +35,71 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * The production path on AWS, on moto_server: raw files in S3 (read through Hadoop's S3A file
- * system, {@code s3://} mapped to it as Glue and EMR map it to theirs), the curated, quarantine and
- * tombstone tables in the Glue Data Catalog with their files on S3 (Iceberg's GlueCatalog and
- * S3FileIO), run reports on S3. Two days ingested there must leave exactly what the same two days
- * leave in local folders.
+ * The production path on AWS, on an AWS emulator (moto_server; LocalStack too where Docker exists
+ * and its edition serves Glue): raw files in S3 (read through Hadoop's S3A file system, {@code
+ * s3://} mapped to it as Glue and EMR map it to theirs), the curated, quarantine and tombstone
+ * tables in the Glue Data Catalog with their files on S3 (Iceberg's GlueCatalog and S3FileIO), run
+ * reports on S3. Two days ingested there must leave exactly what the same two days leave in local
+ * folders.
  */
+@AwsSuite(services = {AwsService.S3, AwsService.GLUE})
 class TestOnS3AndGlue extends SparkTestSupport {
   private static final String BUCKET = "tidemark-lake";
-  private static MotoServer moto;
+
+  /** The endpoint Hadoop's cached S3A file systems point at. */
+  private static URI hadoopEndpoint;
 
   @TempDir Path dir;
   private final java.util.Set<String> landed = new java.util.HashSet<>();
+  private AwsEmulator aws;
 
-  @BeforeAll
-  static void startMoto() {
-    moto = MotoServer.start();
-    // Iceberg's AWS clients take the default credential chain; these are moto's dummy keys.
-    System.setProperty("aws.accessKeyId", MotoServer.ACCESS_KEY);
-    System.setProperty("aws.secretAccessKey", MotoServer.SECRET_KEY);
-    System.setProperty("aws.region", MotoServer.REGION);
+  @BeforeEach
+  void connect(AwsEmulator aws) throws IOException {
+    this.aws = aws;
+    // Iceberg's AWS clients take the default credential chain: the emulator's throw-away keys.
+    System.setProperty("aws.accessKeyId", aws.accessKey());
+    System.setProperty("aws.secretAccessKey", aws.secretKey());
+    System.setProperty("aws.region", aws.region());
+    if (hadoopEndpoint != null && !hadoopEndpoint.equals(aws.endpoint())) {
+      FileSystem.closeAll(); // cached S3A file systems still point at the other emulator
+    }
+    hadoopEndpoint = aws.endpoint();
     Configuration hadoop = spark.sparkContext().hadoopConfiguration();
     hadoop.set("fs.s3.impl", "org.apache.hadoop.fs.s3a.S3AFileSystem");
-    hadoop.set("fs.s3a.endpoint", moto.endpoint().toString());
-    hadoop.set("fs.s3a.endpoint.region", MotoServer.REGION);
+    hadoop.set("fs.s3a.endpoint", aws.endpoint().toString());
+    hadoop.set("fs.s3a.endpoint.region", aws.region());
     hadoop.set("fs.s3a.path.style.access", "true");
-    hadoop.set("fs.s3a.access.key", MotoServer.ACCESS_KEY);
-    hadoop.set("fs.s3a.secret.key", MotoServer.SECRET_KEY);
+    hadoop.set("fs.s3a.access.key", aws.accessKey());
+    hadoop.set("fs.s3a.secret.key", aws.secretKey());
     hadoop.set("fs.s3a.connection.ssl.enabled", "false");
   }
 
   @AfterAll
-  static void stopMoto() {
+  static void forgetCredentials() {
     System.clearProperty("aws.accessKeyId");
     System.clearProperty("aws.secretAccessKey");
     System.clearProperty("aws.region");
-    if (moto != null) {
-      moto.close();
-    }
+    hadoopEndpoint = null;
   }
 
-  private static S3Client s3() {
+  private S3Client s3() {
     return S3Client.builder()
-        .endpointOverride(moto.endpoint())
-        .region(Region.of(MotoServer.REGION))
+        .endpointOverride(aws.endpoint())
+        .region(Region.of(aws.region()))
         .forcePathStyle(true)
         .credentialsProvider(
             StaticCredentialsProvider.create(
-                AwsBasicCredentials.create(MotoServer.ACCESS_KEY, MotoServer.SECRET_KEY)))
+                AwsBasicCredentials.create(aws.accessKey(), aws.secretKey())))
         .build();
   }
 
-  private static IngestSettings onAws() {
+  private IngestSettings onAws() {
     Map<String, String> p = new HashMap<>();
     p.put("type", "glue");
     p.put("warehouse", "s3://" + BUCKET + "/warehouse");
-    p.put("client.region", MotoServer.REGION);
-    p.put("glue.endpoint", moto.endpoint().toString());
-    p.put("s3.endpoint", moto.endpoint().toString());
+    p.put("client.region", aws.region());
+    p.put("glue.endpoint", aws.endpoint().toString());
+    p.put("s3.endpoint", aws.endpoint().toString());
     p.put("s3.path-style-access", "true");
     DatasetSpec spec =
         DatasetSpec.customers("s3://" + BUCKET + "/raw/customers", "curated.customers");
@@ -96,7 +107,7 @@ class TestOnS3AndGlue extends SparkTestSupport {
         .withClock(Clock.fixed(NOW, ZoneOffset.UTC));
   }
 
-  @Test
+  @AwsTest
   void twoDaysOnS3AndGlueLeaveWhatTheyLeaveLocally() {
     IngestSettings local = settings(dir.resolve("local"));
     Path raw = Path.of(local.dataset().raw().location());
