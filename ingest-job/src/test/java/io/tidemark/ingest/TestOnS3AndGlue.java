@@ -12,26 +12,13 @@ import io.tidemark.model.testing.AwsEmulator;
 import io.tidemark.model.testing.AwsService;
 import io.tidemark.model.testing.AwsSuite;
 import io.tidemark.model.testing.AwsTest;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneOffset;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.stream.Stream;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -46,64 +33,28 @@ import software.amazon.awssdk.services.s3.S3Client;
 class TestOnS3AndGlue extends SparkTestSupport {
   private static final String BUCKET = "tidemark-lake";
 
-  /** The endpoint Hadoop's cached S3A file systems point at. */
-  private static URI hadoopEndpoint;
-
   @TempDir Path dir;
   private final java.util.Set<String> landed = new java.util.HashSet<>();
   private AwsEmulator aws;
 
   @BeforeEach
-  void connect(AwsEmulator aws) throws IOException {
+  void connect(AwsEmulator aws) {
     this.aws = aws;
-    // Iceberg's AWS clients take the default credential chain: the emulator's throw-away keys.
-    System.setProperty("aws.accessKeyId", aws.accessKey());
-    System.setProperty("aws.secretAccessKey", aws.secretKey());
-    System.setProperty("aws.region", aws.region());
-    if (hadoopEndpoint != null && !hadoopEndpoint.equals(aws.endpoint())) {
-      FileSystem.closeAll(); // cached S3A file systems still point at the other emulator
-    }
-    hadoopEndpoint = aws.endpoint();
-    Configuration hadoop = spark.sparkContext().hadoopConfiguration();
-    hadoop.set("fs.s3.impl", "org.apache.hadoop.fs.s3a.S3AFileSystem");
-    hadoop.set("fs.s3a.endpoint", aws.endpoint().toString());
-    hadoop.set("fs.s3a.endpoint.region", aws.region());
-    hadoop.set("fs.s3a.path.style.access", "true");
-    hadoop.set("fs.s3a.access.key", aws.accessKey());
-    hadoop.set("fs.s3a.secret.key", aws.secretKey());
-    hadoop.set("fs.s3a.connection.ssl.enabled", "false");
+    S3Lake.connect(spark, aws);
   }
 
   @AfterAll
   static void forgetCredentials() {
-    System.clearProperty("aws.accessKeyId");
-    System.clearProperty("aws.secretAccessKey");
-    System.clearProperty("aws.region");
-    hadoopEndpoint = null;
-  }
-
-  private S3Client s3() {
-    return S3Client.builder()
-        .endpointOverride(aws.endpoint())
-        .region(Region.of(aws.region()))
-        .forcePathStyle(true)
-        .credentialsProvider(
-            StaticCredentialsProvider.create(
-                AwsBasicCredentials.create(aws.accessKey(), aws.secretKey())))
-        .build();
+    S3Lake.disconnect();
   }
 
   private IngestSettings onAws() {
-    Map<String, String> p = new HashMap<>();
-    p.put("type", "glue");
-    p.put("warehouse", "s3://" + BUCKET + "/warehouse");
-    p.put("client.region", aws.region());
-    p.put("glue.endpoint", aws.endpoint().toString());
-    p.put("s3.endpoint", aws.endpoint().toString());
-    p.put("s3.path-style-access", "true");
     DatasetSpec spec =
         DatasetSpec.customers("s3://" + BUCKET + "/raw/customers", "curated.customers");
-    return IngestSettings.of(spec, new CatalogSpec("glue", p), "s3://" + BUCKET + "/state")
+    return IngestSettings.of(
+            spec,
+            new CatalogSpec("glue", S3Lake.glueCatalog(aws, "s3://" + BUCKET + "/warehouse")),
+            "s3://" + BUCKET + "/state")
         .withClock(Clock.fixed(NOW, ZoneOffset.UTC));
   }
 
@@ -111,7 +62,7 @@ class TestOnS3AndGlue extends SparkTestSupport {
   void twoDaysOnS3AndGlueLeaveWhatTheyLeaveLocally() {
     IngestSettings local = settings(dir.resolve("local"));
     Path raw = Path.of(local.dataset().raw().location());
-    try (S3Client s3 = s3()) {
+    try (S3Client s3 = S3Lake.s3(aws)) {
       s3.createBucket(b -> b.bucket(BUCKET));
       IngestSettings aws = onAws();
 
@@ -121,7 +72,7 @@ class TestOnS3AndGlue extends SparkTestSupport {
       }
       day1.add(u("", "no key", "2024-03-18T10:00:00Z"));
       RawFixtures.write(spark, raw, "2024-03-18", "a.parquet", day1);
-      upload(s3, raw);
+      S3Lake.upload(s3, BUCKET, "raw/customers", raw, landed);
       assertRun(new IngestJob(spark, local).run());
       assertRun(new IngestJob(spark, aws).run());
 
@@ -134,7 +85,7 @@ class TestOnS3AndGlue extends SparkTestSupport {
               u("K01", "Ann B", "2024-03-19T09:00:00Z"),
               d("K02", "2024-03-19T09:00:00Z"),
               u("K21", "Dee", "2024-03-19T09:00:00Z")));
-      upload(s3, raw);
+      S3Lake.upload(s3, BUCKET, "raw/customers", raw, landed);
       IngestOutcome localDay2 = new IngestJob(spark, local).run();
       IngestOutcome awsDay2 = new IngestJob(spark, aws).run();
       assertRun(localDay2);
@@ -166,23 +117,5 @@ class TestOnS3AndGlue extends SparkTestSupport {
 
   private static void assertRun(IngestOutcome outcome) {
     assertThat(outcome.report().status()).isEqualTo(IngestStatus.SUCCEEDED);
-  }
-
-  /**
-   * Lands the raw files not landed yet, as an exporter would (a file put again is a new delivery:
-   * its modification time changes).
-   */
-  private void upload(S3Client s3, Path raw) {
-    try (Stream<Path> files = Files.walk(raw)) {
-      for (Path f : files.filter(Files::isRegularFile).toList()) {
-        String rel = raw.relativize(f).toString().replace('\\', '/');
-        if (rel.contains("/.") || rel.startsWith(".") || rel.endsWith(".crc") || !landed.add(rel)) {
-          continue;
-        }
-        s3.putObject(b -> b.bucket(BUCKET).key("raw/customers/" + rel), RequestBody.fromFile(f));
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -11,133 +11,84 @@ import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.json.Json;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
-import io.tidemark.model.testing.MotoServer;
-import java.nio.file.Files;
+import io.tidemark.model.testing.AwsEmulator;
+import io.tidemark.model.testing.AwsService;
+import io.tidemark.model.testing.AwsSuite;
+import io.tidemark.model.testing.AwsTest;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.glue.GlueClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 /**
- * The job's own state on S3, on moto_server with the tables in the Glue catalog there: at most one
- * run works on a table (the run lease, a conditional-write object under the state root), and a run
- * report, once written, is never overwritten.
+ * The job's own state on S3, on an AWS emulator with the tables in the Glue catalog there: at most
+ * one run works on a table (the run lease, a conditional-write object under the state root), and a
+ * run report, once written, is never overwritten. The Glue catalog's own commit is the subject of
+ * {@link TestGlueVersionIdOnMoto}.
  */
+@AwsSuite(services = {AwsService.S3, AwsService.GLUE})
 class TestStateOnS3 extends SparkTestSupport {
   private static final String BUCKET = "tidemark-lease";
   private static final Duration TTL = Duration.ofSeconds(2);
-  private static MotoServer moto;
-  private static S3Client s3;
-
-  @TempDir Path dir;
-  private String prefix;
-
-  @BeforeAll
-  static void startMoto() {
-    moto = MotoServer.start();
-    System.setProperty("aws.accessKeyId", MotoServer.ACCESS_KEY);
-    System.setProperty("aws.secretAccessKey", MotoServer.SECRET_KEY);
-    System.setProperty("aws.region", MotoServer.REGION);
-    Configuration hadoop = spark.sparkContext().hadoopConfiguration();
-    hadoop.set("fs.s3.impl", "org.apache.hadoop.fs.s3a.S3AFileSystem");
-    hadoop.set("fs.s3a.endpoint", moto.endpoint().toString());
-    hadoop.set("fs.s3a.endpoint.region", MotoServer.REGION);
-    hadoop.set("fs.s3a.path.style.access", "true");
-    hadoop.set("fs.s3a.access.key", MotoServer.ACCESS_KEY);
-    hadoop.set("fs.s3a.secret.key", MotoServer.SECRET_KEY);
-    hadoop.set("fs.s3a.connection.ssl.enabled", "false");
-    s3 =
-        S3Client.builder()
-            .endpointOverride(moto.endpoint())
-            .region(Region.of(MotoServer.REGION))
-            .forcePathStyle(true)
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(MotoServer.ACCESS_KEY, MotoServer.SECRET_KEY)))
-            .build();
-    s3.createBucket(b -> b.bucket(BUCKET));
-  }
-
-  @AfterAll
-  static void stopMoto() {
-    System.clearProperty("aws.accessKeyId");
-    System.clearProperty("aws.secretAccessKey");
-    System.clearProperty("aws.region");
-    if (s3 != null) {
-      s3.close();
-    }
-    if (moto != null) {
-      moto.close();
-    }
-  }
-
   private static int tests;
 
+  @TempDir Path dir;
+  private AwsEmulator aws;
+  private S3Client s3;
+  private String prefix;
+
   @BeforeEach
-  void oneDayOfRawOnS3() {
+  void oneDayOfRawOnS3(AwsEmulator aws) {
+    this.aws = aws;
+    S3Lake.connect(spark, aws);
+    s3 = S3Lake.s3(aws);
+    s3.createBucket(b -> b.bucket(BUCKET));
     prefix = "t" + (++tests);
     List<RawFixtures.Rec> recs = new java.util.ArrayList<>();
     for (int i = 1; i <= 10; i++) {
       recs.add(u(String.format("K%02d", i), "Name " + i, "2024-03-19T10:00:00Z"));
     }
     Path raw = dir.resolve("raw");
-    Path file = RawFixtures.write(spark, raw, "2024-03-19", "a.parquet", recs);
-    try (var files = Files.walk(raw)) {
-      for (Path f : files.filter(Files::isRegularFile).toList()) {
-        String rel = raw.relativize(f).toString().replace('\\', '/');
-        if (!rel.endsWith(".parquet") || rel.contains("/.")) {
-          continue;
-        }
-        s3.putObject(
-            b -> b.bucket(BUCKET).key(prefix + "/raw/customers/" + rel), RequestBody.fromFile(f));
-      }
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-    assertThat(file).exists();
+    RawFixtures.write(spark, raw, "2024-03-19", "a.parquet", recs);
+    S3Lake.upload(s3, BUCKET, prefix + "/raw/customers", raw, new java.util.HashSet<>());
+  }
+
+  @AfterAll
+  static void forgetCredentials() {
+    S3Lake.disconnect();
   }
 
   @AfterEach
   void noLeaseLeftBehind() {
     // Each test ends with its lease released or removed; a leftover would block the next run.
-    assertThat(leaseBody()).as("lease object after the test").isNull();
+    try {
+      assertThat(leaseBody()).as("lease object after the test").isNull();
+    } finally {
+      s3.close();
+    }
   }
 
   private IngestSettings onS3() {
-    Map<String, String> p = new HashMap<>();
-    p.put("type", "glue");
-    // One catalog per Spark session: each test has its own namespace in the same warehouse.
-    p.put("warehouse", "s3://" + BUCKET + "/warehouse");
-    p.put("client.region", MotoServer.REGION);
-    p.put("glue.endpoint", moto.endpoint().toString());
-    p.put("s3.endpoint", moto.endpoint().toString());
-    p.put("s3.path-style-access", "true");
     DatasetSpec spec =
         DatasetSpec.customers(
             "s3://" + BUCKET + "/" + prefix + "/raw/customers", prefix + ".customers");
+    // One catalog per Spark session: each test has its own namespace in the same warehouse.
     return IngestSettings.of(
-            spec, new CatalogSpec("gluelease", p), "s3://" + BUCKET + "/" + prefix + "/state")
+            spec,
+            new CatalogSpec("gluelease", S3Lake.glueCatalog(aws, "s3://" + BUCKET + "/warehouse")),
+            "s3://" + BUCKET + "/" + prefix + "/state")
         .withClock(Clock.fixed(NOW, ZoneOffset.UTC))
         .withLeaseTtl(TTL);
   }
@@ -181,7 +132,7 @@ class TestStateOnS3 extends SparkTestSupport {
     return CompletableFuture.supplyAsync(() -> new IngestJob(spark, s, hold).run());
   }
 
-  @Test
+  @AwsTest
   void aSecondRunWhileTheFirstWorksExitsZeroNamingTheHolderAndTheFirstCommits() throws Exception {
     IngestSettings s = onS3();
     CountDownLatch arrived = new CountDownLatch(1);
@@ -218,7 +169,7 @@ class TestStateOnS3 extends SparkTestSupport {
         .containsExactlyInAnyOrder(IngestStatus.SUCCEEDED, IngestStatus.LEASE_HELD);
   }
 
-  @Test
+  @AwsTest
   void aCrashedHoldersLeaseLapsesAndTheNextRunTakesItOverAndCommitsOnce() throws Exception {
     IngestSettings s = onS3();
     FailurePoints crash =
@@ -248,7 +199,7 @@ class TestStateOnS3 extends SparkTestSupport {
         .isEqualTo(IngestStatus.NOTHING_TO_DO);
   }
 
-  @Test
+  @AwsTest
   void aRunWhoseLeaseWasTakenOverDoesNotCommit() throws Exception {
     IngestSettings s = onS3();
     CountDownLatch arrived = new CountDownLatch(1);
@@ -275,7 +226,7 @@ class TestStateOnS3 extends SparkTestSupport {
     assertThat(curatedRows(s)).isEqualTo(10);
   }
 
-  @Test
+  @AwsTest
   void anObjectThatIsNotALeaseStopsTheRunNamingIt() {
     IngestSettings s = onS3();
     s3.putObject(b -> b.bucket(BUCKET).key(leaseKey()), RequestBody.fromString("not json"));
@@ -290,44 +241,7 @@ class TestStateOnS3 extends SparkTestSupport {
     s3.deleteObject(b -> b.bucket(BUCKET).key(leaseKey()));
   }
 
-  /**
-   * What the Glue catalog alone guarantees. Iceberg's Glue commit sends the table's {@code
-   * VersionId} with UpdateTable, which AWS Glue turns into a compare-and-swap; moto's Glue accepts
-   * a stale one, so the catalog's atomicity cannot be shown here, and the lease above is the
-   * exclusion these tests prove.
-   */
-  @Test
-  void motoGlueAcceptsAStaleVersionIdSoTheCatalogAloneIsNotProvenHere() {
-    try (GlueClient glue =
-        GlueClient.builder()
-            .endpointOverride(moto.endpoint())
-            .region(Region.of(MotoServer.REGION))
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(MotoServer.ACCESS_KEY, MotoServer.SECRET_KEY)))
-            .build()) {
-      glue.createDatabase(b -> b.databaseInput(d -> d.name("versions")));
-      glue.createTable(
-          b ->
-              b.databaseName("versions").tableInput(t -> t.name("t").parameters(Map.of("v", "0"))));
-      String v1 = glue.getTable(b -> b.databaseName("versions").name("t")).table().versionId();
-      glue.updateTable(
-          b ->
-              b.databaseName("versions")
-                  .versionId(v1)
-                  .tableInput(t -> t.name("t").parameters(Map.of("v", "1"))));
-      // A second writer still holding v1: AWS Glue answers ConcurrentModificationException.
-      glue.updateTable(
-          b ->
-              b.databaseName("versions")
-                  .versionId(v1)
-                  .tableInput(t -> t.name("t").parameters(Map.of("v", "2"))));
-      assertThat(glue.getTable(b -> b.databaseName("versions").name("t")).table().parameters())
-          .containsEntry("v", "2");
-    }
-  }
-
-  @Test
+  @AwsTest
   void aRunReportOnS3IsCreatedOnceAndNeverOverwritten() throws Exception {
     IngestSettings s = onS3();
     IngestOutcome out = new IngestJob(spark, s).run();
