@@ -13,10 +13,7 @@ import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.sql.SparkSession;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -62,14 +59,7 @@ final class S3Lake {
   }
 
   static S3Client s3(AwsEmulator aws) {
-    return S3Client.builder()
-        .endpointOverride(aws.endpoint())
-        .region(Region.of(aws.region()))
-        .forcePathStyle(true)
-        .credentialsProvider(
-            StaticCredentialsProvider.create(
-                AwsBasicCredentials.create(aws.accessKey(), aws.secretKey())))
-        .build();
+    return aws.configure(S3Client.builder()).forcePathStyle(true).build();
   }
 
   /** Iceberg catalog properties: the Glue catalog and S3FileIO on the emulator. */

@@ -5,9 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.model.testing.MotoServer;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.glue.GlueClient;
 
 /**
@@ -25,14 +22,7 @@ class TestGlueVersionIdOnMoto {
   @Test
   void motoGlueAcceptsAStaleVersionIdSoTheCatalogAloneIsNotProvenHere() {
     try (MotoServer moto = MotoServer.start();
-        GlueClient glue =
-            GlueClient.builder()
-                .endpointOverride(moto.endpoint())
-                .region(Region.of(MotoServer.REGION))
-                .credentialsProvider(
-                    StaticCredentialsProvider.create(
-                        AwsBasicCredentials.create(MotoServer.ACCESS_KEY, MotoServer.SECRET_KEY)))
-                .build()) {
+        GlueClient glue = moto.configure(GlueClient.builder()).build()) {
       glue.createDatabase(b -> b.databaseInput(d -> d.name("versions")));
       glue.createTable(
           b ->

@@ -15,7 +15,6 @@ import io.tidemark.model.templates.StackTemplate;
 import io.tidemark.model.testing.MotoServer;
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,10 +38,6 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -152,7 +147,7 @@ class TestPackagedJobIT extends SparkTestSupport {
       }
       day1.add(u("", "no key", "2024-03-18T10:00:00Z"));
       RawFixtures.write(spark, raw, "2024-03-18", "a.parquet", day1);
-      upload(s3, raw);
+      S3Lake.upload(s3, BUCKET, "raw/customers", raw, landed);
       IngestOutcome localDay1 = new IngestJob(spark, local).run();
       assertThat(localDay1.report().status()).isEqualTo(IngestStatus.SUCCEEDED);
 
@@ -197,7 +192,7 @@ class TestPackagedJobIT extends SparkTestSupport {
               u("K01", "Ann B", "2024-03-19T09:00:00Z"),
               d("K02", "2024-03-19T09:00:00Z"),
               u("K21", "Dee", "2024-03-19T09:00:00Z")));
-      upload(s3, raw);
+      S3Lake.upload(s3, BUCKET, "raw/customers", raw, landed);
       IngestOutcome localDay2 = new IngestJob(spark, local).run();
       assertThat(localDay2.report().status()).isEqualTo(IngestStatus.SUCCEEDED);
 
@@ -286,13 +281,7 @@ class TestPackagedJobIT extends SparkTestSupport {
 
   /** The settings the child runs used, to read their tables back in this JVM. */
   private static IngestSettings readBack() {
-    Map<String, String> p = new LinkedHashMap<>();
-    p.put("type", "glue");
-    p.put("client.region", MotoServer.REGION);
-    p.put("glue.endpoint", moto.endpoint().toString());
-    p.put("s3.endpoint", moto.endpoint().toString());
-    p.put("s3.path-style-access", "true");
-    p.put("warehouse", "s3://" + BUCKET + "/warehouse");
+    Map<String, String> p = S3Lake.glueCatalog(moto, "s3://" + BUCKET + "/warehouse");
     DatasetSpec spec =
         DatasetSpec.customers("s3://" + BUCKET + "/raw/customers", "curated.customers");
     return IngestSettings.of(spec, new CatalogSpec("glue", p), "s3://" + BUCKET + "/state");
@@ -508,14 +497,7 @@ class TestPackagedJobIT extends SparkTestSupport {
   // ------------------------------------------------------------------ S3
 
   private static S3Client s3() {
-    return S3Client.builder()
-        .endpointOverride(moto.endpoint())
-        .region(Region.of(MotoServer.REGION))
-        .forcePathStyle(true)
-        .credentialsProvider(
-            StaticCredentialsProvider.create(
-                AwsBasicCredentials.create(MotoServer.ACCESS_KEY, MotoServer.SECRET_KEY)))
-        .build();
+    return S3Lake.s3(moto);
   }
 
   /** The run reports on S3, by run id. */
@@ -531,20 +513,5 @@ class TestPackagedJobIT extends SparkTestSupport {
               out.put(r.runId(), r);
             });
     return out;
-  }
-
-  /** Lands the raw files not landed yet, as an exporter would. */
-  private void upload(S3Client s3, Path raw) {
-    try (Stream<Path> files = Files.walk(raw)) {
-      for (Path f : files.filter(Files::isRegularFile).toList()) {
-        String rel = raw.relativize(f).toString().replace('\\', '/');
-        if (rel.contains("/.") || rel.startsWith(".") || rel.endsWith(".crc") || !landed.add(rel)) {
-          continue;
-        }
-        s3.putObject(b -> b.bucket(BUCKET).key("raw/customers/" + rel), RequestBody.fromFile(f));
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import org.apache.spark.sql.SparkSession;
 
 /**
  * The entry point for AWS Glue: the ingest command behind Glue's own job arguments.
@@ -165,25 +164,7 @@ public final class GlueEntryPoint {
   }
 
   public static void main(String[] args) {
-    PrintWriter out = new PrintWriter(System.out, true);
-    PrintWriter err = new PrintWriter(System.err, true);
-    SparkSession[] started = new SparkSession[1];
-    int code;
-    try {
-      code =
-          run(
-              args,
-              out,
-              err,
-              (settings, master) -> {
-                started[0] = IngestCommand.defaultSession(settings, master);
-                return started[0];
-              });
-    } finally {
-      if (started[0] != null) {
-        started[0].stop();
-      }
-    }
+    int code = IngestCommand.runWithOwnSession(GlueEntryPoint::run, args);
     if (code != 0) {
       System.exit(code);
     }

@@ -416,26 +416,37 @@ public final class IngestCommand {
   }
 
   public static void main(String[] args) {
+    System.exit(runWithOwnSession(IngestCommand::run, args));
+  }
+
+  /** How a command line runs: {@link #run(String[], PrintWriter, PrintWriter, SessionFactory)}. */
+  @FunctionalInterface
+  interface Runner {
+    int run(String[] args, PrintWriter out, PrintWriter err, SessionFactory sessions);
+  }
+
+  /**
+   * Runs a command line on the console with the CLI's own Spark session (see {@link
+   * #defaultSession}), stopped at the end; returns the exit code.
+   */
+  static int runWithOwnSession(Runner runner, String[] args) {
     PrintWriter out = new PrintWriter(System.out, true);
     PrintWriter err = new PrintWriter(System.err, true);
     SparkSession[] started = new SparkSession[1];
-    int code;
     try {
-      code =
-          run(
-              args,
-              out,
-              err,
-              (settings, master) -> {
-                started[0] = defaultSession(settings, master);
-                return started[0];
-              });
+      return runner.run(
+          args,
+          out,
+          err,
+          (settings, master) -> {
+            started[0] = defaultSession(settings, master);
+            return started[0];
+          });
     } finally {
       if (started[0] != null) {
         started[0].stop();
       }
     }
-    System.exit(code);
   }
 
   /** The CLI's own session: the given or launcher's master, else local[*] on loopback. */

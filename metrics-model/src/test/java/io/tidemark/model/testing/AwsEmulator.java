@@ -1,6 +1,10 @@
 package io.tidemark.model.testing;
 
 import java.net.URI;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.regions.Region;
 
 /**
  * A running AWS emulator that the tests talk to through the real AWS SDKs: one endpoint for every
@@ -20,6 +24,15 @@ public interface AwsEmulator extends AutoCloseable {
   String accessKey();
 
   String secretKey();
+
+  /** Points an AWS SDK client builder at the emulator: its endpoint, region and credentials. */
+  default <B extends AwsClientBuilder<B, ?>> B configure(B builder) {
+    return builder
+        .endpointOverride(endpoint())
+        .region(Region.of(region()))
+        .credentialsProvider(
+            StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey(), secretKey())));
+  }
 
   /** Forgets every resource the emulator holds, so that each test starts from nothing. */
   void reset();
