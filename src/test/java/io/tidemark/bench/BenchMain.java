@@ -1,0 +1,470 @@
+package io.tidemark.bench;
+
+import io.tidemark.e2e.Pipeline;
+import io.tidemark.ingest.IngestJob;
+import io.tidemark.ingest.IngestOutcome;
+import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.report.IngestMode;
+import io.tidemark.model.report.IngestRunReport;
+import io.tidemark.model.report.IngestStatus;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.spark.Spark3Util;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * {@code bin/bench}: what Tidemark exists for, measured side by side in one invocation, as ratios
+ * taken in the same run (absolute times on a shared machine are context only).
+ *
+ * <ul>
+ *   <li>B5, the generator: N keys of raw Parquet written in bulk by DuckDB (one SQL statement per
+ *       file of at most a million rows), timed against the full refresh it feeds.
+ *   <li>B1, incremental vs full refresh: an initial load of N keys, then a day with 1 % changes
+ *       (updates and deletes spread over the key space, inserts, a few invalid rows); the
+ *       incremental run and a full refresh into a second table over the same raw layer, each timed,
+ *       with the records it read and the bytes its commits added (Iceberg snapshot summaries).
+ * </ul>
+ */
+public final class BenchMain {
+  static final int ROWS_PER_FILE = 1_000_000;
+  static final String DAY1 = "2024-03-01";
+  static final String DAY2 = "2024-03-02";
+  static final int INVALID_ROWS = 5;
+  private static final String MARKER = ".tidemark-bench";
+
+  private final PrintStream out = System.out;
+  private final List<Figure> figures = new ArrayList<>();
+
+  /** One printed figure: its value, and the target it is held to (null: context only). */
+  record Figure(String id, String name, String value, String target, Boolean met) {
+    String mark() {
+      return met == null ? "" : met ? "PASS" : "MISS";
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    Path dir = Path.of("bench-output");
+    long keys = 10_000_000;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--dir" -> dir = Path.of(value(args, ++i, "--dir"));
+        case "--keys" -> {
+          String v = value(args, ++i, "--keys");
+          try {
+            keys = Long.parseLong(v.replace("_", ""));
+          } catch (NumberFormatException e) {
+            usage("--keys must be a whole number, not '" + v + "'");
+          }
+          if (keys < 1000) {
+            usage("--keys must be at least 1000, not " + keys);
+          }
+        }
+        case "--help", "-h" -> {
+          System.out.println(
+              """
+              Usage: bin/bench [--keys N] [--dir DIR]
+
+              Measures Tidemark on this machine and prints each figure with its target:
+                B5  generating N keys of raw Parquet vs the full refresh that reads them
+                B1  an incremental run over a day with 1 % changes vs a full refresh over
+                    the same raw layer: wall time, records read, bytes written
+
+                --keys N   keys in the initial load (default: 10000000)
+                --dir DIR  working folder (default: bench-output; emptied at start)
+
+              The figures are also written to DIR/bench.md.
+              """);
+          return;
+        }
+        default -> usage("Unknown option " + args[i] + " (try --help)");
+      }
+    }
+    System.exit(new BenchMain().run(dir.toAbsolutePath(), keys));
+  }
+
+  private static String value(String[] args, int i, String option) {
+    if (i >= args.length) {
+      usage(option + " needs a value");
+    }
+    return args[i];
+  }
+
+  private static void usage(String problem) {
+    System.err.println("bin/bench: " + problem);
+    System.exit(2);
+  }
+
+  int run(Path dir, long keys) throws Exception {
+    if (Files.exists(dir) && !Files.exists(dir.resolve(MARKER)) && !isEmpty(dir)) {
+      System.err.println(
+          "Cannot use " + dir + ": it is not empty and was not made by bin/bench. Pass --dir.");
+      return 2;
+    }
+    deleteTree(dir);
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve(MARKER), "Made by bin/bench; emptied on its next run.\n");
+    out.printf(
+        "== Tidemark benchmarks: %,d keys, %d cores, %s, Java %s%n",
+        keys,
+        Runtime.getRuntime().availableProcessors(),
+        memory(),
+        System.getProperty("java.version"));
+    SparkSession spark = Pipeline.localSpark(dir);
+    spark.sparkContext().setLogLevel("ERROR");
+    try (Pipeline pipeline = new Pipeline(dir, spark)) {
+      Path raw = pipeline.rawRoot().resolve("customers");
+      RawData data = new RawData(raw);
+
+      out.println("B5 generating the initial load...");
+      long t0 = System.nanoTime();
+      data.initialLoad(keys);
+      Duration generated = Duration.ofNanos(System.nanoTime() - t0);
+
+      out.println("B1 initial load...");
+      Run initial = timed(spark, pipeline.ingestSettings());
+      require(initial, IngestStatus.SUCCEEDED);
+
+      out.println("B1 a day with 1 % changes...");
+      RawData.Changes changes = data.changeDay(keys);
+      Run incremental = timed(spark, pipeline.ingestSettings());
+      require(incremental, IngestStatus.SUCCEEDED);
+
+      out.println("B1 full refresh over the same raw layer...");
+      Run full = timed(spark, fullRefresh(pipeline, dir));
+      require(full, IngestStatus.SUCCEEDED);
+
+      record(generated, initial, incremental, full, changes);
+    }
+    spark.stop();
+    print(dir, keys);
+    return 0;
+  }
+
+  /** A full refresh into a table of its own, with its own state root, over the same raw layer. */
+  private static IngestSettings fullRefresh(Pipeline pipeline, Path dir) throws IOException {
+    DatasetSpec s = pipeline.spec();
+    DatasetSpec fullSpec =
+        new DatasetSpec(
+            s.name(),
+            s.pipeline(),
+            s.keyColumns(),
+            s.changeMarker(),
+            s.operationColumn(),
+            s.comparedColumns(),
+            s.raw(),
+            Pipeline.CURATED_TABLE + "_full",
+            null);
+    Path state = Files.createDirectories(dir.resolve("state-full"));
+    return IngestSettings.of(fullSpec, pipeline.catalog(), state.toString())
+        .withMode(IngestMode.FULL_REFRESH);
+  }
+
+  /** An ingest run with its wall time, and the bytes its commits added to its three tables. */
+  record Run(IngestRunReport report, Duration wall, long bytesWritten, long peakRssBytes) {}
+
+  private static Run timed(SparkSession spark, IngestSettings settings) {
+    long started = System.currentTimeMillis();
+    long t0 = System.nanoTime();
+    IngestOutcome outcome = new IngestJob(spark, settings).run();
+    Duration wall = Duration.ofNanos(System.nanoTime() - t0);
+    long bytes = 0;
+    for (String table :
+        List.of(
+            settings.curatedSparkName(),
+            settings.quarantineSparkName(),
+            settings.tombstoneSparkName())) {
+      bytes += addedBytesSince(spark, table, started);
+    }
+    return new Run(outcome.report(), wall, bytes, peakRss());
+  }
+
+  private static long addedBytesSince(SparkSession spark, String table, long sinceMillis) {
+    Table t;
+    try {
+      t = Spark3Util.loadIcebergTable(spark, table);
+    } catch (Exception e) {
+      return 0; // the run made no such table (e.g. nothing quarantined)
+    }
+    long bytes = 0;
+    for (Snapshot s : t.snapshots()) {
+      if (s.timestampMillis() >= sinceMillis && s.summary() != null) {
+        bytes += Long.parseLong(s.summary().getOrDefault("added-files-size", "0"));
+      }
+    }
+    return bytes;
+  }
+
+  private static void require(Run run, IngestStatus expected) {
+    if (run.report().status() != expected) {
+      throw new IllegalStateException(
+          "bench run ended " + run.report().status() + ": " + run.report().error());
+    }
+  }
+
+  private void record(
+      Duration generated, Run initial, Run incremental, Run full, RawData.Changes changes) {
+    double wallRatio = seconds(incremental.wall()) / seconds(full.wall());
+    double readRatio =
+        (double) incremental.report().counts().recordsRead() / full.report().counts().recordsRead();
+    double bytesRatio = (double) incremental.bytesWritten() / changes.rawBytes();
+    double genRatio = seconds(generated) / seconds(full.wall());
+    figures.add(new Figure("B5", "generate initial load", secs(generated), "context", null));
+    figures.add(
+        new Figure(
+            "B5", "generation / full refresh wall", pct(genRatio), "<= 50 %", genRatio <= 0.5));
+    figures.add(new Figure("B1", "initial load wall", secs(initial.wall()), "context", null));
+    figures.add(new Figure("B1", "incremental wall", secs(incremental.wall()), "context", null));
+    figures.add(new Figure("B1", "full refresh wall", secs(full.wall()), "context", null));
+    figures.add(
+        new Figure(
+            "B1", "incremental / full refresh wall", pct(wallRatio), "<= 10 %", wallRatio <= 0.10));
+    figures.add(
+        new Figure(
+            "B1",
+            "records read: incremental / full",
+            String.format(
+                Locale.ROOT,
+                "%,d / %,d = %s",
+                incremental.report().counts().recordsRead(),
+                full.report().counts().recordsRead(),
+                pct(readRatio)),
+            "<= 1.5 %",
+            readRatio <= 0.015));
+    figures.add(
+        new Figure(
+            "B1",
+            "bytes written: incremental / changed rows' raw bytes",
+            String.format(
+                Locale.ROOT,
+                "%s / %s = %.1fx",
+                mb(incremental.bytesWritten()),
+                mb(changes.rawBytes()),
+                bytesRatio),
+            "<= 3x",
+            bytesRatio <= 3));
+    figures.add(
+        new Figure("B1", "full refresh bytes written", mb(full.bytesWritten()), "context", null));
+    figures.add(
+        new Figure(
+            "B1",
+            "changes in the day",
+            String.format(
+                Locale.ROOT,
+                "%,d updates, %,d inserts, %,d deletes, %d invalid",
+                changes.updates(),
+                changes.inserts(),
+                changes.deletes(),
+                changes.invalid()),
+            "context",
+            null));
+    figures.add(
+        new Figure(
+            "--",
+            "peak RSS of the bench process",
+            mb(Math.max(full.peakRssBytes(), incremental.peakRssBytes())),
+            "context (one JVM for all runs)",
+            null));
+  }
+
+  private void print(Path dir, long keys) throws IOException {
+    StringBuilder md = new StringBuilder();
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "%,d keys; %d cores, %s, Java %s%n%n",
+            keys,
+            Runtime.getRuntime().availableProcessors(),
+            memory(),
+            System.getProperty("java.version")));
+    md.append("| | figure | value | target | |\n| --- | --- | --- | --- | --- |\n");
+    out.println();
+    for (Figure f : figures) {
+      out.printf(
+          Locale.ROOT,
+          "%-3s %-52s %-34s %-12s %s%n",
+          f.id(),
+          f.name(),
+          f.value(),
+          f.target(),
+          f.mark());
+      md.append(
+          String.format(
+              "| %s | %s | %s | %s | %s |%n", f.id(), f.name(), f.value(), f.target(), f.mark()));
+    }
+    Files.writeString(dir.resolve("bench.md"), md.toString());
+    out.println();
+    out.println("Written to " + dir.resolve("bench.md"));
+  }
+
+  static double seconds(Duration d) {
+    return d.toNanos() / 1e9;
+  }
+
+  static String secs(Duration d) {
+    return String.format(Locale.ROOT, "%.1f s", seconds(d));
+  }
+
+  static String pct(double ratio) {
+    return String.format(Locale.ROOT, "%.1f %%", ratio * 100);
+  }
+
+  static String mb(long bytes) {
+    return String.format(Locale.ROOT, "%.1f MB", bytes / 1e6);
+  }
+
+  private static String memory() {
+    return String.format(Locale.ROOT, "max heap %.1f GB", Runtime.getRuntime().maxMemory() / 1e9);
+  }
+
+  /** The process's peak resident set so far (Linux), or -1 where /proc is not there. */
+  static long peakRss() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+        if (line.startsWith("VmHWM:")) {
+          return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+    return -1;
+  }
+
+  private static boolean isEmpty(Path dir) throws IOException {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.findAny().isEmpty();
+    }
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+
+  /** Raw Parquet written in bulk by DuckDB, straight from SQL over a range of key numbers. */
+  static final class RawData {
+    record Changes(long updates, long inserts, long deletes, long invalid, long rawBytes) {}
+
+    private final Path datasetRoot;
+
+    RawData(Path datasetRoot) {
+      this.datasetRoot = datasetRoot;
+    }
+
+    /** Day one: keys 0..n-1, one version each, in files of at most a million rows. */
+    void initialLoad(long n) throws IOException, SQLException {
+      Path day = Files.createDirectories(datasetRoot.resolve("ingest_date=" + DAY1));
+      try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
+          Statement s = db.createStatement()) {
+        s.execute("SET TimeZone = 'UTC'");
+        for (long from = 0, part = 0; from < n; from += ROWS_PER_FILE, part++) {
+          long to = Math.min(n, from + ROWS_PER_FILE);
+          copy(
+              s,
+              "SELECT "
+                  + row(
+                      "i", "TIMESTAMPTZ '" + DAY1 + " 00:00:00+00' + to_seconds(i % 86400)", "'U'")
+                  + " FROM range("
+                  + from
+                  + ", "
+                  + to
+                  + ") t(i)",
+              day.resolve(String.format("part-%05d.parquet", part)));
+        }
+      }
+    }
+
+    /**
+     * Day two, 1 % of the keys: 0.6 % updated and 0.2 % deleted (picked by a hash, so spread over
+     * the whole key space), 0.2 % new keys, and a few rows without a key.
+     */
+    Changes changeDay(long n) throws IOException, SQLException {
+      Path day = Files.createDirectories(datasetRoot.resolve("ingest_date=" + DAY2));
+      Path file = day.resolve("part-00000.parquet");
+      long inserts = Math.max(1, n / 500);
+      String at = "TIMESTAMPTZ '" + DAY2 + " 00:00:00+00' + to_seconds(i % 86400)";
+      try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
+          Statement s = db.createStatement()) {
+        s.execute("SET TimeZone = 'UTC'");
+        String picked = "FROM range(0, " + n + ") t(i) WHERE hash(i) % 1000 < 8";
+        copy(
+            s,
+            "SELECT "
+                + row("i", at, "CASE WHEN hash(i) % 1000 < 6 THEN 'U' ELSE 'D' END")
+                + " "
+                + picked
+                + " UNION ALL SELECT "
+                + row("i", at, "'U'")
+                + " FROM range("
+                + n
+                + ", "
+                + (n + inserts)
+                + ") t(i)"
+                + " UNION ALL SELECT NULL, 'No Key', 'nokey@example.com', "
+                + at
+                + ", 'U' FROM range(0, "
+                + INVALID_ROWS
+                + ") t(i)",
+            file);
+        long updates;
+        long deletes;
+        try (var rs =
+            s.executeQuery(
+                "SELECT count(*) FILTER (WHERE hash(i) % 1000 < 6),"
+                    + " count(*) FILTER (WHERE hash(i) % 1000 >= 6) "
+                    + picked)) {
+          rs.next();
+          updates = rs.getLong(1);
+          deletes = rs.getLong(2);
+        }
+        return new Changes(updates, inserts, deletes, INVALID_ROWS, Files.size(file));
+      }
+    }
+
+    private static String row(String i, String at, String op) {
+      return "'C' || lpad(CAST("
+          + i
+          + " AS VARCHAR), 10, '0') AS customer_id, 'Name ' || "
+          + i
+          + " || ' v' || CAST(epoch("
+          + at
+          + ") AS BIGINT) AS customer_name, 'c' || "
+          + i
+          + " || '@example.com' AS email, "
+          + at
+          + " AS updated_at, "
+          + op
+          + " AS op";
+    }
+
+    private static void copy(Statement s, String select, Path target) throws SQLException {
+      Path tmp = target.resolveSibling("." + target.getFileName() + ".tmp");
+      s.execute("COPY (" + select + ") TO '" + tmp + "' (FORMAT parquet)");
+      try {
+        Files.move(tmp, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      } catch (IOException e) {
+        throw new SQLException("Cannot move " + tmp + " to " + target + ": " + e, e);
+      }
+    }
+  }
+}
