@@ -156,18 +156,7 @@ public final class BenchMain {
 
   /** A full refresh into a table of its own, with its own state root, over the same raw layer. */
   private static IngestSettings fullRefresh(Pipeline pipeline, Path dir) throws IOException {
-    DatasetSpec s = pipeline.spec();
-    DatasetSpec fullSpec =
-        new DatasetSpec(
-            s.name(),
-            s.pipeline(),
-            s.keyColumns(),
-            s.changeMarker(),
-            s.operationColumn(),
-            s.comparedColumns(),
-            s.raw(),
-            Pipeline.CURATED_TABLE + "_full",
-            null);
+    DatasetSpec fullSpec = pipeline.spec().withCuratedTable(Pipeline.CURATED_TABLE + "_full");
     Path state = Files.createDirectories(dir.resolve("state-full"));
     return IngestSettings.of(fullSpec, pipeline.catalog(), state.toString())
         .withMode(IngestMode.FULL_REFRESH);

@@ -144,18 +144,7 @@ class TestMultiDayScenario extends SparkTestSupport {
     assertThat(snapshotCount(settings)).isEqualTo(snapshots);
 
     // One full refresh over the same raw data gives the same table.
-    DatasetSpec s = settings.dataset();
-    DatasetSpec fullSpec =
-        new DatasetSpec(
-            s.name(),
-            s.pipeline(),
-            s.keyColumns(),
-            s.changeMarker(),
-            s.operationColumn(),
-            s.comparedColumns(),
-            s.raw(),
-            "curated.customers_full",
-            null);
+    DatasetSpec fullSpec = settings.dataset().withCuratedTable("curated.customers_full");
     IngestSettings full =
         new IngestSettings(
             fullSpec,

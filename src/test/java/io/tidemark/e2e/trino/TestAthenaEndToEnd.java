@@ -287,16 +287,7 @@ class TestAthenaEndToEnd {
   }
 
   private static DatasetSpec onS3(DatasetSpec s) {
-    return new DatasetSpec(
-        s.name(),
-        s.pipeline(),
-        s.keyColumns(),
-        s.changeMarker(),
-        s.operationColumn(),
-        s.comparedColumns(),
-        RawSource.parquet("s3://" + BUCKET + "/" + RAW_PREFIX),
-        s.curatedTable(),
-        s.quarantineTable());
+    return s.withRaw(RawSource.parquet("s3://" + BUCKET + "/" + RAW_PREFIX));
   }
 
   /** Every query moto saw, oldest first. */

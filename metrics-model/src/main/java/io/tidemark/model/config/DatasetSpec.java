@@ -96,4 +96,35 @@ public record DatasetSpec(
     all.addAll(comparedColumns);
     return List.copyOf(all);
   }
+
+  /**
+   * The same contract writing another curated table; its quarantine table follows the new name
+   * ({@code <table>_quarantine}).
+   */
+  public DatasetSpec withCuratedTable(String table) {
+    return new DatasetSpec(
+        name,
+        pipeline,
+        keyColumns,
+        changeMarker,
+        operationColumn,
+        comparedColumns,
+        raw,
+        table,
+        null);
+  }
+
+  /** The same contract over raw files somewhere else. */
+  public DatasetSpec withRaw(RawSource source) {
+    return new DatasetSpec(
+        name,
+        pipeline,
+        keyColumns,
+        changeMarker,
+        operationColumn,
+        comparedColumns,
+        source,
+        curatedTable,
+        quarantineTable);
+  }
 }
