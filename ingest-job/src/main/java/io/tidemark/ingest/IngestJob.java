@@ -493,7 +493,13 @@ public final class IngestJob {
                 .table(settings.tombstoneSparkName())
                 .selectExpr(IngestSql.quoteAll(keyAndMarker));
     Dataset<Row> planned =
-        MergePlanner.plan(latest, current, tombstones, spec.keyColumns(), markerColumn)
+        MergePlanner.plan(
+                latest,
+                current,
+                tombstones,
+                spec.keyColumns(),
+                markerColumn,
+                batch.counts().changed() <= MergePlanner.BROADCAST_MAX_KEYS)
             .persist(StorageLevel.MEMORY_AND_DISK());
     run.persisted.add(planned);
     Map<Action, Long> actions = new EnumMap<>(Action.class);

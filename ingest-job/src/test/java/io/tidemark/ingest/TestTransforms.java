@@ -199,7 +199,7 @@ class TestTransforms extends SparkTestSupport {
             tableSchema);
     Map<String, String> actions = new TreeMap<>();
     for (Row r :
-        MergePlanner.plan(latest, current, tombstones, List.of("customer_id"), "updated_at")
+        MergePlanner.plan(latest, current, tombstones, List.of("customer_id"), "updated_at", true)
             .select("customer_id", MergePlanner.ACTION)
             .collectAsList()) {
       actions.put(r.getString(0), r.getString(1));
@@ -219,6 +219,14 @@ class TestTransforms extends SparkTestSupport {
                     Map.entry("del-again-newer", "UNCHANGED"),
                     Map.entry("after-delete", "UNCHANGED"),
                     Map.entry("recreated", "INSERTED"))));
+    Map<String, String> unpruned = new TreeMap<>();
+    for (Row r :
+        MergePlanner.plan(latest, current, tombstones, List.of("customer_id"), "updated_at", false)
+            .select("customer_id", MergePlanner.ACTION)
+            .collectAsList()) {
+      unpruned.put(r.getString(0), r.getString(1));
+    }
+    assertThat(unpruned).as("the plan without broadcast key pruning").isEqualTo(actions);
   }
 
   private static Map<Long, String> mapOf(Object... kv) {

@@ -1,5 +1,6 @@
 package io.tidemark.ingest.merge;
 
+import static org.apache.spark.sql.functions.broadcast;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.when;
@@ -36,6 +37,9 @@ public final class MergePlanner {
                 .or(col(CURRENT_MARKER).isNull().and(col(TOMBSTONE_MARKER).lt(col(Cols.MARKER)))));
   }
 
+  /** Batches with at most this many keys have them broadcast to prune the table reads. */
+  public static final long BROADCAST_MAX_KEYS = 2_000_000;
+
   /**
    * Adds {@link #ACTION}, {@link #CURRENT_MARKER} and {@link #TOMBSTONE_MARKER}.
    *
@@ -43,16 +47,20 @@ public final class MergePlanner {
    * @param current the curated table's key columns and change-marker column
    * @param tombstones the remembered deletes: key columns and change-marker column
    * @param markerColumn the change-marker column's name in the tables
+   * @param smallBatch whether {@code latest} is small enough to broadcast its keys: the tables are
+   *     then streamed once against them and never shuffled (see {@link #BROADCAST_MAX_KEYS})
    */
   public static Dataset<Row> plan(
       Dataset<Row> latest,
       Dataset<Row> current,
       Dataset<Row> tombstones,
       List<String> keyColumns,
-      String markerColumn) {
-    Dataset<Row> withCurrent = leftJoin(latest, current, keyColumns, markerColumn, CURRENT_MARKER);
+      String markerColumn,
+      boolean smallBatch) {
+    Dataset<Row> withCurrent =
+        leftJoin(latest, current, keyColumns, markerColumn, CURRENT_MARKER, smallBatch);
     Dataset<Row> joined =
-        leftJoin(withCurrent, tombstones, keyColumns, markerColumn, TOMBSTONE_MARKER);
+        leftJoin(withCurrent, tombstones, keyColumns, markerColumn, TOMBSTONE_MARKER, smallBatch);
     Column m = col(Cols.MARKER);
     Column cur = col(CURRENT_MARKER);
     Column tomb = col(TOMBSTONE_MARKER);
@@ -82,13 +90,26 @@ public final class MergePlanner {
       Dataset<Row> right,
       List<String> keyColumns,
       String markerColumn,
-      String as) {
+      String as,
+      boolean smallBatch) {
     Column[] sel = new Column[keyColumns.size() + 1];
     for (int i = 0; i < keyColumns.size(); i++) {
       sel[i] = col(keyColumns.get(i)).as(as + "_k" + i);
     }
     sel[keyColumns.size()] = col(markerColumn).as(as);
-    Dataset<Row> r = right.select(sel);
+    Dataset<Row> pruned = right;
+    if (smallBatch) {
+      // Only the batch's keys matter: keep the table's rows whose key is among them, with the
+      // batch's keys broadcast, so the table is read once and never shuffled for the join.
+      Column[] keys = keyColumns.stream().map(k -> col(k).as("batch_" + k)).toArray(Column[]::new);
+      Dataset<Row> batchKeys = broadcast(left.select(keys).distinct());
+      Column in = lit(true);
+      for (String k : keyColumns) {
+        in = in.and(right.col(k).equalTo(batchKeys.col("batch_" + k)));
+      }
+      pruned = right.join(batchKeys, in, "left_semi");
+    }
+    Dataset<Row> r = pruned.select(sel);
     Column on = lit(true);
     for (int i = 0; i < keyColumns.size(); i++) {
       on = on.and(left.col(keyColumns.get(i)).equalTo(r.col(as + "_k" + i)));
