@@ -6,7 +6,9 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -90,5 +92,23 @@ final class S3Lake {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** Day one of the AWS-path scenario (2024-03-18): keys K01..K20 and a row without a key. */
+  static List<RawFixtures.Rec> dayOne() {
+    List<RawFixtures.Rec> day = new ArrayList<>();
+    for (int i = 1; i <= 20; i++) {
+      day.add(RawFixtures.u(String.format("K%02d", i), "Name " + i, "2024-03-18T10:00:00Z"));
+    }
+    day.add(RawFixtures.u("", "no key", "2024-03-18T10:00:00Z"));
+    return day;
+  }
+
+  /** Day two (2024-03-19): K01 updated, K02 deleted, K21 new. */
+  static List<RawFixtures.Rec> dayTwo() {
+    return List.of(
+        RawFixtures.u("K01", "Ann B", "2024-03-19T09:00:00Z"),
+        RawFixtures.d("K02", "2024-03-19T09:00:00Z"),
+        RawFixtures.u("K21", "Dee", "2024-03-19T09:00:00Z"));
   }
 }

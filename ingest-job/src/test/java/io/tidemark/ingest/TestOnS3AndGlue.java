@@ -1,7 +1,5 @@
 package io.tidemark.ingest;
 
-import static io.tidemark.ingest.RawFixtures.d;
-import static io.tidemark.ingest.RawFixtures.u;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ingest.config.IngestSettings;
@@ -15,7 +13,6 @@ import io.tidemark.model.testing.AwsTest;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneOffset;
-import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,25 +63,12 @@ class TestOnS3AndGlue extends SparkTestSupport {
       s3.createBucket(b -> b.bucket(BUCKET));
       IngestSettings aws = onAws();
 
-      List<RawFixtures.Rec> day1 = new java.util.ArrayList<>();
-      for (int i = 1; i <= 20; i++) {
-        day1.add(u(String.format("K%02d", i), "Name " + i, "2024-03-18T10:00:00Z"));
-      }
-      day1.add(u("", "no key", "2024-03-18T10:00:00Z"));
-      RawFixtures.write(spark, raw, "2024-03-18", "a.parquet", day1);
+      RawFixtures.write(spark, raw, "2024-03-18", "a.parquet", S3Lake.dayOne());
       S3Lake.upload(s3, BUCKET, "raw/customers", raw, landed);
       assertRun(new IngestJob(spark, local).run());
       assertRun(new IngestJob(spark, aws).run());
 
-      RawFixtures.write(
-          spark,
-          raw,
-          "2024-03-19",
-          "b.parquet",
-          List.of(
-              u("K01", "Ann B", "2024-03-19T09:00:00Z"),
-              d("K02", "2024-03-19T09:00:00Z"),
-              u("K21", "Dee", "2024-03-19T09:00:00Z")));
+      RawFixtures.write(spark, raw, "2024-03-19", "b.parquet", S3Lake.dayTwo());
       S3Lake.upload(s3, BUCKET, "raw/customers", raw, landed);
       IngestOutcome localDay2 = new IngestJob(spark, local).run();
       IngestOutcome awsDay2 = new IngestJob(spark, aws).run();

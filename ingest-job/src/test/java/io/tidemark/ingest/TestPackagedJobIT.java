@@ -1,7 +1,5 @@
 package io.tidemark.ingest;
 
-import static io.tidemark.ingest.RawFixtures.d;
-import static io.tidemark.ingest.RawFixtures.u;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ingest.config.IngestSettings;
@@ -141,12 +139,7 @@ class TestPackagedJobIT extends SparkTestSupport {
     try (S3Client s3 = s3()) {
       s3.createBucket(b -> b.bucket(BUCKET));
 
-      List<RawFixtures.Rec> day1 = new ArrayList<>();
-      for (int i = 1; i <= 20; i++) {
-        day1.add(u(String.format("K%02d", i), "Name " + i, "2024-03-18T10:00:00Z"));
-      }
-      day1.add(u("", "no key", "2024-03-18T10:00:00Z"));
-      RawFixtures.write(spark, raw, "2024-03-18", "a.parquet", day1);
+      RawFixtures.write(spark, raw, "2024-03-18", "a.parquet", S3Lake.dayOne());
       S3Lake.upload(s3, BUCKET, "raw/customers", raw, landed);
       IngestOutcome localDay1 = new IngestJob(spark, local).run();
       assertThat(localDay1.report().status()).isEqualTo(IngestStatus.SUCCEEDED);
@@ -183,15 +176,7 @@ class TestPackagedJobIT extends SparkTestSupport {
           .contains("ignoring Glue's own arguments: --TempDir, --datalake-formats")
           .contains("SUCCEEDED run " + GLUE_RUN_ID);
 
-      RawFixtures.write(
-          spark,
-          raw,
-          "2024-03-19",
-          "b.parquet",
-          List.of(
-              u("K01", "Ann B", "2024-03-19T09:00:00Z"),
-              d("K02", "2024-03-19T09:00:00Z"),
-              u("K21", "Dee", "2024-03-19T09:00:00Z")));
+      RawFixtures.write(spark, raw, "2024-03-19", "b.parquet", S3Lake.dayTwo());
       S3Lake.upload(s3, BUCKET, "raw/customers", raw, landed);
       IngestOutcome localDay2 = new IngestJob(spark, local).run();
       assertThat(localDay2.report().status()).isEqualTo(IngestStatus.SUCCEEDED);
