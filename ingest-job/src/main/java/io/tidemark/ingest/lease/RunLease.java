@@ -137,11 +137,6 @@ public final class RunLease implements AutoCloseable {
     }
   }
 
-  /** Who holds it (this run) and until when, as last written. */
-  public synchronized LeaseHolder holder() {
-    return holder;
-  }
-
   /**
    * Renews the lease now; call just before a commit, so that the commit happens within a lease this
    * run verifiably holds.

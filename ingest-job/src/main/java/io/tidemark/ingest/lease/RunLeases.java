@@ -42,6 +42,6 @@ public final class RunLeases {
       return Optional.empty();
     }
     String location = location(settings.stateRoot(), settings.dataset().curatedTable());
-    return Optional.of(new S3LeaseStore(S3State.client(settings), S3State.Key.of(location), true));
+    return Optional.of(new S3LeaseStore(S3State.client(settings), S3State.Key.of(location)));
   }
 }

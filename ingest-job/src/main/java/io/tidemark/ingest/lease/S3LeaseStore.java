@@ -25,25 +25,17 @@ public final class S3LeaseStore implements LeaseStore {
   private final S3Client s3;
   private final String bucket;
   private final String key;
-  private final boolean ownsClient;
 
-  /**
-   * A store on the object at {@code at}.
-   *
-   * @param ownsClient whether {@link #close()} closes {@code s3}
-   */
-  public S3LeaseStore(S3Client s3, S3State.Key at, boolean ownsClient) {
+  /** A store on the object at {@code at}; {@link #close()} closes {@code s3}. */
+  public S3LeaseStore(S3Client s3, S3State.Key at) {
     this.s3 = Objects.requireNonNull(s3, "s3 is null");
     this.bucket = at.bucket();
     this.key = at.key();
-    this.ownsClient = ownsClient;
   }
 
   @Override
   public void close() {
-    if (ownsClient) {
-      s3.close();
-    }
+    s3.close();
   }
 
   @Override
