@@ -17,6 +17,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -37,11 +38,18 @@ import org.apache.spark.sql.SparkSession;
  *       (updates and deletes spread over the key space, inserts, a few invalid rows); the
  *       incremental run and a full refresh into a second table over the same raw layer, each timed,
  *       with the records it read and the bytes its commits added (Iceberg snapshot summaries).
+ *   <li>B2, discovery as history grows ({@link DiscoveryBench}).
+ *   <li>B3, reconciliation: FULL and a one-day WINDOW through the packaged service ({@link
+ *       ServiceProcess}) against the naive Spark diff ({@link NaiveDiff}) over the same files.
+ *   <li>B4, the service: start to ready, idle resident set, resident set after a FULL run.
  * </ul>
  */
 public final class BenchMain {
   static final int ROWS_PER_FILE = 1_000_000;
-  static final String DAY1 = "2024-03-01";
+
+  /** The initial load's day: a month before the change day, as an older history would be. */
+  static final String DAY1 = "2024-02-01";
+
   static final String DAY2 = "2024-03-02";
   static final int INVALID_ROWS = 5;
   private static final String MARKER = ".tidemark-bench";
@@ -82,6 +90,14 @@ public final class BenchMain {
                 B5  generating N keys of raw Parquet vs the full refresh that reads them
                 B1  an incremental run over a day with 1 % changes vs a full refresh over
                     the same raw layer: wall time, records read, bytes written
+                B2  an incremental run's listing calls and wall time over 30 and 365 daily
+                    partitions of history
+                B3  the reconciler service's FULL and one-day WINDOW reconciliations of B1's
+                    table vs a naive diff in Spark, and the service's peak resident set
+                B4  the service's start to ready and its idle resident set
+
+              B3 and B4 run the packaged service (reconciler/target/quarkus-app) in a process
+              of its own on a free loopback port, after the Spark session has stopped.
 
                 --keys N   keys in the initial load (default: 10000000)
                 --dir DIR  working folder (default: bench-output; emptied at start)
@@ -125,7 +141,9 @@ public final class BenchMain {
         System.getProperty("java.version"));
     SparkSession spark = Pipeline.localSpark(dir);
     spark.sparkContext().setLogLevel("ERROR");
+    Path pipelineRoot;
     try (Pipeline pipeline = new Pipeline(dir, spark)) {
+      pipelineRoot = pipeline.rawRoot().getParent();
       Path raw = pipeline.rawRoot().resolve("customers");
       RawData data = new RawData(raw);
 
@@ -148,10 +166,57 @@ public final class BenchMain {
       require(full, IngestStatus.SUCCEEDED);
 
       record(generated, initial, incremental, full, changes);
+
+      List<DiscoveryBench.Result> discovery = new ArrayList<>();
+      for (int days : List.of(30, 365)) {
+        out.println("B2 discovery over " + days + " daily partitions of history...");
+        discovery.add(
+            DiscoveryBench.run(spark, pipeline.catalog(), dir.resolve("b2-" + days), days));
+      }
+      recordDiscovery(discovery);
+
+      out.println("B3 the naive Spark diff...");
+      naive = NaiveDiff.run(spark, raw, pipeline.sparkTable());
     }
     spark.stop();
+    serviceBenchmarks(pipelineRoot, dir);
     print(dir, keys);
     return 0;
+  }
+
+  private NaiveDiff.Result naive;
+
+  /**
+   * B3 and B4 on the packaged service, started over the pipeline folder once Spark has stopped: its
+   * start, idle resident set, a FULL reconciliation and a one-day WINDOW, and its resident set
+   * after.
+   */
+  private void serviceBenchmarks(Path pipelineRoot, Path dir) throws Exception {
+    out.println("B4 starting the reconciler service...");
+    try (ServiceProcess service = ServiceProcess.start(pipelineRoot, dir.resolve("service.log"))) {
+      Thread.sleep(2000); // let start-up work settle before the idle reading
+      long idle = service.rss();
+      out.println("B3 FULL reconciliation through the service...");
+      ServiceProcess.Reconciliation fullRun = service.reconcile(null, null);
+      long afterFull = service.rss();
+      long peakFull = service.peakRss();
+      out.println("B3 one-day WINDOW reconciliation through the service...");
+      ServiceProcess.Reconciliation window =
+          service.reconcile(DAY2 + "T00:00:00Z", LocalDate.parse(DAY2).plusDays(1) + "T00:00:00Z");
+      for (var r : List.of(fullRun, window)) {
+        // The bench's data is dated in the past: freshness fails by design. Anything else failing
+        // means the reconciler and the job disagree, and the figures would be meaningless.
+        List<String> wrong = r.notPassed(List.of("freshness"));
+        if (!wrong.isEmpty()) {
+          throw new IllegalStateException(
+              "B3: the "
+                  + r.report().path("mode").asText()
+                  + " reconciliation found differences: "
+                  + wrong);
+        }
+      }
+      recordService(service, idle, fullRun, window, afterFull, peakFull);
+    }
   }
 
   /** A full refresh into a table of its own, with its own state root, over the same raw layer. */
@@ -269,6 +334,100 @@ public final class BenchMain {
             null));
   }
 
+  private void recordDiscovery(List<DiscoveryBench.Result> results) {
+    DiscoveryBench.Result small = results.get(0);
+    DiscoveryBench.Result large = results.get(results.size() - 1);
+    // The root, the checkpoint's partition and the lookback's days before it, the new day's.
+    long allowed = 1 + (large.lookbackDays() + 1) + 1;
+    for (DiscoveryBench.Result r : results) {
+      figures.add(
+          new Figure(
+              "B2",
+              "list calls, incremental run, " + r.days() + " days of history",
+              Integer.toString(r.listCalls()),
+              "<= " + allowed,
+              r.listCalls() >= 0 && r.listCalls() <= allowed));
+    }
+    for (DiscoveryBench.Result r : results) {
+      figures.add(
+          new Figure(
+              "B2",
+              "incremental run wall, " + r.days() + " days of history",
+              secs(r.wall()),
+              "context",
+              null));
+    }
+    double growth = seconds(large.wall()) / seconds(small.wall());
+    figures.add(
+        new Figure(
+            "B2",
+            "run wall " + large.days() + " / " + small.days() + " days of history",
+            String.format(Locale.ROOT, "%.2fx", growth),
+            "<= 1.25x",
+            growth <= 1.25));
+  }
+
+  private void recordService(
+      ServiceProcess service,
+      long idleRss,
+      ServiceProcess.Reconciliation full,
+      ServiceProcess.Reconciliation window,
+      long afterFullRss,
+      long peakFullRss) {
+    double fullSeconds = seconds(full.wall());
+    double naiveRatio = seconds(naive.wall()) / fullSeconds;
+    figures.add(
+        new Figure(
+            "B3", "FULL reconciliation wall", secs(full.wall()), "<= 15 s", fullSeconds <= 15));
+    figures.add(
+        new Figure(
+            "B3",
+            "one-day WINDOW reconciliation wall",
+            secs(window.wall()),
+            "<= 2 s",
+            seconds(window.wall()) <= 2));
+    figures.add(
+        new Figure(
+            "B3",
+            "naive Spark diff wall",
+            String.format(
+                Locale.ROOT,
+                "%s (%,d expected, %,d curated, %,d differences)",
+                secs(naive.wall()),
+                naive.expected(),
+                naive.curated(),
+                naive.differences()),
+            "context",
+            null));
+    figures.add(
+        new Figure(
+            "B3",
+            "naive Spark diff / FULL wall",
+            String.format(Locale.ROOT, "%.1fx", naiveRatio),
+            ">= 5x",
+            naiveRatio >= 5));
+    figures.add(
+        new Figure(
+            "B3",
+            "service peak RSS through FULL",
+            mb(peakFullRss),
+            "<= 2 GB",
+            peakFullRss > 0 && peakFullRss <= 2_000_000_000L));
+    figures.add(
+        new Figure(
+            "B4",
+            "service start to ready",
+            secs(service.startToReady),
+            "<= 2 s",
+            seconds(service.startToReady) <= 2));
+    figures.add(
+        new Figure(
+            "B4", "service idle RSS", mb(idleRss), "<= 300 MB", idleRss > 0 && idleRss <= 300e6));
+    figures.add(
+        new Figure(
+            "B4", "service RSS after the FULL reconciliation", mb(afterFullRss), "context", null));
+  }
+
   private void print(Path dir, long keys) throws IOException {
     StringBuilder md = new StringBuilder();
     md.append(
@@ -321,9 +480,14 @@ public final class BenchMain {
 
   /** The process's peak resident set so far (Linux), or -1 where /proc is not there. */
   static long peakRss() {
+    return procStatus(ProcessHandle.current().pid(), "VmHWM:");
+  }
+
+  /** A size field of a process's {@code /proc/<pid>/status} in bytes, or -1 where there is none. */
+  static long procStatus(long pid, String field) {
     try {
-      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-        if (line.startsWith("VmHWM:")) {
+      for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+        if (line.startsWith(field)) {
           return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
         }
       }

@@ -1,0 +1,92 @@
+package io.tidemark.bench;
+
+import io.tidemark.ingest.IngestJob;
+import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.model.config.CatalogSpec;
+import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.report.IngestRunReport;
+import io.tidemark.model.report.IngestStatus;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.LocalDate;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * B2: what discovery costs as history grows. A dataset with {@code days} daily partitions of
+ * history (a small file each) is loaded, then one more day lands and an incremental run picks it
+ * up: the listing requests it made (its run report's {@code discoveryListCalls}: the root, then
+ * each partition it listed) and its wall time.
+ */
+final class DiscoveryBench {
+  static final LocalDate FIRST_DAY = LocalDate.parse("2023-01-01");
+  static final int ROWS_PER_DAY = 1000;
+
+  /**
+   * One history size's incremental run.
+   *
+   * @param days partitions of history before the new day
+   * @param listCalls listing requests of the incremental run's discovery
+   * @param lookbackDays the job's lookback, in days
+   * @param wall the incremental run's wall time
+   */
+  record Result(int days, int listCalls, long lookbackDays, Duration wall) {}
+
+  private DiscoveryBench() {}
+
+  static Result run(SparkSession spark, CatalogSpec catalog, Path dir, int days) throws Exception {
+    Path raw = dir.resolve("raw");
+    Path state = Files.createDirectories(dir.resolve("state"));
+    DatasetSpec spec = DatasetSpec.customers(raw.toString(), "curated.history_" + days);
+    IngestSettings settings = IngestSettings.of(spec, catalog, state.toString());
+    try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
+        Statement s = db.createStatement()) {
+      s.execute("SET TimeZone = 'UTC'");
+      for (int d = 0; d < days; d++) {
+        day(s, raw, d);
+      }
+      require(new IngestJob(spark, settings).run().report(), "the history load");
+      day(s, raw, days);
+    }
+    long t0 = System.nanoTime();
+    IngestRunReport report = new IngestJob(spark, settings).run().report();
+    Duration wall = Duration.ofNanos(System.nanoTime() - t0);
+    require(report, "the incremental run");
+    return new Result(
+        days,
+        report.discoveryListCalls() == null ? -1 : report.discoveryListCalls(),
+        Math.max(1, settings.lookback().toDays()),
+        wall);
+  }
+
+  /** Day {@code d}: its own keys, changed that day, in one file of its partition. */
+  private static void day(Statement s, Path raw, int d) throws IOException, SQLException {
+    LocalDate date = FIRST_DAY.plusDays(d);
+    Path folder = Files.createDirectories(raw.resolve("ingest_date=" + date));
+    long from = (long) d * ROWS_PER_DAY;
+    s.execute(
+        "COPY (SELECT 'H' || lpad(CAST(i AS VARCHAR), 9, '0') AS customer_id,"
+            + " 'Name ' || i AS customer_name, 'h' || i || '@example.com' AS email,"
+            + " TIMESTAMPTZ '"
+            + date
+            + " 00:00:00+00' + to_seconds(i % 86400) AS updated_at, 'U' AS op FROM range("
+            + from
+            + ", "
+            + (from + ROWS_PER_DAY)
+            + ") t(i)) TO '"
+            + folder.resolve("part-00000.parquet")
+            + "' (FORMAT parquet)");
+  }
+
+  private static void require(IngestRunReport report, String what) {
+    if (report.status() != IngestStatus.SUCCEEDED) {
+      throw new IllegalStateException(
+          "B2: " + what + " ended " + report.status() + ": " + report.error());
+    }
+  }
+}

@@ -1,0 +1,187 @@
+package io.tidemark.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The packaged reconciler service ({@code reconciler/target/quarkus-app}) in a process of its own,
+ * as {@code bin/reconciler --demo} starts it over a pipeline folder, on a free loopback port: what
+ * B3 and B4 measure is what an operator runs, resident set included.
+ */
+final class ServiceProcess implements AutoCloseable {
+  static final Path APP = Path.of("reconciler/target/quarkus-app/quarkus-run.jar");
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Process process;
+  private final URI base;
+  private final String apiKey;
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  /** From process start until {@code /q/health/ready} first answered 200. */
+  final Duration startToReady;
+
+  private ServiceProcess(Process process, URI base, String apiKey, Duration startToReady) {
+    this.process = process;
+    this.base = base;
+    this.apiKey = apiKey;
+    this.startToReady = startToReady;
+  }
+
+  /**
+   * Starts the service over a pipeline folder ({@code raw/}, {@code warehouse/}, {@code state/})
+   * and waits until it is ready; its log goes to {@code log}.
+   */
+  static ServiceProcess start(Path pipelineRoot, Path log)
+      throws IOException, InterruptedException {
+    if (!Files.isRegularFile(APP)) {
+      throw new IllegalStateException(
+          "Cannot find the packaged reconciler at "
+              + APP.toAbsolutePath()
+              + ": build it with mvn -pl reconciler -am package -DskipTests");
+    }
+    int port;
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      port = s.getLocalPort();
+    }
+    String apiKey = "bench-" + Long.toHexString(System.nanoTime());
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> cmd = new ArrayList<>(List.of(java));
+    cmd.addAll(
+        List.of(
+            "-Dquarkus.http.port=" + port,
+            "-Dtidemark.state-root=" + pipelineRoot.resolve("state"),
+            "-Dtidemark.datasets.customers.raw.location=" + pipelineRoot.resolve("raw/customers"),
+            "-Dtidemark.datasets.customers.curated-table=curated.customers",
+            "-Dtidemark.datasets.customers.compared-columns=customer_name,email",
+            "-Dtidemark.datasets.customers.catalog.warehouse=" + pipelineRoot.resolve("warehouse"),
+            "-Dtidemark.datasets.customers.cron=off",
+            "-jar",
+            APP.toAbsolutePath().toString()));
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+    pb.environment().put("TIDEMARK_API_KEYS", apiKey);
+    long t0 = System.nanoTime();
+    Process p = pb.start();
+    URI base = URI.create("http://127.0.0.1:" + port);
+    ServiceProcess service = new ServiceProcess(p, base, apiKey, null);
+    long deadline = t0 + TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      if (!p.isAlive()) {
+        throw new IllegalStateException(
+            "The reconciler exited with " + p.exitValue() + " while starting; see " + log);
+      }
+      if (service.ready()) {
+        return new ServiceProcess(p, base, apiKey, Duration.ofNanos(System.nanoTime() - t0));
+      }
+      if (System.nanoTime() > deadline) {
+        p.destroyForcibly();
+        throw new IllegalStateException("The reconciler was not ready within 60 s; see " + log);
+      }
+      Thread.sleep(10);
+    }
+  }
+
+  private boolean ready() throws InterruptedException {
+    try {
+      HttpResponse<Void> r =
+          http.send(
+              HttpRequest.newBuilder(base.resolve("/q/health/ready"))
+                  .timeout(Duration.ofSeconds(2))
+                  .build(),
+              HttpResponse.BodyHandlers.discarding());
+      return r.statusCode() == 200;
+    } catch (IOException e) {
+      return false; // not listening yet
+    }
+  }
+
+  /**
+   * One reconciliation through {@code POST /api/reconciliations}, followed until it finished.
+   *
+   * @param from window start (ISO-8601), or null for a full reconciliation
+   * @param to window end (ISO-8601), or null
+   */
+  Reconciliation reconcile(String from, String to) throws IOException, InterruptedException {
+    var body = JSON.createObjectNode().put("dataset", "customers");
+    body.put("mode", from == null ? "full" : "window");
+    if (from != null) {
+      body.put("from", from).put("to", to);
+    }
+    long t0 = System.nanoTime();
+    HttpResponse<String> started =
+        http.send(
+            HttpRequest.newBuilder(base.resolve("/api/reconciliations"))
+                .header("Content-Type", "application/json")
+                .header("X-API-Key", apiKey)
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (started.statusCode() != 202) {
+      throw new IllegalStateException(
+          "POST /api/reconciliations answered " + started.statusCode() + ": " + started.body());
+    }
+    String location = JSON.readTree(started.body()).path("location").asText();
+    while (true) {
+      HttpResponse<String> r =
+          http.send(
+              HttpRequest.newBuilder(base.resolve(location)).build(),
+              HttpResponse.BodyHandlers.ofString());
+      JsonNode report = JSON.readTree(r.body());
+      if (!"RUNNING".equals(report.path("status").asText())) {
+        return new Reconciliation(report, Duration.ofNanos(System.nanoTime() - t0));
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  /**
+   * A finished reconciliation as the API reports it.
+   *
+   * @param report the report (status, rule results)
+   * @param wall from the POST until the report said it finished (polled every 20 ms)
+   */
+  record Reconciliation(JsonNode report, Duration wall) {
+    /** Rules that did not pass, with their observed values, for a bench that must fail loudly. */
+    List<String> notPassed(List<String> ignored) {
+      List<String> out = new ArrayList<>();
+      for (JsonNode rule : report.path("results")) {
+        String name = rule.path("ruleId").asText();
+        if (!"PASS".equals(rule.path("status").asText()) && !ignored.contains(name)) {
+          out.add(name + "=" + rule.path("observed").asText() + " " + rule.path("reason").asText());
+        }
+      }
+      return out;
+    }
+  }
+
+  /** The service's resident set now, from {@code /proc}, or -1 where there is none. */
+  long rss() {
+    return BenchMain.procStatus(process.pid(), "VmRSS:");
+  }
+
+  /** The service's peak resident set so far, or -1. */
+  long peakRss() {
+    return BenchMain.procStatus(process.pid(), "VmHWM:");
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(20, TimeUnit.SECONDS)) {
+      process.destroyForcibly().waitFor();
+    }
+  }
+}
