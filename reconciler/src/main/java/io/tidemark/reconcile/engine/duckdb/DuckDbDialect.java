@@ -21,16 +21,21 @@ import java.util.Map;
  * queries over them:
  *
  * <ul>
- *   <li>{@code raw_versions(key, marker, is_delete, row_hash, src, pos, part_date)}: valid raw rows
- *       only under the contract (every key valid per {@link RawKeys}, a parseable change marker, an
- *       operation of {@code U}, {@code D} or null, or no operation column at all);
+ *   <li>{@code raw_versions(key, marker, is_delete, row_hash, src, src_ord, pos, part_date)}: valid
+ *       raw rows only under the contract (every key valid per {@link RawKeys}, a parseable change
+ *       marker, an operation of {@code U}, {@code D} or null, or no operation column at all);
  *   <li>{@code curated_rows(key, marker, row_hash)}: the curated table's live rows.
  * </ul>
  *
  * {@code key} is the key columns cast to text and joined by U+001F; {@code marker} is epoch
- * microseconds for timestamp markers and the value for sequences; {@code row_hash} is the MD5 of
- * the compared columns, normalised so that integer widths, float widths, timestamp units and zones
- * hash alike on both sides.
+ * microseconds for timestamp markers and the value for sequences; {@code row_hash} is a 64-bit hash
+ * of the compared columns, normalised so that integer widths, float widths, timestamp units and
+ * zones hash alike on both sides. Both are views over the files (DuckDB reads them where a query
+ * needs them); a WINDOW reconciliation keeps its few raw versions in a table.
+ *
+ * <p>A FULL reconciliation first sums both layers per bucket of keys ({@link #createRawBuckets},
+ * {@link #createCuratedBuckets}) and compares rows only in the buckets whose sums differ, the way
+ * checksum-bisection diff tools do: a healthy table costs one streaming pass over each layer.
  *
  * <p>Ties on the change marker resolve as the ingest job resolves them (see {@link
  * #createExpected}): a delete wins, then the lowest source file path, then the lowest row position,
@@ -51,8 +56,16 @@ final class DuckDbDialect {
     return '"' + identifier + '"';
   }
 
-  static String settings() {
-    return "SET TimeZone = 'UTC'";
+  /**
+   * Session settings: UTC, no insertion order kept for the large intermediate results (lets DuckDB
+   * stream and spill them), and a memory limit beyond which it spills to {@code tempDirectory}.
+   */
+  static List<Sql> settings(String memoryLimit, String tempDirectory) {
+    return List.of(
+        new Sql().append("SET TimeZone = 'UTC'"),
+        new Sql().append("SET preserve_insertion_order = false"),
+        new Sql().append("SET memory_limit = ").param(memoryLimit),
+        new Sql().append("SET temp_directory = ").param(tempDirectory));
   }
 
   static String createFileTable(String table) {
@@ -108,10 +121,13 @@ final class DuckDbDialect {
         .append(") WHERE coalesce(num_children, 0) = 0");
   }
 
-  /** Loads every column of the given Parquet files, with source file and row position. */
-  static Sql loadParquet(String table, List<String> paths) {
+  /**
+   * Every column of the given Parquet files, with source file and row position: the query behind a
+   * view, read where a query needs it, only the columns it needs.
+   */
+  static Sql readParquet(List<String> paths) {
     return new Sql()
-        .append("CREATE TEMP TABLE " + table + " AS SELECT * FROM read_parquet(")
+        .append("SELECT * FROM read_parquet(")
         .param(literalPaths(paths))
         .append(
             ", filename = true, file_row_number = true, union_by_name = true,"
@@ -139,7 +155,7 @@ final class DuckDbDialect {
     for (String c : columns) {
       cols.append(cols.isEmpty() ? "" : ", ").append("s.").append(quote(c));
     }
-    return "CREATE TEMP TABLE curated_live AS SELECT "
+    return "CREATE TEMP VIEW curated_live AS SELECT "
         + cols
         + " FROM curated_src s JOIN curated_files f ON s.filename = f.path"
         + " WHERE NOT EXISTS (SELECT 1 FROM curated_deletes d"
@@ -148,25 +164,24 @@ final class DuckDbDialect {
 
   static String emptyCanonicalRaw() {
     return "CREATE TEMP TABLE raw_versions (key VARCHAR, marker BIGINT, is_delete BOOLEAN,"
-        + " row_hash VARCHAR, src VARCHAR, pos BIGINT, part_date DATE)";
+        + " row_hash UBIGINT, src VARCHAR, src_ord BIGINT, pos BIGINT, part_date DATE)";
   }
 
   static String emptyCanonicalCurated() {
-    return "CREATE TEMP TABLE curated_rows (key VARCHAR, marker BIGINT, row_hash VARCHAR)";
+    return "CREATE TEMP TABLE curated_rows (key VARCHAR, marker BIGINT, row_hash UBIGINT)";
   }
 
   /**
-   * Normalises raw rows and keeps the valid ones.
+   * Normalises raw rows and keeps the valid ones: the query behind {@code raw_versions}.
    *
    * @param futureLimitMicros the latest valid timestamp marker (epoch microseconds): a later one is
    *     invalid, as the ingest job quarantines it; ignored for sequence markers
    */
-  static Sql createRawVersions(
-      DatasetSpec spec, Map<String, String> types, long futureLimitMicros) {
+  static Sql rawVersions(DatasetSpec spec, Map<String, String> types, long futureLimitMicros) {
     Sql sql =
         new Sql()
-            .append("CREATE TEMP TABLE raw_versions AS SELECT key, marker, is_delete, row_hash,")
-            .append(" src, pos, part_date FROM (SELECT ")
+            .append("SELECT key, marker, is_delete, row_hash, src, src_ord, pos, part_date")
+            .append(" FROM (SELECT ")
             .append(keyExpr(spec, types))
             .append(" AS key, ")
             .append(markerExpr(spec, types))
@@ -186,9 +201,12 @@ final class DuckDbDialect {
           .append(")) AS op_ok, ");
     }
     return sql.append(hashExpr(spec, types))
-        .append(" AS row_hash, s.filename AS src, s.file_row_number AS pos, f.part_date, ")
+        .append(" AS row_hash, s.filename AS src, f.ord AS src_ord, s.file_row_number AS pos,")
+        .append(" f.part_date, ")
         .append(keysValid(spec))
-        .append(" AS key_ok FROM raw_src s JOIN raw_files f ON s.filename = f.path)")
+        .append(" AS key_ok FROM raw_src s JOIN (SELECT path, part_date,")
+        .append(" row_number() OVER (ORDER BY path) AS ord FROM raw_files) f")
+        .append(" ON s.filename = f.path)")
         .append(" WHERE key_ok AND op_ok AND marker IS NOT NULL")
         .append(
             spec.changeMarker().type() == ChangeMarkerType.TIMESTAMP
@@ -196,8 +214,9 @@ final class DuckDbDialect {
                 : new Sql());
   }
 
+  /** The curated table's live rows in canonical form: a view, read once per pass. */
   static String createCuratedRows(DatasetSpec spec, Map<String, String> types) {
-    return "CREATE TEMP TABLE curated_rows AS SELECT "
+    return "CREATE TEMP VIEW curated_rows AS SELECT "
         + keyExpr(spec, types)
         + " AS key, "
         + markerExpr(spec, types)
@@ -248,6 +267,104 @@ final class DuckDbDialect {
     return sql.append(")");
   }
 
+  /** Buckets a key falls in; a FULL reconciliation compares the layers bucket by bucket. */
+  static final int BUCKETS = 4096;
+
+  private static String bucket(String key) {
+    return "CAST(hash(" + key + ") % " + BUCKETS + " AS INTEGER)";
+  }
+
+  /**
+   * A version's place in {@link VersionOrder} as one number, so that the winner of a key is its
+   * {@code max}: the marker, then a delete, then the lowest file (by its ordinal in path order),
+   * then the lowest row position. Fits while a reconciliation reads fewer than 2^23 files of fewer
+   * than 2^40 rows each.
+   */
+  private static final String VERSION_RANK =
+      "CAST(marker AS HUGEINT) * CAST(18446744073709551616 AS HUGEINT)"
+          + " + CAST(is_delete AS HUGEINT) * CAST(9223372036854775808 AS HUGEINT)"
+          + " + CAST(8388607 - src_ord AS HUGEINT) * CAST(1099511627776 AS HUGEINT)"
+          + " + (1099511627775 - pos)";
+
+  static {
+    // VERSION_RANK encodes this order; it must change with it.
+    String order = VersionOrder.sqlOrderBy("m", "d", "f", "p");
+    if (!order.equals("m DESC, d DESC, f ASC, p ASC")) {
+      throw new IllegalStateException("VERSION_RANK does not encode the version order " + order);
+    }
+  }
+
+  /**
+   * Per bucket of keys, raw's side of a FULL comparison: how many keys' latest valid version at or
+   * before the window end is live, and the XOR of a hash of each such key's (key, marker, compared
+   * values). Versions stream from the files through one aggregation per key; nothing per key is
+   * kept. (A bucket holding a key still in flight is compared row by row, where that key is left
+   * out.)
+   */
+  static Sql createRawBuckets(Sql cap) {
+    return new Sql()
+        .append("CREATE TEMP TABLE raw_buckets AS SELECT ")
+        .append(bucket("key"))
+        .append(" AS bucket, count(*) FILTER (WHERE NOT is_delete) AS n,")
+        .append(" bit_xor(hash(key, marker, row_hash)) FILTER (WHERE NOT is_delete) AS x")
+        .append(" FROM (")
+        .append(winners(cap))
+        .append(") GROUP BY bucket");
+  }
+
+  /**
+   * Per bucket of keys, curated's side of a FULL comparison: its rows, the XOR of the same hash
+   * over each, and the newest change marker.
+   */
+  static String createCuratedBuckets() {
+    return "CREATE TEMP TABLE curated_buckets AS SELECT "
+        + bucket("key")
+        + " AS bucket, count(*) AS n, bit_xor(hash(key, marker, row_hash)) AS x,"
+        + " max(marker) AS newest FROM curated_rows GROUP BY bucket";
+  }
+
+  /**
+   * The buckets to compare row by row: those whose two sides differ, and those holding a key in
+   * flight (left out of the comparison, so its bucket's sums cannot say).
+   */
+  static String createDifferentBuckets() {
+    return "CREATE TEMP TABLE different_buckets AS SELECT coalesce(r.bucket, c.bucket) AS bucket"
+        + " FROM raw_buckets r FULL OUTER JOIN curated_buckets c ON r.bucket = c.bucket"
+        + " WHERE coalesce(r.n, 0) <> coalesce(c.n, 0) OR r.x IS DISTINCT FROM c.x"
+        + " UNION SELECT "
+        + bucket("key")
+        + " FROM in_flight";
+  }
+
+  static final String DIFFERENT_BUCKETS = "SELECT count(*) FROM different_buckets";
+
+  /**
+   * Over the buckets that agree: the live keys raw expects and the rows curated holds (the same);
+   * and curated's newest change marker over every bucket.
+   */
+  static final String AGREEING_TOTALS =
+      "SELECT (SELECT coalesce(sum(n), 0) FROM raw_buckets"
+          + " WHERE bucket NOT IN (SELECT bucket FROM different_buckets)),"
+          + " (SELECT coalesce(sum(n), 0) FROM curated_buckets"
+          + " WHERE bucket NOT IN (SELECT bucket FROM different_buckets)),"
+          + " (SELECT max(newest) FROM curated_buckets)";
+
+  /** A FULL comparison's expected state, for the keys of the buckets that differ only. */
+  static Sql createExpectedInDifferentBuckets(Sql cap) {
+    return createExpected(
+        new Sql()
+            .append(cap)
+            .append(" AND " + bucket("key") + " IN (SELECT bucket FROM different_buckets)"));
+  }
+
+  /** A FULL comparison's keys to check: those of the buckets that differ, none in flight. */
+  static String createCheckedInDifferentBuckets() {
+    return "CREATE TEMP TABLE checked AS (SELECT key FROM expected UNION SELECT key FROM"
+        + " curated_rows WHERE "
+        + bucket("key")
+        + " IN (SELECT bucket FROM different_buckets)) EXCEPT SELECT key FROM in_flight";
+  }
+
   /**
    * The expected state: the latest valid version per key at or before the window end. Versions with
    * the same change marker are a source defect; they are resolved as the ingest job resolves them:
@@ -255,13 +372,22 @@ final class DuckDbDialect {
    * path, then row position), since an equal marker never overwrites what is already there.
    */
   static Sql createExpected(Sql cap) {
+    return new Sql().append("CREATE TEMP TABLE expected AS ").append(winners(cap));
+  }
+
+  /**
+   * The winning version of every key with versions matching {@code filter}: {@code key, marker,
+   * is_delete, row_hash}. One aggregation per key over {@link #VERSION_RANK}, which DuckDB can
+   * spill to disk, where sorting every key's versions could not.
+   */
+  private static Sql winners(Sql filter) {
     return new Sql()
-        .append("CREATE TEMP TABLE expected AS SELECT key, marker, is_delete, row_hash FROM (")
-        .append("SELECT *, row_number() OVER (PARTITION BY key ORDER BY ")
-        .append(VersionOrder.sqlOrderBy("marker", "is_delete", "src", "pos"))
-        .append(") AS rn FROM raw_versions WHERE ")
-        .append(cap)
-        .append(") WHERE rn = 1");
+        .append("SELECT key, CAST(max(rank) >> 64 AS BIGINT) AS marker,")
+        .append(" ((max(rank) >> 63) & 1) = 1 AS is_delete, arg_max(row_hash, rank) AS row_hash")
+        .append(" FROM (SELECT key, row_hash, " + VERSION_RANK + " AS rank FROM raw_versions v")
+        .append(" WHERE ")
+        .append(filter)
+        .append(") GROUP BY key");
   }
 
   /** Every row of {@code expected}, keys shown with {@code |} between columns, in key order. */
@@ -298,8 +424,10 @@ final class DuckDbDialect {
   static List<String> createComparison() {
     return List.of(
         "CREATE TEMP TABLE exp AS SELECT e.* FROM expected e SEMI JOIN checked c ON e.key = c.key",
-        "CREATE TEMP TABLE cur_rows AS SELECT r.* FROM curated_rows r SEMI JOIN checked c"
-            + " ON r.key = c.key",
+        // IN rather than a semi join: the checked keys are few, the curated rows many, and DuckDB
+        // builds its hash table on the subquery's side.
+        "CREATE TEMP TABLE cur_rows AS SELECT r.* FROM curated_rows r"
+            + " WHERE r.key IN (SELECT key FROM checked)",
         "CREATE TEMP TABLE cur AS SELECT key, count(*) AS n, max(marker) AS marker FROM cur_rows"
             + " GROUP BY key");
   }
@@ -329,16 +457,21 @@ final class DuckDbDialect {
   static final String CURATED_ROWS = "SELECT count(*) FROM cur_rows";
   static final String NEWEST_CURATED = "SELECT max(marker) FROM curated_rows";
 
-  static Sql newestRaw(Sql cap) {
-    return new Sql().append("SELECT max(marker) FROM raw_versions WHERE ").append(cap);
+  /** The newest and the oldest valid raw change marker at or before the window end. */
+  static Sql rawMarkerRange(Sql cap) {
+    return new Sql().append("SELECT max(marker), min(marker) FROM raw_versions WHERE ").append(cap);
   }
 
-  static Sql oldestRaw(Sql cap) {
-    return new Sql().append("SELECT min(marker) FROM raw_versions WHERE ").append(cap);
-  }
-
-  static Sql pending(long newestCurated) {
-    return new Sql().append("SELECT key FROM expected WHERE marker > ").param(newestCurated);
+  /**
+   * Keys whose latest valid version at or before the window end is newer than the curated table's
+   * newest: the latest version is the newest, so any such version makes its key pending.
+   */
+  static Sql pending(Sql cap, long newestCurated) {
+    return new Sql()
+        .append("SELECT DISTINCT key FROM raw_versions WHERE ")
+        .append(cap)
+        .append(" AND marker > ")
+        .param(newestCurated);
   }
 
   static Sql count(String keysQuery) {
@@ -426,16 +559,21 @@ final class DuckDbDialect {
         "Cannot read change marker '" + column + "' of type " + type + " as a LONG sequence");
   }
 
+  /**
+   * A 64-bit hash of the compared columns, each normalised to text (NULL as its own token): equal
+   * values hash alike on both sides; a collision (odds 2^-64 per compared pair) would hide one
+   * mismatch.
+   */
   static String hashExpr(DatasetSpec spec, Map<String, String> types) {
     if (spec.comparedColumns().isEmpty()) {
-      return "md5('')";
+      return "CAST(0 AS UBIGINT)";
     }
     List<String> parts = new ArrayList<>();
     for (String col : spec.comparedColumns()) {
       String type = requireColumn(types, col, "compared");
       parts.add("coalesce(" + normalised("s." + quote(col), type) + ", " + NULL_TOKEN + ")");
     }
-    return "md5(concat_ws(" + KEY_SEPARATOR + ", " + String.join(", ", parts) + "))";
+    return "hash(" + String.join(", ", parts) + ")";
   }
 
   private static String normalised(String c, String type) {

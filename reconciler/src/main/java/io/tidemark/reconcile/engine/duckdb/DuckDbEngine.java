@@ -5,6 +5,7 @@ import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.contract.RawLayout.StrayEntry;
 import io.tidemark.model.contract.RawSchema;
 import io.tidemark.model.contract.ReasonCode;
+import io.tidemark.model.json.Checks;
 import io.tidemark.model.report.ReconciliationMode;
 import io.tidemark.reconcile.engine.EngineException;
 import io.tidemark.reconcile.engine.EngineNames;
@@ -51,6 +52,11 @@ import org.slf4j.LoggerFactory;
  * returned in {@link Observations#excludedFiles()}; the {@code count_match} result's reason starts
  * with them, as {@code file:<path> (<reason>: <detail>)}, whatever its status, since the expected
  * row count leaves their rows out. The other rules evaluate the remaining files as usual.
+ *
+ * <p>Raw and curated are read as views over their files, never copied whole into memory: a FULL
+ * reconciliation compares the two layers bucket by bucket of keys first and row by row only where a
+ * bucket differs (see {@link DuckDbDialect}). One reconciliation's DuckDB holds at most {@link
+ * #MEMORY_LIMIT} and spills beyond it to a folder of its own under {@code java.io.tmpdir}.
  *
  * <p>A raw row whose timestamp change marker is later than the reconciliation's start plus the
  * dataset's future tolerance is invalid, as a null marker is (the ingest job quarantines it as
@@ -138,11 +144,23 @@ public final class DuckDbEngine implements ReconciliationEngine {
   public record RawView(
       List<ExpectedVersion> expected, List<ExcludedFile> excluded, List<StrayEntry> strays) {}
 
+  /**
+   * How much memory one reconciliation's DuckDB may hold before it spills to disk: a FULL
+   * reconciliation of ten million keys runs in it (B3 in the README's Performance section).
+   */
+  public static final String MEMORY_LIMIT = "1GB";
+
   static Connection open() throws SQLException {
     IcebergTables.loadDriver("org.duckdb.DuckDBDriver");
     Connection c = DriverManager.getConnection("jdbc:duckdb:");
-    try (Statement s = c.createStatement()) {
-      s.execute(DuckDbDialect.settings());
+    // Its own folder, which DuckDB makes only when it spills and removes when it closes.
+    String spill =
+        java.nio.file.Path.of(
+                System.getProperty("java.io.tmpdir"),
+                "tidemark-duckdb-" + java.util.UUID.randomUUID())
+            .toString();
+    for (Sql setting : DuckDbDialect.settings(MEMORY_LIMIT, spill)) {
+      execute(c, setting);
     }
     return c;
   }
@@ -205,11 +223,19 @@ public final class DuckDbEngine implements ReconciliationEngine {
       }
       ps.executeBatch();
     }
-    execute(
+    createView(
         c,
-        DuckDbDialect.loadParquet("raw_src", files.stream().map(RawFiles.RawFile::path).toList()));
+        "raw_src",
+        DuckDbDialect.readParquet(files.stream().map(RawFiles.RawFile::path).toList()));
     Map<String, String> types = columnTypes(c, "raw_src");
-    execute(c, DuckDbDialect.createRawVersions(spec, types, micros(request.futureLimit())));
+    // A FULL reconciliation streams every raw version through a few passes; a WINDOW keeps its
+    // few versions in a table.
+    Sql versions = DuckDbDialect.rawVersions(spec, types, micros(request.futureLimit()));
+    if (request.mode() == ReconciliationMode.FULL) {
+      createView(c, "raw_versions", versions);
+    } else {
+      execute(c, new Sql().append("CREATE TEMP TABLE raw_versions AS ").append(versions));
+    }
     return new RawLoad(
         files.stream().mapToLong(RawFiles.RawFile::bytes).sum(), excluded, listing.strays());
   }
@@ -372,7 +398,7 @@ public final class DuckDbEngine implements ReconciliationEngine {
       }
       ps.executeBatch();
     }
-    execute(c, DuckDbDialect.loadParquet("curated_src", paths));
+    createView(c, "curated_src", DuckDbDialect.readParquet(paths));
     if (live.positionDeletes().isEmpty()) {
       try (Statement s = c.createStatement()) {
         s.execute(DuckDbDialect.emptyPositionDeletes());
@@ -397,9 +423,13 @@ public final class DuckDbEngine implements ReconciliationEngine {
     long toMicros = micros(r.to());
     String toDate = date(r.to()).toString();
     Sql cap = DuckDbDialect.capPredicate(type, toMicros, toDate);
-    execute(c, DuckDbDialect.createExpected(cap));
     execute(c, DuckDbDialect.createInFlight(cap));
+    long expectedRows;
+    long curatedRows;
+    Long newestCurated;
+    boolean compareRows = true;
     if (r.mode() == ReconciliationMode.WINDOW) {
+      execute(c, DuckDbDialect.createExpected(cap));
       Long fromMicros = r.from() == null ? null : micros(r.from());
       String fromDate = r.from() == null ? null : date(r.from()).toString();
       execute(
@@ -407,49 +437,79 @@ public final class DuckDbEngine implements ReconciliationEngine {
           DuckDbDialect.createCheckedWindow(
               DuckDbDialect.rawWindowPredicate(type, fromMicros, toMicros, fromDate, toDate),
               DuckDbDialect.curatedWindowPredicate(type, fromMicros, toMicros)));
+      createComparison(c);
+      expectedRows = scalar(c, new Sql().append(DuckDbDialect.EXPECTED_ROWS));
+      curatedRows = scalar(c, new Sql().append(DuckDbDialect.CURATED_ROWS));
+      newestCurated = nullableScalar(c, new Sql().append(DuckDbDialect.NEWEST_CURATED));
     } else {
-      try (Statement s = c.createStatement()) {
-        s.execute(DuckDbDialect.createCheckedFull());
+      // Both layers bucket by bucket first; rows are compared only where a bucket differs.
+      execute(c, DuckDbDialect.createRawBuckets(cap));
+      execute(c, DuckDbDialect.createCuratedBuckets());
+      execute(c, DuckDbDialect.createDifferentBuckets());
+      long different = scalar(c, new Sql().append(DuckDbDialect.DIFFERENT_BUCKETS));
+      LOG.debug(
+          "Dataset {}: {} of {} key buckets differ", spec.name(), different, DuckDbDialect.BUCKETS);
+      try (PreparedStatement ps = new Sql().append(DuckDbDialect.AGREEING_TOTALS).prepare(c);
+          ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        expectedRows = rs.getLong(1);
+        curatedRows = rs.getLong(2);
+        long newest = rs.getLong(3);
+        newestCurated = rs.wasNull() ? null : newest;
       }
-    }
-    try (Statement s = c.createStatement()) {
-      for (String sql : DuckDbDialect.createComparison()) {
-        s.execute(sql);
+      compareRows = different > 0;
+      if (compareRows) {
+        execute(c, DuckDbDialect.createExpectedInDifferentBuckets(cap));
+        execute(c, DuckDbDialect.createCheckedInDifferentBuckets());
+        createComparison(c);
+        expectedRows += scalar(c, new Sql().append(DuckDbDialect.EXPECTED_ROWS));
+        curatedRows += scalar(c, new Sql().append(DuckDbDialect.CURATED_ROWS));
       }
     }
     int n = r.sampleSize();
     return new Observations(
-        scalar(c, new Sql().append(DuckDbDialect.EXPECTED_ROWS)),
-        scalar(c, new Sql().append(DuckDbDialect.CURATED_ROWS)),
-        finding(c, DuckDbDialect.COUNT_DIFFERENCE, n),
-        finding(c, DuckDbDialect.MISSING, n),
-        finding(c, DuckDbDialect.UNEXPECTED, n),
-        finding(c, DuckDbDialect.DUPLICATES, n),
-        finding(c, DuckDbDialect.STALE, n),
-        finding(c, DuckDbDialect.MISMATCHED, n),
-        freshness(c, r, cap),
+        expectedRows,
+        curatedRows,
+        finding(c, DuckDbDialect.COUNT_DIFFERENCE, n, compareRows),
+        finding(c, DuckDbDialect.MISSING, n, compareRows),
+        finding(c, DuckDbDialect.UNEXPECTED, n, compareRows),
+        finding(c, DuckDbDialect.DUPLICATES, n, compareRows),
+        finding(c, DuckDbDialect.STALE, n, compareRows),
+        finding(c, DuckDbDialect.MISMATCHED, n, compareRows),
+        freshness(c, r, cap, newestCurated),
         bytes,
         raw.excluded(),
         raw.strays());
   }
 
-  private static Freshness freshness(Connection c, EngineRequest r, Sql cap) {
+  private static void createComparison(Connection c) throws SQLException {
+    for (String sql : DuckDbDialect.createComparison()) {
+      execute(c, sql);
+    }
+  }
+
+  private static Freshness freshness(Connection c, EngineRequest r, Sql cap, Long curated) {
     boolean timestamps = r.dataset().changeMarker().type() == ChangeMarkerType.TIMESTAMP;
     try {
-      Long curated = nullableScalar(c, new Sql().append(DuckDbDialect.NEWEST_CURATED));
-      Long raw = nullableScalar(c, DuckDbDialect.newestRaw(cap));
+      Long raw;
+      Long oldestRaw;
+      try (PreparedStatement ps = DuckDbDialect.rawMarkerRange(cap).prepare(c);
+          ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        long newest = rs.getLong(1);
+        raw = rs.wasNull() ? null : newest;
+        long oldest = rs.getLong(2);
+        oldestRaw = rs.wasNull() ? null : oldest;
+      }
       // An empty curated table while raw holds versions is behind by everything raw holds: since
       // the oldest raw version, every key waits.
-      Long behindSince =
-          curated != null
-              ? curated
-              : raw == null ? null : nullableScalar(c, DuckDbDialect.oldestRaw(cap));
+      Long behindSince = curated != null ? curated : raw == null ? null : oldestRaw;
       Finding pending =
           behindSince == null
               ? Finding.of(0, List.of())
               : finding(
                   c,
-                  DuckDbDialect.pending(curated != null ? curated : Long.MIN_VALUE),
+                  DuckDbDialect.pending(cap, curated != null ? curated : Long.MIN_VALUE),
                   r.sampleSize());
       Double lagNow = null;
       if (timestamps && behindSince != null) {
@@ -470,8 +530,11 @@ public final class DuckDbEngine implements ReconciliationEngine {
     return timestamps ? value / 1e6 : value;
   }
 
-  private static Finding finding(Connection c, String keysQuery, int sampleSize) {
-    return finding(c, new Sql().append(keysQuery), sampleSize);
+  /** A key finding; none when no rows were compared (every bucket agreed). */
+  private static Finding finding(Connection c, String keysQuery, int sampleSize, boolean compared) {
+    return compared
+        ? finding(c, new Sql().append(keysQuery), sampleSize)
+        : Finding.of(0, List.of());
   }
 
   private static Finding finding(Connection c, Sql keysQuery, int sampleSize) {
@@ -506,9 +569,93 @@ public final class DuckDbEngine implements ReconciliationEngine {
     }
   }
 
+  /**
+   * Creates a temporary view over a query with bound values. DuckDB cannot keep parameters in a
+   * view, so each value is bound (through a prepared statement) into a session variable of its own
+   * that the view reads with {@code getvariable}; the values never enter the SQL text.
+   */
+  static void createView(Connection c, String name, Sql query) throws SQLException {
+    Checks.identifier("view", name);
+    try (Statement s = c.createStatement()) {
+      s.execute(
+          "CREATE TEMP TABLE IF NOT EXISTS bound_values"
+              + " (name VARCHAR, text VARCHAR, number BIGINT, texts VARCHAR[])");
+    }
+    String text = query.text();
+    List<Object> params = query.params();
+    StringBuilder body = new StringBuilder(text.length() + 32 * params.size());
+    int next = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char ch = text.charAt(i);
+      if (ch != '?') {
+        body.append(ch);
+        continue;
+      }
+      if (next >= params.size()) {
+        throw new IllegalStateException("View " + name + " has more placeholders than values");
+      }
+      String variable = name + "_" + next;
+      bind(c, variable, params.get(next++));
+      body.append("getvariable('").append(variable).append("')");
+    }
+    if (next != params.size()) {
+      throw new IllegalStateException("View " + name + " has more values than placeholders");
+    }
+    try (Statement s = c.createStatement()) {
+      s.execute("CREATE TEMP VIEW " + name + " AS " + body);
+    }
+  }
+
+  private static void bind(Connection c, String variable, Object value) throws SQLException {
+    String column;
+    try (PreparedStatement ps =
+        c.prepareStatement("INSERT INTO bound_values VALUES (?, ?, ?, ?)")) {
+      ps.setString(1, variable);
+      ps.setNull(2, java.sql.Types.VARCHAR);
+      ps.setNull(3, java.sql.Types.BIGINT);
+      ps.setNull(4, java.sql.Types.ARRAY);
+      if (value instanceof String text) {
+        ps.setString(2, text);
+        column = "text";
+      } else if (value instanceof Long || value instanceof Integer) {
+        ps.setLong(3, ((Number) value).longValue());
+        column = "number";
+      } else if (value instanceof List<?> list) {
+        ps.setArray(4, c.createArrayOf("VARCHAR", list.toArray()));
+        column = "texts";
+      } else {
+        throw new IllegalArgumentException(
+            "Cannot bind a " + value.getClass().getSimpleName() + " into a view");
+      }
+      ps.execute();
+    }
+    try (Statement s = c.createStatement()) {
+      s.execute(
+          "SET VARIABLE "
+              + variable
+              + " = (SELECT "
+              + column
+              + " FROM bound_values WHERE name = '"
+              + variable
+              + "')");
+    }
+  }
+
+  static void execute(Connection c, String sql) throws SQLException {
+    execute(c, new Sql().append(sql));
+  }
+
   static void execute(Connection c, Sql sql) throws SQLException {
+    long t0 = System.nanoTime();
     try (PreparedStatement ps = sql.prepare(c)) {
       ps.execute();
+    }
+    if (LOG.isDebugEnabled()) {
+      String text = sql.text();
+      LOG.debug(
+          "{} ms: {}",
+          (System.nanoTime() - t0) / 1_000_000,
+          text.substring(0, Math.min(100, text.length())));
     }
   }
 

@@ -7,9 +7,14 @@ import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.json.InvalidDocumentException;
 import io.tidemark.reconcile.engine.sql.Sql;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Identifiers only from validated names; values only as parameters. */
 class TestDuckDbDialect {
@@ -30,12 +35,12 @@ class TestDuckDbDialect {
     assertThat(window.text()).isEqualTo("(marker > ? AND marker <= ?)");
     assertThat(window.params()).containsExactly(10L, 20L);
 
-    Sql load = DuckDbDialect.loadParquet("raw_src", List.of("/x/it's.parquet"));
+    Sql load = DuckDbDialect.readParquet(List.of("/x/it's.parquet"));
     assertThat(load.text()).doesNotContain("it's").contains("read_parquet(?");
     assertThat(load.params()).containsExactly(List.of("/x/it's.parquet"));
 
     Sql raw =
-        DuckDbDialect.createRawVersions(
+        DuckDbDialect.rawVersions(
             DatasetSpec.customers("/raw", "curated.customers"),
             Map.of(
                 "customer_id", "VARCHAR",
@@ -50,5 +55,27 @@ class TestDuckDbDialect {
     Sql sample = DuckDbDialect.sample(DuckDbDialect.MISSING, 5);
     assertThat(sample.text()).endsWith("LIMIT ?");
     assertThat(sample.params()).containsExactly("|", 5);
+  }
+
+  @Test
+  void aViewReadsItsBoundValuesFromVariablesNeverFromItsText(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("it's [a]?.parquet");
+    try (Connection c = DuckDbEngine.open();
+        Statement s = c.createStatement()) {
+      s.execute(
+          "COPY (SELECT 42 AS answer) TO '"
+              + file.toString().replace("'", "''")
+              + "' (FORMAT parquet)");
+      DuckDbEngine.createView(c, "v", DuckDbDialect.readParquet(List.of(file.toString())));
+      try (ResultSet rs = s.executeQuery("SELECT answer, filename FROM v")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getInt(1)).isEqualTo(42);
+        assertThat(rs.getString(2)).isEqualTo(file.toString());
+      }
+      try (ResultSet rs = s.executeQuery("SELECT sql FROM duckdb_views() WHERE view_name = 'v'")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString(1)).contains("getvariable(").doesNotContain("it's");
+      }
+    }
   }
 }
