@@ -69,8 +69,15 @@ public final class AlarmBoard {
     AlarmState previous = before == null ? AlarmState.INSUFFICIENT_DATA : before.state();
     Instant from = now.minusSeconds((long) def.periodSeconds() * def.evaluationPeriods());
     AlarmEvaluation eval;
+    List<AlarmStatus.Point> points = List.of();
     try {
-      eval = AlarmEvaluator.evaluate(def, source.datapoints(def, from, now), previous, now);
+      List<Datum> read = source.datapoints(def, from, now);
+      points =
+          read.stream()
+              .map(d -> new AlarmStatus.Point(d.timestamp(), d.value()))
+              .sorted(java.util.Comparator.comparing(AlarmStatus.Point::timestamp))
+              .toList();
+      eval = AlarmEvaluator.evaluate(def, read, previous, now);
     } catch (RuntimeException e) {
       eval =
           new AlarmEvaluation(
@@ -98,7 +105,9 @@ public final class AlarmBoard {
             eval.state(),
             eval.reason(),
             since,
-            now);
+            now,
+            AlarmEvaluator.condition(def),
+            points);
     current.put(def.alarmName(), status);
     return status;
   }

@@ -137,6 +137,28 @@ public final class AlarmEvaluator {
     return new AlarmEvaluation(counted >= needed ? AlarmState.ALARM : AlarmState.OK, reason);
   }
 
+  /**
+   * What breaches the alarm, in words: {@code Maximum >= 1.0 over 86400 s, 1 of 1 periods}; null
+   * for an anomaly-detection alarm.
+   */
+  public static String condition(AlarmDefinition def) {
+    if (def.anomalyDetection() || def.threshold().isEmpty()) {
+      return null;
+    }
+    return def.statistic()
+        + " "
+        + symbol(def)
+        + " "
+        + def.threshold().get()
+        + " over "
+        + def.periodSeconds()
+        + " s, "
+        + def.datapointsToAlarm()
+        + " of "
+        + def.evaluationPeriods()
+        + " periods";
+  }
+
   static OptionalDouble statistic(String statistic, List<Double> values) {
     if (values.isEmpty()) {
       return OptionalDouble.empty();

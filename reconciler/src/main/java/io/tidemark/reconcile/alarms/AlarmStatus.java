@@ -1,6 +1,7 @@
 package io.tidemark.reconcile.alarms;
 
 import java.time.Instant;
+import java.util.List;
 
 /**
  * An alarm's current state as the service evaluated it.
@@ -14,6 +15,9 @@ import java.time.Instant;
  * @param reason why, in words
  * @param since when it entered this state
  * @param evaluatedAt when it was last evaluated
+ * @param condition what breaches, e.g. {@code Maximum >= 1.0 over 86400 s, 1 of 1 periods}; null
+ *     for an anomaly-detection alarm
+ * @param datapoints the datapoints the evaluation read (its evaluation range), oldest first
  */
 public record AlarmStatus(
     String alarmName,
@@ -24,4 +28,19 @@ public record AlarmStatus(
     AlarmState state,
     String reason,
     Instant since,
-    Instant evaluatedAt) {}
+    Instant evaluatedAt,
+    String condition,
+    List<Point> datapoints) {
+
+  public AlarmStatus {
+    datapoints = datapoints == null ? List.of() : List.copyOf(datapoints);
+  }
+
+  /**
+   * One datapoint an evaluation read.
+   *
+   * @param timestamp when it was measured
+   * @param value its value
+   */
+  public record Point(Instant timestamp, double value) {}
+}

@@ -4,6 +4,7 @@ import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.reconcile.config.ReconciledDataset;
 import io.tidemark.reconcile.config.TidemarkConfig;
 import io.tidemark.reconcile.engine.IcebergTables;
+import io.tidemark.reconcile.engine.QuarantineCounts;
 import io.tidemark.reconcile.engine.RawFiles;
 import io.tidemark.reconcile.engine.athena.AthenaEngine;
 import io.tidemark.reconcile.engine.sql.RawTable;
@@ -25,6 +26,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.catalog.Catalog;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** The configured datasets. */
@@ -33,6 +35,9 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @ReadKeyRequired
 @Tag(name = "datasets")
 public class DatasetResource {
+  private static final String RUNS = "list ingest runs";
+  private static final String QUARANTINE = "count quarantined rows";
+
   private final ReconciliationService service;
   private final TidemarkConfig config;
 
@@ -95,6 +100,44 @@ public class DatasetResource {
       location = RawFiles.localPath(location).toAbsolutePath().toUri().toString();
     }
     return RawTable.athenaDdl(spec, curatedTypes, table, location, start) + ";\n";
+  }
+
+  /**
+   * The dataset's ingest runs, newest first, from the run reports the job wrote.
+   *
+   * @param limit at most this many, 1..{@value ReconciliationResource#LIMIT_MAX}, default {@value
+   *     ReconciliationResource#LIMIT_DEFAULT}
+   */
+  @GET
+  @Path("/{dataset}/runs")
+  @Operation(
+      summary = "The dataset's ingest runs, newest first",
+      description =
+          "Status, watermark and its lag, counts and duration of each run, from the ingest job's"
+              + " run reports (without their file lists).")
+  public List<IngestRunView> runs(
+      @PathParam("dataset") String dataset,
+      @Parameter(description = "At most this many, 1..1000, default 20") @QueryParam("limit")
+          String limit,
+      @Context UriInfo uri) {
+    QueryParams.onlyKnown(RUNS, uri, "limit");
+    ReconciliationResource.dataset(service, RUNS, dataset, true);
+    int n = ReconciliationResource.limit(RUNS, limit);
+    return service.ingestRuns(dataset).stream().limit(n).map(IngestRunView::of).toList();
+  }
+
+  /** The rows of the dataset's quarantine table by reason code. */
+  @GET
+  @Path("/{dataset}/quarantine")
+  @Operation(
+      summary = "The dataset's quarantined rows by reason code",
+      description =
+          "Read from the quarantine Iceberg table; exists is false until the ingest job has"
+              + " quarantined a row.")
+  public QuarantineCounts quarantine(@PathParam("dataset") String dataset, @Context UriInfo uri) {
+    QueryParams.onlyKnown(QUARANTINE, uri);
+    ReconciliationResource.dataset(service, QUARANTINE, dataset, true);
+    return service.quarantine(dataset);
   }
 
   @GET

@@ -140,7 +140,7 @@ public class ReconciliationResource {
     QueryParams.onlyKnown(LIST, uri, "dataset", "limit");
     Optional<String> ds =
         dataset == null ? Optional.empty() : Optional.of(dataset(LIST, dataset, true));
-    return service.list(ds, limit(limit));
+    return service.list(ds, limit(LIST, limit));
   }
 
   @GET
@@ -215,7 +215,8 @@ public class ReconciliationResource {
     return i;
   }
 
-  private static int limit(String value) {
+  /** A {@code limit} query parameter: 1..{@value #LIMIT_MAX}, {@value #LIMIT_DEFAULT} if absent. */
+  static int limit(String action, String value) {
     if (value == null || value.isBlank()) {
       return LIMIT_DEFAULT;
     }
@@ -228,6 +229,6 @@ public class ReconciliationResource {
       // Reported below with the field's name.
     }
     throw new InvalidRequestException(
-        LIST, "limit", value, "must be a whole number 1.." + LIMIT_MAX);
+        action, "limit", value, "must be a whole number 1.." + LIMIT_MAX);
   }
 }

@@ -444,6 +444,44 @@ public final class Reconciler {
     }
   }
 
+  /**
+   * The dataset's ingest run reports, newest first (by end time).
+   *
+   * @throws UnknownDatasetException for a dataset that is not configured
+   */
+  public List<IngestRunReport> ingestRuns(String dataset) {
+    ReconciledDataset ds = datasets.get(dataset);
+    if (ds == null) {
+      throw new UnknownDatasetException(dataset);
+    }
+    List<IngestRunReport> out =
+        new ArrayList<>(runReports.read(ds.spec().pipeline(), dataset, null, Instant.MAX));
+    out.sort(
+        java.util.Comparator.comparing(IngestRunReport::finishedAt)
+            .thenComparing(IngestRunReport::runId)
+            .reversed());
+    return out;
+  }
+
+  /**
+   * The rows of the dataset's quarantine table by reason code.
+   *
+   * @throws UnknownDatasetException for a dataset that is not configured
+   */
+  public io.tidemark.reconcile.engine.QuarantineCounts quarantine(String dataset) {
+    ReconciledDataset ds = datasets.get(dataset);
+    if (ds == null) {
+      throw new UnknownDatasetException(dataset);
+    }
+    org.apache.iceberg.catalog.Catalog catalog = IcebergTables.catalog(ds.catalog());
+    try {
+      return io.tidemark.reconcile.engine.QuarantineCounts.read(
+          catalog, ds.spec().quarantineTable());
+    } finally {
+      IcebergTables.close(catalog);
+    }
+  }
+
   /** Evaluates every alarm of every dataset now. */
   public List<AlarmStatus> alarms() {
     return alarms.evaluate(clock.instant(), this::datapoints);

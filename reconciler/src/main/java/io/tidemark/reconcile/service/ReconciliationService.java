@@ -115,6 +115,14 @@ public class ReconciliationService {
     return reconciler.running(dataset);
   }
 
+  public List<io.tidemark.model.report.IngestRunReport> ingestRuns(String dataset) {
+    return reconciler.ingestRuns(dataset);
+  }
+
+  public io.tidemark.reconcile.engine.QuarantineCounts quarantine(String dataset) {
+    return reconciler.quarantine(dataset);
+  }
+
   public List<AlarmStatus> alarms() {
     return reconciler.alarms();
   }
