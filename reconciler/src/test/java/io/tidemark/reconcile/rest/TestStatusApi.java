@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -15,8 +16,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The GET endpoints a status page reads beyond the reconciliation API: ingest run history,
- * quarantine counts by reason, the datapoints behind each alarm.
+ * The GET endpoints the status page reads beyond the reconciliation API: ingest run history,
+ * quarantine counts by reason, the datapoints behind each alarm, and the page itself.
  */
 @QuarkusTest
 @QuarkusTestResource(QuarkusFixtures.class)
@@ -120,5 +121,24 @@ class TestStatusApi {
     assertThat(alarms.getList("find { it.rule == 'duplicate_keys' }.datapoints.value"))
         .isNotEmpty()
         .allMatch(v -> ((Number) v).doubleValue() == 0.0);
+  }
+
+  @Test
+  void theStatusPageIsServedWithItsScriptAndStylesFromTheService() {
+    given()
+        .get("/")
+        .then()
+        .statusCode(200)
+        .contentType(containsString("text/html"))
+        .body(containsString("<script src=\"status.js\""))
+        .body(not(containsString("http://")))
+        .body(not(containsString("https://")));
+    given()
+        .get("/status.js")
+        .then()
+        .statusCode(200)
+        .body(containsString("textContent"))
+        .body(not(containsString("innerHTML")));
+    given().get("/status.css").then().statusCode(200);
   }
 }
