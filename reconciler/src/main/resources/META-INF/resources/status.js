@@ -608,7 +608,7 @@
         });
         setKey(key);
         const report = await follow(started, status);
-        showResult(status, report, d.name);
+        await showResult(status, report, d.name);
       } catch (e) {
         clear(status).append(el('p', { class: 'error', 'data-testid': 'start-error' }, describe(e, 'start a reconciliation')));
       } finally {
@@ -635,20 +635,26 @@
     }
   }
 
-  function showResult(status, report, dataset) {
+  /**
+   * Refreshes the view for the finished report (its rules, history and the alarms it moved) without
+   * a reload, then shows the result where the progress was.
+   */
+  async function showResult(status, report, dataset) {
     const failing = report.results.filter((r) => r.status !== 'PASS');
-    clear(status).append(el('div', { class: 'result', 'data-testid': 'start-result', 'data-result': report.status },
+    const result = el('div', { class: 'result', 'data-testid': 'start-result', 'data-result': report.status },
       el('p', {}, badge(report.status), ' ', report.mode, ' reconciliation ', el('code', {}, report.id), ' finished: ',
         failing.length ? failing.length + ' rule' + (failing.length === 1 ? '' : 's') + ' not passing: ' +
           failing.map((r) => r.ruleId).join(', ') : 'every rule passed', '.'),
-      report.error ? el('p', { class: 'error' }, report.error) : null));
-    // The rest of the view shows the new report and the alarms it moved, without a reload.
+      report.error ? el('p', { class: 'error' }, report.error) : null);
     const view = document.getElementById('view');
-    const panel = status.closest('section');
-    renderDataset(view, dataset).then(() => {
-      const again = view.querySelector('[data-testid="start-status"]');
-      if (again && panel) again.replaceWith(status);
-    }).catch((e) => notice(describe(e, 'refresh the dataset')));
+    try {
+      await renderDataset(view, dataset);
+      const fresh = view.querySelector('[data-testid="start-status"]');
+      if (fresh) status = fresh;
+    } catch (e) {
+      notice(describe(e, 'refresh the dataset'));
+    }
+    clear(status).append(result);
   }
 
   // ---------------------------------------------------------------- alarms
