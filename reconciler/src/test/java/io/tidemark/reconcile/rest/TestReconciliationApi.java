@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 /** The service over HTTP: happy paths, every error status, overlaps, restart recovery. */
 @QuarkusTest
 @QuarkusTestResource(QuarkusFixtures.class)
-class TestReconciliationApi {
+public class TestReconciliationApi {
   private static final String KEY = QuarkusFixtures.API_KEY;
 
   @Inject GatedEngine gate;
@@ -36,7 +36,7 @@ class TestReconciliationApi {
   @Inject Scheduler scheduler;
   @Inject MeterRegistry registry;
 
-  static String start(String body) {
+  public static String start(String body) {
     return given()
         .header(ApiKeyFilter.HEADER, KEY)
         .contentType(ContentType.JSON)
@@ -49,7 +49,7 @@ class TestReconciliationApi {
         .path("id");
   }
 
-  static JsonPath awaitFinished(String id) {
+  public static JsonPath awaitFinished(String id) {
     Awaitility.await()
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(200))
@@ -250,7 +250,7 @@ class TestReconciliationApi {
         .get("/api/datasets")
         .then()
         .statusCode(200)
-        .body("name", equalTo(List.of("customers", "damaged", "gated", "windowed")))
+        .body("name", equalTo(List.of("customers", "damaged", "gated", "hostile", "windowed")))
         .body("find { it.name == 'customers' }.cron", equalTo("0 0 2 * * ?"))
         .body("find { it.name == 'customers' }.engine", equalTo("duckdb"))
         .body("find { it.name == 'customers' }.rules.size()", equalTo(RuleKind.values().length))
