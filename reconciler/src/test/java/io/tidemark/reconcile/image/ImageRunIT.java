@@ -148,6 +148,19 @@ class ImageRunIT {
           .isEqualTo("s3://" + BUCKET + "/raw/customers");
       assertThat(customers.path("curatedTable").asText()).isEqualTo("curated.customers");
 
+      // The packaged service serves its status page and the page's script.
+      for (var expected :
+          java.util.Map.of("/", "<title>Tidemark status</title>", "/status.js", "renderOverview")
+              .entrySet()) {
+        String path = expected.getKey();
+        HttpResponse<String> page =
+            HTTP.send(
+                HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(page.statusCode()).as("GET " + path).isEqualTo(200);
+        assertThat(page.body()).as("GET " + path).contains(expected.getValue());
+      }
+
       // A write without the key is refused (the key came from TIDEMARK_API_KEYS).
       HttpResponse<String> anonymous =
           HTTP.send(

@@ -130,6 +130,9 @@ class TestStatusApi {
         .then()
         .statusCode(200)
         .contentType(containsString("text/html"))
+        .header("Content-Security-Policy", containsString("script-src 'self'"))
+        .header("Content-Security-Policy", containsString("connect-src 'self'"))
+        .header("X-Content-Type-Options", equalTo("nosniff"))
         .body(containsString("<script src=\"status.js\""))
         .body(not(containsString("http://")))
         .body(not(containsString("https://")));
