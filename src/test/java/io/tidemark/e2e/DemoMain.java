@@ -221,7 +221,8 @@ public final class DemoMain {
       out.println("   Look at them through the service (REST, history, alarms):");
       out.println("     bin/reconciler --demo " + dir);
       out.println(
-          "   then: curl localhost:8080/api/reconciliations   curl localhost:8080/api/alarms");
+          "   then open its status page, http://127.0.0.1:8080/, or: curl"
+              + " localhost:8080/api/reconciliations   curl localhost:8080/api/alarms");
     } finally {
       spark.stop();
     }
