@@ -250,6 +250,14 @@
     return 10 * p;
   }
 
+  /** A round top for a duration axis: 1, 2, 5, 10, 30 min, 1, 2, 3, 6, 12 h, then whole days. */
+  function niceDuration(v) {
+    for (const m of [10, 30, 60, 120, 300, 600, 1800, 3600, 7200, 10800, 21600, 43200, 86400]) {
+      if (m >= v) return m;
+    }
+    return Math.ceil(v / 86400) * 86400;
+  }
+
   function frame(title, max, unitLabel) {
     const axisLabel = unitLabel === fmtSeconds ? fmtSecondsShort : unitLabel;
     const g = svg('svg', {
@@ -279,7 +287,8 @@
   /** Grouped bars: one group per label, one bar per series. */
   function barChart(title, labels, series, unitLabel) {
     unitLabel = unitLabel || fmtNumber;
-    const max = niceMax(Math.max(0, ...series.flatMap((s) => s.values.filter((v) => v != null))));
+    const top = Math.max(0, ...series.flatMap((s) => s.values.filter((v) => v != null)));
+    const max = unitLabel === fmtSeconds ? niceDuration(top) : niceMax(top);
     const g = frame(title, max, unitLabel);
     const n = Math.max(1, labels.length);
     const slot = (W - PAD_L - PAD_R) / n;
@@ -304,7 +313,8 @@
     unitLabel = unitLabel || fmtNumber;
     const values = series.flatMap((s) => s.values.filter((v) => v != null));
     if (threshold != null) values.push(threshold);
-    const max = niceMax(Math.max(0, ...values));
+    const top = Math.max(0, ...values);
+    const max = unitLabel === fmtSeconds ? niceDuration(top) : niceMax(top);
     const g = frame(title, max, unitLabel);
     const n = labels.length;
     const y0 = H - PAD_B;

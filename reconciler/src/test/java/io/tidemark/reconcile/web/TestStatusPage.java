@@ -100,6 +100,14 @@ class TestStatusPage {
     enterKey(key);
   }
 
+  /** How far the page is wider than the window, in CSS pixels (0 or less: it fits). */
+  private static int horizontalOverflow() {
+    return ((Number)
+            ((JavascriptExecutor) driver())
+                .executeScript("return document.documentElement.scrollWidth - window.innerWidth"))
+        .intValue();
+  }
+
   private static WebElement finishedResult() {
     return waiting()
         .until(
@@ -147,11 +155,7 @@ class TestStatusPage {
 
     browser.resize(390, 844);
     visible("[data-dataset=damaged]");
-    Number overflow =
-        (Number)
-            ((JavascriptExecutor) driver())
-                .executeScript("return document.documentElement.scrollWidth - window.innerWidth");
-    assertThat(overflow.intValue()).as("no sideways scrolling on a phone").isLessThanOrEqualTo(0);
+    assertThat(horizontalOverflow()).as("no sideways scrolling on a phone").isLessThanOrEqualTo(0);
     browser.screenshot("overview-phone.png");
   }
 
@@ -187,6 +191,10 @@ class TestStatusPage {
         .as("records, files, watermark lag and duration charts")
         .isEqualTo(4);
     browser.screenshot("dataset-damaged.png");
+
+    browser.resize(390, 844);
+    assertThat(horizontalOverflow()).as("no sideways scrolling on a phone").isLessThanOrEqualTo(0);
+    browser.screenshot("dataset-damaged-phone.png");
   }
 
   @Test
