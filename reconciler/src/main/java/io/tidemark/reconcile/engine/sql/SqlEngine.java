@@ -167,30 +167,40 @@ public final class SqlEngine implements ReconciliationEngine {
 
     ExecutorService pool = Executors.newFixedThreadPool(maxInFlight, daemon(spec.name()));
     try (QueryRunner runner = runners.get()) {
+      // Bucket sums first: when every bucket agrees, no key measure can find anything.
       Future<Measured> counts =
-          pool.submit(() -> measure(runner, "count_match rows", prelude, TrinoDialect.COUNTS));
-      Future<Measured> difference =
-          keys(pool, runner, "count_match keys", prelude, TrinoDialect.COUNT_DIFFERENCE, n);
-      Future<Measured> missing =
-          keys(pool, runner, "missing_keys", prelude, TrinoDialect.MISSING, n);
-      Future<Measured> unexpected =
-          keys(pool, runner, "unexpected_keys", prelude, TrinoDialect.UNEXPECTED, n);
-      Future<Measured> duplicates =
-          keys(pool, runner, "duplicate_keys", prelude, TrinoDialect.DUPLICATES, n);
-      Future<Measured> stale = keys(pool, runner, "stale_versions", prelude, TrinoDialect.STALE, n);
-      Future<Measured> mismatched =
-          keys(pool, runner, "value_mismatches", prelude, TrinoDialect.MISMATCHED, n);
+          pool.submit(
+              () -> measure(runner, "count_match rows", prelude, TrinoDialect.BUCKETS_DIFFERING));
       Future<Freshness> freshness = pool.submit(() -> freshness(runner, prelude, request, bounds));
-
       Measured c = get(counts);
-      List<Measured> keyMeasures =
-          List.of(
-              get(difference),
-              get(missing),
-              get(unexpected),
-              get(duplicates),
-              get(stale),
-              get(mismatched));
+      boolean compare = c.error() != null || number(c.result().rows().get(0).get(0)) > 0;
+      List<Measured> keyMeasures;
+      if (compare) {
+        Future<Measured> difference =
+            keys(pool, runner, "count_match keys", prelude, TrinoDialect.COUNT_DIFFERENCE, n);
+        Future<Measured> missing =
+            keys(pool, runner, "missing_keys", prelude, TrinoDialect.MISSING, n);
+        Future<Measured> unexpected =
+            keys(pool, runner, "unexpected_keys", prelude, TrinoDialect.UNEXPECTED, n);
+        Future<Measured> duplicates =
+            keys(pool, runner, "duplicate_keys", prelude, TrinoDialect.DUPLICATES, n);
+        Future<Measured> stale =
+            keys(pool, runner, "stale_versions", prelude, TrinoDialect.STALE, n);
+        Future<Measured> mismatched =
+            keys(pool, runner, "value_mismatches", prelude, TrinoDialect.MISMATCHED, n);
+        keyMeasures =
+            List.of(
+                get(difference),
+                get(missing),
+                get(unexpected),
+                get(duplicates),
+                get(stale),
+                get(mismatched));
+      } else {
+        LOG.debug("Dataset {}: every key bucket agrees; no key measure runs", spec.name());
+        Measured none = new Measured(new QueryResult(null, List.of(), 0), null, 0);
+        keyMeasures = java.util.Collections.nCopies(6, none);
+      }
       Freshness fresh = get(freshness);
       List<Finding> findings =
           new ArrayList<>(keyMeasures.stream().map(SqlEngine::finding).toList());
@@ -200,14 +210,16 @@ public final class SqlEngine implements ReconciliationEngine {
         findings.set(0, Finding.failed(c.error()));
       } else {
         List<String> row = c.result().rows().get(0);
-        expectedRows = number(row.get(0));
-        curatedRows = number(row.get(1));
+        expectedRows = number(row.get(1));
+        curatedRows = number(row.get(2));
       }
       // count_match reads both its queries.
       findings.set(0, findings.get(0).withBytesScanned(keyMeasures.get(0).bytes() + c.bytes()));
       List<Long> perQuery = new ArrayList<>();
       perQuery.add(c.bytes());
-      keyMeasures.forEach(m -> perQuery.add(m.bytes()));
+      if (compare) {
+        keyMeasures.forEach(m -> perQuery.add(m.bytes())); // only the queries that ran are billed
+      }
       perQuery.add(fresh.bytesScanned());
       long bytes = perQuery.stream().mapToLong(Long::longValue).sum();
       return new Observations(

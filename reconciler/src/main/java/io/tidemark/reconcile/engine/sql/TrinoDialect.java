@@ -295,6 +295,34 @@ public final class TrinoDialect {
   static final String COUNTS =
       "SELECT (SELECT count(*) FROM exp WHERE NOT is_delete), (SELECT count(*) FROM cur_rows)";
 
+  /** Buckets of keys the layers are summed in before any row is compared. */
+  static final int BUCKETS = 4096;
+
+  private static String bucket(String key) {
+    return "from_big_endian_64(xxhash64(to_utf8(" + key + "))) % " + BUCKETS;
+  }
+
+  /**
+   * One row: how many buckets of checked keys differ between the layers, then the same two counts
+   * as {@link #COUNTS}. Per bucket, each side's live rows are counted and summed by Trino's
+   * order-insensitive {@code checksum} of (key, marker, compared-values hash); a bucket holding a
+   * key whose latest versions tie on the marker (several acceptable values) counts as different.
+   * When no bucket differs, no key measure can find anything and their queries need not run: a
+   * healthy table costs this query (and freshness's) instead of one scan per measure.
+   */
+  static final String BUCKETS_DIFFERING =
+      "SELECT count_if(coalesce(r.n, 0) <> coalesce(c.n, 0) OR r.x IS DISTINCT FROM c.x"
+          + " OR coalesce(r.ties, 0) > 0), coalesce(sum(r.n), 0), coalesce(sum(c.n), 0) FROM"
+          + " (SELECT "
+          + bucket("key")
+          + " AS b, count_if(NOT is_delete) AS n,"
+          + " checksum(ROW(key, marker, hashes[1])) FILTER (WHERE NOT is_delete) AS x,"
+          + " count_if(cardinality(hashes) > 1) AS ties FROM exp GROUP BY 1) r"
+          + " FULL OUTER JOIN (SELECT "
+          + bucket("key")
+          + " AS b, count(*) AS n, checksum(ROW(key, marker, row_hash)) AS x"
+          + " FROM cur_rows GROUP BY 1) c ON r.b = c.b";
+
   /** One row: the newest curated marker, the newest and oldest raw ones up to the window end. */
   static Sql markers(ChangeMarkerType type, Bounds b) {
     return new Sql()
