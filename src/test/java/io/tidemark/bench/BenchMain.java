@@ -610,10 +610,18 @@ public final class BenchMain {
           + " AS op";
     }
 
+    /**
+     * Writes a file and dates it as delivered on its partition's day: what a one-day WINDOW reads
+     * depends on when files arrived, and history generated today would otherwise all look late.
+     */
     private static void copy(Statement s, String select, Path target) throws SQLException {
       Path tmp = target.resolveSibling("." + target.getFileName() + ".tmp");
       s.execute("COPY (" + select + ") TO '" + tmp + "' (FORMAT parquet)");
       try {
+        String day = target.getParent().getFileName().toString().replace("ingest_date=", "");
+        Files.setLastModifiedTime(
+            tmp,
+            java.nio.file.attribute.FileTime.from(java.time.Instant.parse(day + "T06:00:00Z")));
         Files.move(tmp, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
       } catch (IOException e) {
         throw new SQLException("Cannot move " + tmp + " to " + target + ": " + e, e);
