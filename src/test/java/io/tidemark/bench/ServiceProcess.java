@@ -120,15 +120,26 @@ final class ServiceProcess implements AutoCloseable {
     if (from != null) {
       body.put("from", from).put("to", to);
     }
-    long t0 = System.nanoTime();
-    HttpResponse<String> started =
-        http.send(
-            HttpRequest.newBuilder(base.resolve("/api/reconciliations"))
-                .header("Content-Type", "application/json")
-                .header("X-API-Key", apiKey)
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
+    // The previous run's report can read finished a moment before the service lets the dataset
+    // go (it still publishes metrics and alarms): a 409 then only means "not yet".
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    HttpResponse<String> started;
+    long t0;
+    while (true) {
+      t0 = System.nanoTime();
+      started =
+          http.send(
+              HttpRequest.newBuilder(base.resolve("/api/reconciliations"))
+                  .header("Content-Type", "application/json")
+                  .header("X-API-Key", apiKey)
+                  .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      if (started.statusCode() != 409 || System.nanoTime() > deadline) {
+        break;
+      }
+      Thread.sleep(50);
+    }
     if (started.statusCode() != 202) {
       throw new IllegalStateException(
           "POST /api/reconciliations answered " + started.statusCode() + ": " + started.body());
