@@ -2,6 +2,7 @@ package io.tidemark.bench;
 
 import io.tidemark.ingest.IngestJob;
 import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.ingest.discovery.PartitionLister;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.report.IngestRunReport;
@@ -21,11 +22,14 @@ import org.apache.spark.sql.SparkSession;
  * B2: what discovery costs as history grows. A dataset with {@code days} daily partitions of
  * history (a small file each) is loaded, then one more day lands and an incremental run picks it
  * up: the listing requests it made (its run report's {@code discoveryListCalls}: the root, then
- * each partition it listed) and its wall time.
+ * each partition it listed) and its wall time; then the discovery step alone, as the run lists (the
+ * root, then the partitions from the checkpoint's day minus the lookback on), timed as the median
+ * of {@value #LISTINGS} listings, since one takes milliseconds.
  */
 final class DiscoveryBench {
   static final LocalDate FIRST_DAY = LocalDate.parse("2023-01-01");
   static final int ROWS_PER_DAY = 1000;
+  static final int LISTINGS = 21;
 
   /**
    * One history size's incremental run.
@@ -34,8 +38,9 @@ final class DiscoveryBench {
    * @param listCalls listing requests of the incremental run's discovery
    * @param lookbackDays the job's lookback, in days
    * @param wall the incremental run's wall time
+   * @param discovery the median time of the run's listing alone
    */
-  record Result(int days, int listCalls, long lookbackDays, Duration wall) {}
+  record Result(int days, int listCalls, long lookbackDays, Duration wall, Duration discovery) {}
 
   private DiscoveryBench() {}
 
@@ -57,11 +62,27 @@ final class DiscoveryBench {
     IngestRunReport report = new IngestJob(spark, settings).run().report();
     Duration wall = Duration.ofNanos(System.nanoTime() - t0);
     require(report, "the incremental run");
+    long lookbackDays = Math.max(1, settings.lookback().toDays());
+    // The run's checkpoint was the last day of history: it listed from there minus the lookback.
+    LocalDate from = FIRST_DAY.plusDays(days - 1 - lookbackDays);
+    long[] nanos = new long[LISTINGS];
+    for (int i = 0; i < LISTINGS; i++) {
+      PartitionLister lister =
+          new PartitionLister(
+              spark.sparkContext().hadoopConfiguration(),
+              raw.toString(),
+              spec.raw().partitionColumn());
+      long l0 = System.nanoTime();
+      lister.filesFrom(from);
+      nanos[i] = System.nanoTime() - l0;
+    }
+    java.util.Arrays.sort(nanos);
     return new Result(
         days,
         report.discoveryListCalls() == null ? -1 : report.discoveryListCalls(),
-        Math.max(1, settings.lookback().toDays()),
-        wall);
+        lookbackDays,
+        wall,
+        Duration.ofNanos(nanos[LISTINGS / 2]));
   }
 
   /** Day {@code d}: its own keys, changed that day, in one file of its partition. */
