@@ -415,11 +415,6 @@ final class DuckDbDialect {
         .append(") EXCEPT SELECT key FROM in_flight");
   }
 
-  static String createCheckedFull() {
-    return "CREATE TEMP TABLE checked AS (SELECT key FROM expected UNION SELECT key FROM"
-        + " curated_rows) EXCEPT SELECT key FROM in_flight";
-  }
-
   /** The checked slices of both sides, the curated side grouped per key. */
   static List<String> createComparison() {
     return List.of(
@@ -472,10 +467,6 @@ final class DuckDbDialect {
         .append(cap)
         .append(" AND marker > ")
         .param(newestCurated);
-  }
-
-  static Sql count(String keysQuery) {
-    return new Sql().append("SELECT count(*) FROM (" + keysQuery + ")");
   }
 
   static Sql count(Sql keysQuery) {

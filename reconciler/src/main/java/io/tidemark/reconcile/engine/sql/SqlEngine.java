@@ -71,6 +71,20 @@ public final class SqlEngine implements ReconciliationEngine {
     RawFiles.Listing list(RawSource raw, LocalDate fromDate, Instant arrivedSince);
   }
 
+  /** The key measures by label, in the order of {@link Observations}' findings. */
+  private static final Map<String, String> KEY_MEASURES = keyMeasures();
+
+  private static Map<String, String> keyMeasures() {
+    Map<String, String> m = new java.util.LinkedHashMap<>();
+    m.put("count_match keys", TrinoDialect.COUNT_DIFFERENCE);
+    m.put("missing_keys", TrinoDialect.MISSING);
+    m.put("unexpected_keys", TrinoDialect.UNEXPECTED);
+    m.put("duplicate_keys", TrinoDialect.DUPLICATES);
+    m.put("stale_versions", TrinoDialect.STALE);
+    m.put("value_mismatches", TrinoDialect.MISMATCHED);
+    return java.util.Collections.unmodifiableMap(m);
+  }
+
   private final String name;
   private final Function<DatasetSpec, Tables> tables;
   private final Supplier<QueryRunner> runners;
@@ -176,30 +190,14 @@ public final class SqlEngine implements ReconciliationEngine {
       boolean compare = c.error() != null || number(c.result().rows().get(0).get(0)) > 0;
       List<Measured> keyMeasures;
       if (compare) {
-        Future<Measured> difference =
-            keys(pool, runner, "count_match keys", prelude, TrinoDialect.COUNT_DIFFERENCE, n);
-        Future<Measured> missing =
-            keys(pool, runner, "missing_keys", prelude, TrinoDialect.MISSING, n);
-        Future<Measured> unexpected =
-            keys(pool, runner, "unexpected_keys", prelude, TrinoDialect.UNEXPECTED, n);
-        Future<Measured> duplicates =
-            keys(pool, runner, "duplicate_keys", prelude, TrinoDialect.DUPLICATES, n);
-        Future<Measured> stale =
-            keys(pool, runner, "stale_versions", prelude, TrinoDialect.STALE, n);
-        Future<Measured> mismatched =
-            keys(pool, runner, "value_mismatches", prelude, TrinoDialect.MISMATCHED, n);
-        keyMeasures =
-            List.of(
-                get(difference),
-                get(missing),
-                get(unexpected),
-                get(duplicates),
-                get(stale),
-                get(mismatched));
+        List<Future<Measured>> running = new ArrayList<>();
+        KEY_MEASURES.forEach(
+            (label, query) -> running.add(keys(pool, runner, label, prelude, query, n)));
+        keyMeasures = running.stream().map(SqlEngine::get).toList();
       } else {
         LOG.debug("Dataset {}: every key bucket agrees; no key measure runs", spec.name());
         Measured none = new Measured(new QueryResult(null, List.of(), 0), null, 0);
-        keyMeasures = java.util.Collections.nCopies(6, none);
+        keyMeasures = java.util.Collections.nCopies(KEY_MEASURES.size(), none);
       }
       Freshness fresh = get(freshness);
       List<Finding> findings =
