@@ -266,6 +266,10 @@ public final class IngestJob {
   private void execute(RunRecorder run) {
     IngestSpark.register(spark, settings.catalog());
     OutputTables tables = new OutputTables(spark, settings);
+    if (settings.mode() == IngestMode.REPLAY_QUARANTINE) {
+      throw new IngestException(
+          ErrorCode.INVALID_CONFIG, "Cannot replay the quarantine: not built yet");
+    }
     LOG.info(
         "Run {}: {} ingest of dataset {} from {} into {} (discovery {}, lookback {})",
         run.runId,

@@ -33,6 +33,8 @@ final class RunRecorder {
   List<LocalDate> partitionsListed = List.of();
   List<String> ignoredFolders = List.of();
   Integer listCalls;
+  List<String> partitionsRead = List.of();
+  Integer filesMissedByLookback;
   long filesDiscovered;
   long filesNew;
   long filesSkipped;
@@ -150,6 +152,8 @@ final class RunRecorder {
         errorCode,
         status == null ? "the run ended without a status" : error,
         ignoredFolders,
-        listCalls);
+        listCalls,
+        partitionsRead,
+        filesMissedByLookback);
   }
 }

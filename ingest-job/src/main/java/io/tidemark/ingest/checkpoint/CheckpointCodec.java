@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.tidemark.model.contract.IngestCommit;
 import io.tidemark.model.json.Json;
+import io.tidemark.model.report.IngestMode;
 import java.time.LocalDate;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -74,6 +75,10 @@ public final class CheckpointCodec {
     if (summary == null || !summary.containsKey(BATCH_ID)) {
       return Optional.empty();
     }
+    if (!movesCheckpoint(summary.get(MODE))) {
+      // A backfill or quarantine replay: data and a batch id, but the checkpoint stays put.
+      return Optional.empty();
+    }
     String version = summary.get(VERSION);
     if (!CURRENT_VERSION.equals(version)) {
       throw new IllegalStateException(
@@ -112,6 +117,19 @@ public final class CheckpointCodec {
     } catch (JsonProcessingException | RuntimeException e) {
       throw new IllegalStateException(
           "Cannot read checkpoint in snapshot " + snapshotId + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Whether a commit of the given mode (the {@link #MODE} property) carries a checkpoint. */
+  static boolean movesCheckpoint(String mode) {
+    if (mode == null) {
+      return true;
+    }
+    try {
+      return IngestMode.valueOf(mode).movesCheckpoint();
+    } catch (IllegalArgumentException e) {
+      // A mode this version does not know: read the checkpoint, which fails loudly if malformed.
+      return true;
     }
   }
 

@@ -9,6 +9,7 @@ import io.tidemark.ingest.IngestOutcome;
 import io.tidemark.ingest.config.Durations;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.config.IngestSpark;
+import io.tidemark.ingest.config.OperatorOptions;
 import io.tidemark.model.cloudwatch.CloudWatchPublisher;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.ChangeMarker;
@@ -239,8 +240,57 @@ public final class IngestCommand {
       defaultValue = "incremental",
       description =
           "incremental: only what changed since the checkpoint; full-refresh: rebuild the table"
-              + " from all raw data (baseline and recovery). Default: ${DEFAULT-VALUE}.")
+              + " from all raw data (baseline and recovery); backfill: re-read the partitions"
+              + " --from..--to and merge them with the version guard, checkpoint untouched;"
+              + " replay-quarantine: re-validate quarantined records (--reason, --batch-id,"
+              + " --file, --dry-run) and merge the ones now valid; sweep: list every partition and"
+              + " process the files no committed batch read (late beyond the lookback). Default:"
+              + " ${DEFAULT-VALUE}.")
   String mode;
+
+  @Option(
+      names = "--from",
+      paramLabel = "DATE",
+      description = "Backfill: first raw partition to re-read, YYYY-MM-DD, inclusive.")
+  String from;
+
+  @Option(
+      names = "--to",
+      paramLabel = "DATE",
+      description = "Backfill: last raw partition to re-read, YYYY-MM-DD, inclusive.")
+  String to;
+
+  @Option(
+      names = "--reason",
+      paramLabel = "CODE",
+      description =
+          "Replay: only quarantined records with this reason code (e.g. FUTURE_MARKER,"
+              + " NULL_KEY). Default: any.")
+  String reason;
+
+  @Option(
+      names = "--batch-id",
+      paramLabel = "ID",
+      description = "Replay: only records quarantined by this batch. Default: any.")
+  String batchId;
+
+  @Option(
+      names = "--file",
+      paramLabel = "PATH",
+      description =
+          "Replay: only records from this raw file (its path as the quarantine table shows it)."
+              + " Default: any.")
+  String file;
+
+  @Option(
+      names = "--dry-run",
+      arity = "0..1",
+      fallbackValue = "true",
+      defaultValue = "false",
+      description =
+          "Replay: print what would be merged and what stays quarantined; commit nothing."
+              + " Default: ${DEFAULT-VALUE}.")
+  boolean dryRun;
 
   @Option(
       names = "--state-root",
@@ -536,10 +586,23 @@ public final class IngestCommand {
                 switch (mode.toLowerCase(Locale.ROOT)) {
                   case "incremental" -> IngestMode.INCREMENTAL;
                   case "full-refresh", "full_refresh" -> IngestMode.FULL_REFRESH;
+                  case "backfill" -> IngestMode.BACKFILL;
+                  case "replay-quarantine", "replay_quarantine" -> IngestMode.REPLAY_QUARANTINE;
+                  case "sweep" -> IngestMode.SWEEP;
                   default ->
                       throw new InvalidDocumentException(
-                          "mode", mode, "must be incremental or full-refresh");
+                          "mode",
+                          mode,
+                          "must be incremental, full-refresh, backfill, replay-quarantine or"
+                              + " sweep");
                 });
+    java.time.LocalDate fromDate = option("--from", from, () -> date("from", from));
+    java.time.LocalDate toDate = option("--to", to, () -> date("to", to));
+    OperatorOptions operator =
+        option(
+            fieldOption(null),
+            null,
+            () -> new OperatorOptions(fromDate, toDate, reason, batchId, file, dryRun));
     DiscoveryMode d =
         option(
             "--discovery",
@@ -602,7 +665,19 @@ public final class IngestCommand {
                 java.util.Optional.ofNullable(cws),
                 runId,
                 null,
-                lease));
+                lease,
+                operator));
+  }
+
+  private static java.time.LocalDate date(String field, String text) {
+    if (text == null || text.isBlank()) {
+      return null;
+    }
+    try {
+      return java.time.LocalDate.parse(text.trim());
+    } catch (java.time.format.DateTimeParseException e) {
+      throw new InvalidDocumentException(field, text, "not a date YYYY-MM-DD");
+    }
   }
 
   private static void require(String option, Object value) {
@@ -654,6 +729,12 @@ public final class IngestCommand {
       case "leaseTtl" -> "--lease-ttl";
       case "location" -> "--raw-root";
       case "partitionColumn" -> "--partition-column";
+      case "from" -> "--from";
+      case "to" -> "--to";
+      case "reason" -> "--reason";
+      case "batchId" -> "--batch-id";
+      case "file" -> "--file";
+      case "dryRun" -> "--dry-run";
       default -> field;
     };
   }

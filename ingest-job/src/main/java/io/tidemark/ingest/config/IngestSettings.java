@@ -35,6 +35,8 @@ import java.util.Optional;
  * @param leaseTtl how long a run's lease on the table lasts unless renewed (state roots on S3, see
  *     {@link io.tidemark.ingest.lease.RunLeases}); zero for no lease; default {@value
  *     #LEASE_TTL_DEFAULT_TEXT}
+ * @param operator a backfill's range or a quarantine replay's selection; {@link
+ *     OperatorOptions#NONE} in the other modes
  */
 public record IngestSettings(
     DatasetSpec dataset,
@@ -49,7 +51,8 @@ public record IngestSettings(
     Optional<CloudWatchPublisher.Settings> cloudWatch,
     String runId,
     Clock clock,
-    Duration leaseTtl) {
+    Duration leaseTtl,
+    OperatorOptions operator) {
 
   public static final String LOOKBACK_DEFAULT_TEXT = "P2D";
   public static final Duration LOOKBACK_DEFAULT = Duration.parse(LOOKBACK_DEFAULT_TEXT);
@@ -107,6 +110,40 @@ public record IngestSettings(
       throw new InvalidDocumentException(
           "leaseTtl", leaseTtl, "must be 0 (no lease) or at least " + LEASE_TTL_MIN);
     }
+    operator = operator == null ? OperatorOptions.NONE : operator;
+    operator.checkFor(mode);
+  }
+
+  /** Settings as before the operator modes: no operator options. */
+  public IngestSettings(
+      DatasetSpec dataset,
+      CatalogSpec catalog,
+      String tombstoneTable,
+      IngestMode mode,
+      DiscoveryMode discovery,
+      Duration lookback,
+      double maxInvalidRatio,
+      Duration futureTolerance,
+      String stateRoot,
+      Optional<CloudWatchPublisher.Settings> cloudWatch,
+      String runId,
+      Clock clock,
+      Duration leaseTtl) {
+    this(
+        dataset,
+        catalog,
+        tombstoneTable,
+        mode,
+        discovery,
+        lookback,
+        maxInvalidRatio,
+        futureTolerance,
+        stateRoot,
+        cloudWatch,
+        runId,
+        clock,
+        leaseTtl,
+        null);
   }
 
   /** Settings with every default: incremental, files discovery, metrics off. */
@@ -127,8 +164,27 @@ public record IngestSettings(
         null);
   }
 
+  /** The same settings in a mode without operator options (incremental, full refresh, sweep). */
   public IngestSettings withMode(IngestMode m) {
-    return with(c -> c.mode = m);
+    return withOperator(m, OperatorOptions.NONE);
+  }
+
+  /** A backfill of the raw partitions from {@code from} to {@code to}, both inclusive. */
+  public IngestSettings backfill(java.time.LocalDate from, java.time.LocalDate to) {
+    return with(
+        c -> {
+          c.mode = IngestMode.BACKFILL;
+          c.operator = OperatorOptions.backfill(from, to);
+        });
+  }
+
+  /** The same settings in another mode with its operator options (NONE for the plain modes). */
+  public IngestSettings withOperator(IngestMode m, OperatorOptions o) {
+    return with(
+        c -> {
+          c.mode = m;
+          c.operator = o;
+        });
   }
 
   public IngestSettings withDiscovery(DiscoveryMode d) {
@@ -189,6 +245,7 @@ public record IngestSettings(
     final String runId;
     Clock clock;
     Duration leaseTtl;
+    OperatorOptions operator;
 
     Copy(IngestSettings s) {
       dataset = s.dataset;
@@ -204,6 +261,7 @@ public record IngestSettings(
       runId = s.runId;
       clock = s.clock;
       leaseTtl = s.leaseTtl;
+      operator = s.operator;
     }
 
     IngestSettings build() {
@@ -220,7 +278,8 @@ public record IngestSettings(
           cloudWatch,
           runId,
           clock,
-          leaseTtl);
+          leaseTtl,
+          operator);
     }
   }
 }

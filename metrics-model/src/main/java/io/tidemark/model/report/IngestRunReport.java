@@ -17,7 +17,8 @@ import java.util.List;
  *     no batch
  * @param pipeline the pipeline name
  * @param dataset the dataset name
- * @param mode incremental or full refresh
+ * @param mode what the run processed: incremental, full refresh, backfill, quarantine replay or
+ *     sweep
  * @param discoveryMode how input was found
  * @param status how the run ended
  * @param startedAt when the run started
@@ -39,6 +40,11 @@ import java.util.List;
  * @param discoveryListCalls the listing requests discovery made (on S3, LIST calls, pages
  *     included): what incremental discovery costs; null in reports written before the field existed
  *     and when discovery did not run
+ * @param partitionsRead the raw partitions ({@code YYYY-MM-DD}) the batch read files from, in date
+ *     order; empty when it read none or the report predates the field
+ * @param filesMissedByLookback in a sweep, the files it read that no committed batch had read
+ *     although their partition was last listed by discovery long ago (late beyond the lookback,
+ *     skipped folders); null in other modes
  */
 public record IngestRunReport(
     int schemaVersion,
@@ -63,7 +69,9 @@ public record IngestRunReport(
     String errorCode,
     String error,
     List<String> ignoredPartitionFolders,
-    Integer discoveryListCalls) {
+    Integer discoveryListCalls,
+    List<String> partitionsRead,
+    Integer filesMissedByLookback) {
 
   public static final int SCHEMA_VERSION = 1;
 
@@ -101,9 +109,67 @@ public record IngestRunReport(
       throw new InvalidDocumentException(
           "discoveryListCalls", discoveryListCalls, "must not be negative");
     }
+    partitionsRead = partitionsRead == null ? List.of() : List.copyOf(partitionsRead);
+    if (filesMissedByLookback != null && filesMissedByLookback < 0) {
+      throw new InvalidDocumentException(
+          "filesMissedByLookback", filesMissedByLookback, "must not be negative");
+    }
     if (!status.successful() && (error == null || error.isBlank())) {
       throw new InvalidDocumentException("error", error, "a " + status + " run must say why");
     }
+  }
+
+  /** A report without the partitions read or a sweep's count, as written before those fields. */
+  public IngestRunReport(
+      int schemaVersion,
+      String runId,
+      String batchId,
+      String pipeline,
+      String dataset,
+      IngestMode mode,
+      DiscoveryMode discoveryMode,
+      IngestStatus status,
+      Instant startedAt,
+      Instant finishedAt,
+      ChangeMarkerType changeMarkerType,
+      String watermarkBefore,
+      String watermarkAfter,
+      Duration lookback,
+      List<String> inputFiles,
+      List<String> quarantinedFiles,
+      IngestCounts counts,
+      Long snapshotId,
+      List<String> warnings,
+      String errorCode,
+      String error,
+      List<String> ignoredPartitionFolders,
+      Integer discoveryListCalls) {
+    this(
+        schemaVersion,
+        runId,
+        batchId,
+        pipeline,
+        dataset,
+        mode,
+        discoveryMode,
+        status,
+        startedAt,
+        finishedAt,
+        changeMarkerType,
+        watermarkBefore,
+        watermarkAfter,
+        lookback,
+        inputFiles,
+        quarantinedFiles,
+        counts,
+        snapshotId,
+        warnings,
+        errorCode,
+        error,
+        ignoredPartitionFolders,
+        discoveryListCalls,
+        null,
+        null);
   }
 
   /** A report without ignored partition folders or list calls, as written before those fields. */
@@ -152,6 +218,8 @@ public record IngestRunReport(
         errorCode,
         error,
         List.of(),
+        null,
+        null,
         null);
   }
 

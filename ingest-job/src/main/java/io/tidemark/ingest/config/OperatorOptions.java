@@ -1,0 +1,74 @@
+package io.tidemark.ingest.config;
+
+import io.tidemark.model.json.InvalidDocumentException;
+import io.tidemark.model.report.IngestMode;
+import java.time.LocalDate;
+
+/**
+ * What the operator modes select: a backfill's date range, a quarantine replay's filters, and
+ * whether a replay only says what it would do.
+ *
+ * @param from a backfill's first raw partition, inclusive; null in other modes
+ * @param to a backfill's last raw partition, inclusive; null in other modes
+ * @param reason a replay's reason code filter (e.g. {@code FUTURE_MARKER}); null for any
+ * @param batchId a replay's batch id filter; null for any
+ * @param file a replay's source file filter (the path as quarantined); null for any
+ * @param dryRun a replay that prints what it would do and commits nothing
+ */
+public record OperatorOptions(
+    LocalDate from, LocalDate to, String reason, String batchId, String file, boolean dryRun) {
+
+  /** No operator options: the incremental, full-refresh and sweep modes. */
+  public static final OperatorOptions NONE =
+      new OperatorOptions(null, null, null, null, null, false);
+
+  public OperatorOptions {
+    reason = blankToNull(reason);
+    batchId = blankToNull(batchId);
+    file = blankToNull(file);
+    if (from != null && to != null && from.isAfter(to)) {
+      throw new InvalidDocumentException("from", from, "is after --to " + to);
+    }
+  }
+
+  /** A backfill of the partitions from {@code from} to {@code to}, both inclusive. */
+  public static OperatorOptions backfill(LocalDate from, LocalDate to) {
+    return new OperatorOptions(from, to, null, null, null, false);
+  }
+
+  /** A quarantine replay of the rows matching every given filter (null: any). */
+  public static OperatorOptions replay(String reason, String batchId, String file, boolean dryRun) {
+    return new OperatorOptions(null, null, reason, batchId, file, dryRun);
+  }
+
+  /** Checks that the options belong to the mode; the message names the option out of place. */
+  void checkFor(IngestMode mode) {
+    if (mode == IngestMode.BACKFILL) {
+      if (from == null || to == null) {
+        throw new InvalidDocumentException(
+            from == null ? "from" : "to",
+            null,
+            "--mode backfill needs --from DATE and --to DATE (YYYY-MM-DD, both inclusive)");
+      }
+    } else if (from != null || to != null) {
+      throw new InvalidDocumentException(
+          from != null ? "from" : "to",
+          from != null ? from : to,
+          "only --mode backfill takes a date range, not --mode " + mode.cliName());
+    }
+    if (mode != IngestMode.REPLAY_QUARANTINE) {
+      String stray =
+          reason != null
+              ? "reason"
+              : batchId != null ? "batchId" : file != null ? "file" : dryRun ? "dryRun" : null;
+      if (stray != null) {
+        throw new InvalidDocumentException(
+            stray, null, "only --mode replay-quarantine takes it, not --mode " + mode.cliName());
+      }
+    }
+  }
+
+  private static String blankToNull(String s) {
+    return s == null || s.isBlank() ? null : s.trim();
+  }
+}
