@@ -14,6 +14,7 @@ import io.tidemark.ingest.checkpoint.CheckpointLog;
 import io.tidemark.ingest.config.Durations;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.config.IngestSpark;
+import io.tidemark.ingest.discovery.CommittedFiles;
 import io.tidemark.ingest.discovery.PartitionLister;
 import io.tidemark.ingest.discovery.RawFile;
 import io.tidemark.ingest.lease.LeaseStore;
@@ -306,7 +307,10 @@ public final class IngestJob {
    * discovery of only the partitions that can hold new files; empty when there is nothing to do.
    */
   private Optional<BatchPlan> plan(RunRecorder run, OutputTables tables) {
-    boolean full = settings.mode() == IngestMode.FULL_REFRESH;
+    IngestMode mode = settings.mode();
+    boolean full = mode == IngestMode.FULL_REFRESH;
+    boolean backfill = mode == IngestMode.BACKFILL;
+    boolean sweep = mode == IngestMode.SWEEP;
     Table curated = tables.loadCurated();
     if (curated != null && dropLeftoverBranches(tables, curated, run.startedAt)) {
       curated = tables.loadCurated();
@@ -316,7 +320,7 @@ public final class IngestJob {
       recoverMissingReport(curated);
     }
     long base = OutputTables.snapshotId(curated);
-    if (cp == null && !full && OutputTables.hasData(curated)) {
+    if (cp == null && !full && !backfill && OutputTables.hasData(curated)) {
       // Bootstrapping here would re-read every raw file and report it as an initial load.
       throw new IngestException(
           ErrorCode.CHECKPOINT_NOT_FOUND,
@@ -352,6 +356,16 @@ public final class IngestJob {
             ? cp.partition().minusDays(lookbackDays)
             : null;
     if (from != null && cp.foldedThrough() != null && !from.isAfter(cp.foldedThrough())) {
+      if (sweep) {
+        // The sweep lists every partition anyway; what it finds before here was missed.
+        from = cp.foldedThrough().plusDays(1);
+      }
+    }
+    if (!sweep
+        && !backfill
+        && from != null
+        && cp.foldedThrough() != null
+        && !from.isAfter(cp.foldedThrough())) {
       // A lookback widened since those partitions were folded: their file lists are gone, so a
       // file there could not be told new from processed. Listing them would read them all again.
       String warning =
@@ -361,8 +375,8 @@ public final class IngestJob {
               + from
               + ", but partitions through "
               + cp.foldedThrough()
-              + " are folded into the checkpoint and not listed again; run --mode full-refresh"
-              + " to pick up files that landed there late";
+              + " are folded into the checkpoint and not listed again; run --mode sweep to pick"
+              + " up files that landed there late";
       LOG.warn(warning);
       run.warnings.add(warning);
       from = cp.foldedThrough().plusDays(1);
@@ -372,11 +386,52 @@ public final class IngestJob {
             spark.sparkContext().hadoopConfiguration(),
             spec.raw().location(),
             spec.raw().partitionColumn());
-    List<RawFile> discovered = lister.filesFrom(from);
+    // Where an incremental run's discovery starts: a sweep counts what it finds before it.
+    LocalDate incrementalFrom = from;
+    List<RawFile> discovered =
+        backfill
+            ? lister.filesBetween(settings.operator().from(), settings.operator().to())
+            : lister.filesFrom(sweep ? null : from);
+    CommittedFiles committed = sweep && cp != null ? committedFiles(curated) : null;
     List<RawFile> newFiles = new ArrayList<>();
     List<RawFile> skippedFiles = new ArrayList<>();
     for (RawFile f : discovered) {
-      (!full && cp != null && cp.isProcessed(f) ? skippedFiles : newFiles).add(f);
+      boolean processed =
+          !full
+              && !backfill
+              && cp != null
+              && (cp.isProcessed(f)
+                  || (committed != null
+                      && !cp.processed().containsKey(f.partition())
+                      && committed.contains(f)));
+      (processed ? skippedFiles : newFiles).add(f);
+    }
+    if (sweep) {
+      run.filesMissedByLookback =
+          cp == null
+              ? 0
+              : (int)
+                  newFiles.stream()
+                      .filter(
+                          f -> incrementalFrom == null || f.partition().isBefore(incrementalFrom))
+                      .count();
+      if (run.filesMissedByLookback > 0) {
+        String warning =
+            "The sweep found "
+                + run.filesMissedByLookback
+                + " file(s) no committed batch had read in partitions before "
+                + incrementalFrom
+                + ", where incremental runs no longer look (late beyond the lookback of "
+                + lookbackDays
+                + " day(s)): "
+                + newFiles.stream()
+                    .filter(f -> f.partition().isBefore(incrementalFrom))
+                    .map(f -> f.partition() + "/" + f.name())
+                    .limit(20)
+                    .toList();
+        LOG.warn(warning);
+        run.warnings.add(warning);
+      }
     }
     run.filesDiscovered = discovered.size();
     run.filesNew = newFiles.size();
@@ -398,7 +453,9 @@ public final class IngestJob {
         "Discovery: listed {} partition(s) {} in {} list call(s); {} file(s) discovered, {} new,"
             + " {} skipped",
         lister.listedPartitions().size(),
-        from == null ? "(all)" : "from " + from + " on",
+        backfill
+            ? "from " + settings.operator().from() + " to " + settings.operator().to()
+            : from == null || sweep ? "(all)" : "from " + from + " on",
         lister.listCalls(),
         discovered.size(),
         newFiles.size(),
@@ -407,22 +464,74 @@ public final class IngestJob {
       run.status = IngestStatus.NOTHING_TO_DO;
       run.watermarkAfter = run.watermarkBefore;
       LOG.info(
-          "Nothing to do: no new raw files{}; nothing committed",
-          cp == null ? "" : " since batch " + cp.batchId());
+          "Nothing to do: {}; nothing committed",
+          backfill
+              ? "no raw files in partitions "
+                  + settings.operator().from()
+                  + " to "
+                  + settings.operator().to()
+              : sweep
+                  ? "every raw file is in a committed batch"
+                  : "no new raw files" + (cp == null ? "" : " since batch " + cp.batchId()));
       return Optional.empty();
     }
+    // A backfill reads every record of its files; a sweep reads the files no batch read.
     boolean watermarkMode =
-        !full && settings.discovery() == io.tidemark.model.report.DiscoveryMode.WATERMARK;
+        mode == IngestMode.INCREMENTAL
+            && settings.discovery() == io.tidemark.model.report.DiscoveryMode.WATERMARK;
     List<RawFile> toRead = watermarkMode ? discovered : newFiles;
     String batchId =
         BatchIds.of(
             toRead, cp == null ? null : cp.batchId(), settings.mode(), settings.discovery());
     run.batchId = batchId;
     run.inputFiles = toRead.stream().map(RawFile::path).toList();
+    run.partitionsRead =
+        toRead.stream().map(f -> f.partition().toString()).distinct().sorted().toList();
+    if (!mode.movesCheckpoint() && curated != null) {
+      // No checkpoint moves past a backfill, so its rerun plans the same batch: find it.
+      Optional<org.apache.iceberg.Snapshot> done = CheckpointLog.findBatch(curated, batchId);
+      if (done.isPresent()) {
+        LOG.info(
+            "Batch {} ({} file(s)) is already on {} as snapshot {}: nothing to do",
+            batchId,
+            toRead.size(),
+            settings.curatedSparkName(),
+            done.get().snapshotId());
+        run.alreadyCommitted(done.get().snapshotId());
+        return Optional.empty();
+      }
+    }
     LOG.info("Batch {}: reading {} file(s)", batchId, toRead.size());
     return Optional.of(
         new BatchPlan(
             cp, base, full, watermarkMode, lookbackDays, discovered, newFiles, toRead, batchId));
+  }
+
+  /** The files committed batches read, from the table's history and the run reports. */
+  private CommittedFiles committedFiles(Table curated) {
+    try {
+      CommittedFiles c =
+          CommittedFiles.gather(
+              curated,
+              settings.stateRoot(),
+              spec.name(),
+              spec.raw().partitionColumn(),
+              spark.sparkContext().hadoopConfiguration());
+      LOG.info(
+          "Sweep: committed files from the history of {} and {} run report(s) under {}",
+          settings.curatedSparkName(),
+          c.reportsRead(),
+          settings.stateRoot());
+      return c;
+    } catch (IOException e) {
+      throw new IngestException(
+          ErrorCode.IO_FAILED,
+          "Cannot sweep: the run reports under "
+              + settings.stateRoot()
+              + " cannot be listed, so files batches read cannot be told from files none read: "
+              + e.getMessage(),
+          e);
+    }
   }
 
   /**
@@ -457,7 +566,9 @@ public final class IngestJob {
     run.quarantinedFiles = v.problems().stream().map(RawReader.FileProblem::toString).toList();
     run.filesQuarantined = v.problems().size();
     run.watermarkAfter =
-        maxWatermark(spec.changeMarker().type(), plan.watermarkBefore(), c.maxValidMarker());
+        settings.mode().movesCheckpoint()
+            ? maxWatermark(spec.changeMarker().type(), plan.watermarkBefore(), c.maxValidMarker())
+            : plan.watermarkBefore();
     LOG.info(
         "Batch {}: read {} record(s), {} candidate change(s), {} invalid {}, {} late; {} file(s)"
             + " quarantined",
@@ -578,14 +689,42 @@ public final class IngestJob {
 
   /** The checkpoint and run properties that the commit carries. */
   private Map<String, String> commitProperties(RunRecorder run, BatchPlan plan) {
-    Checkpoint next =
-        Checkpoint.advance(
-            plan.checkpoint(),
-            plan.batchId(),
-            run.watermarkAfter,
-            plan.toRead(),
-            plan.lookbackDays());
-    Map<String, String> props = new LinkedHashMap<>(CheckpointCodec.encode(next));
+    Map<String, String> props = new LinkedHashMap<>();
+    if (settings.mode().movesCheckpoint()) {
+      Checkpoint next =
+          Checkpoint.advance(
+              plan.checkpoint(),
+              plan.batchId(),
+              run.watermarkAfter,
+              plan.toRead(),
+              plan.lookbackDays());
+      props.putAll(CheckpointCodec.encode(next));
+      if (settings.mode() == IngestMode.SWEEP) {
+        // Files in partitions the new checkpoint folds at once are named nowhere else a crashed
+        // run leaves behind: the commit names them, so that a rerun does not read them again.
+        Map<String, List<String>> swept = new TreeMap<>();
+        for (RawFile f : plan.toRead()) {
+          if (!next.processed().containsKey(f.partition())) {
+            swept.computeIfAbsent(f.partition().toString(), p -> new ArrayList<>()).add(f.name());
+          }
+        }
+        if (!swept.isEmpty()) {
+          props.put(CheckpointCodec.SWEPT_FILES, CheckpointCodec.compactJson(swept));
+        }
+      }
+    } else {
+      // A batch id for retries and run accounting, the watermark it leaves as it found it; no
+      // checkpoint: the next incremental run starts where the last one left off.
+      props.put(CheckpointCodec.BATCH_ID, plan.batchId());
+      if (run.watermarkAfter != null) {
+        props.put(CheckpointCodec.WATERMARK, run.watermarkAfter);
+      }
+      if (settings.mode() == IngestMode.BACKFILL) {
+        props.put(
+            CheckpointCodec.BACKFILL_RANGE,
+            settings.operator().from() + ".." + settings.operator().to());
+      }
+    }
     props.put(CheckpointCodec.RUN_ID, run.runId);
     props.put(CheckpointCodec.RUN_STARTED_AT, run.startedAt.toString());
     props.put(CheckpointCodec.MODE, settings.mode().name());

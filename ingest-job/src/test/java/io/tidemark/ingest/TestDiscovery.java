@@ -131,8 +131,8 @@ class TestDiscovery extends SparkTestSupport {
     assertThat(wide.report().warnings())
         .contains(
             "A lookback of 10 day(s) reaches back to 2024-02-27, but partitions through 2024-03-05 are"
-                + " folded into the checkpoint and not listed again; run --mode full-refresh to"
-                + " pick up files that landed there late");
+                + " folded into the checkpoint and not listed again; run --mode sweep to pick up"
+                + " files that landed there late");
     assertThat(new IngestJob(spark, s.withLookback(Duration.ofDays(10))).run().report().status())
         .isEqualTo(IngestStatus.NOTHING_TO_DO);
   }

@@ -36,6 +36,16 @@ public final class CheckpointCodec {
 
   public static final String MODE = PREFIX + "mode";
   public static final String COUNTS = PREFIX + "counts";
+
+  /**
+   * A sweep's files in partitions its own checkpoint no longer lists by name ({@code {"YYYY-MM-DD":
+   * [names]}}): how a later sweep knows a batch read them (see {@link #sweptFiles}).
+   */
+  public static final String SWEPT_FILES = PREFIX + "swept-files";
+
+  /** A backfill's partition range, {@code FROM..TO}: not part of any checkpoint. */
+  public static final String BACKFILL_RANGE = PREFIX + "backfill-range";
+
   public static final String CURRENT_VERSION = "1";
 
   private static final TypeReference<Map<String, Map<String, String>>> PROCESSED_TYPE =
@@ -117,6 +127,25 @@ public final class CheckpointCodec {
     } catch (JsonProcessingException | RuntimeException e) {
       throw new IllegalStateException(
           "Cannot read checkpoint in snapshot " + snapshotId + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The files a sweep's commit names in {@link #SWEPT_FILES}; empty when it names none. */
+  public static SortedMap<LocalDate, java.util.List<String>> sweptFiles(
+      long snapshotId, Map<String, String> summary) {
+    SortedMap<LocalDate, java.util.List<String>> out = new TreeMap<>();
+    String text = summary == null ? null : summary.get(SWEPT_FILES);
+    if (text == null) {
+      return out;
+    }
+    try {
+      Json.mapper()
+          .readValue(text, new TypeReference<Map<String, java.util.List<String>>>() {})
+          .forEach((d, names) -> out.put(LocalDate.parse(d), java.util.List.copyOf(names)));
+      return out;
+    } catch (JsonProcessingException | RuntimeException e) {
+      throw new IllegalStateException(
+          "Cannot read the swept files of snapshot " + snapshotId + ": " + e.getMessage(), e);
     }
   }
 

@@ -119,9 +119,19 @@ public final class PartitionLister {
 
   /** Lists every partition on or after {@code from} and returns their files in path order. */
   public List<RawFile> filesFrom(LocalDate from) {
+    return filesBetween(from, null);
+  }
+
+  /**
+   * Lists the partitions from {@code from} to {@code to} (both inclusive; null: unbounded) and
+   * returns their files in path order.
+   */
+  public List<RawFile> filesBetween(LocalDate from, LocalDate to) {
     List<RawFile> all = new ArrayList<>();
     for (LocalDate d : partitions(from)) {
-      all.addAll(files(d));
+      if (to == null || !d.isAfter(to)) {
+        all.addAll(files(d));
+      }
     }
     return all;
   }

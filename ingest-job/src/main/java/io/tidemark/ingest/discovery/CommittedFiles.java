@@ -1,0 +1,140 @@
+package io.tidemark.ingest.discovery;
+
+import io.tidemark.ingest.checkpoint.Checkpoint;
+import io.tidemark.ingest.checkpoint.CheckpointCodec;
+import io.tidemark.ingest.report.RunReports;
+import io.tidemark.model.contract.RawLayout;
+import io.tidemark.model.json.Json;
+import io.tidemark.model.report.IngestRunReport;
+import io.tidemark.model.report.IngestStatus;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.util.SnapshotUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The raw files that committed batches read, for a sweep to tell a file no batch read from one a
+ * batch read long ago (the checkpoint keeps file names only for the partitions within the lookback;
+ * older ones are folded into counts).
+ *
+ * <p>Two sources, so that losing one does not make the sweep read everything again: the processed
+ * files of every checkpoint in the curated table's retained history (with the files earlier sweeps
+ * read in partitions already folded, which their commits name), and the input files of every run
+ * report whose batch committed (SUCCEEDED or ALREADY_COMMITTED), which is what the reconciler's
+ * {@code unprocessed_files} rule reads too. Files are matched by partition and name.
+ */
+public final class CommittedFiles {
+  private static final Logger LOG = LoggerFactory.getLogger(CommittedFiles.class);
+
+  private final Set<String> keys = new HashSet<>();
+  private int reportsRead;
+  private int reportsUnreadable;
+
+  private CommittedFiles() {}
+
+  /**
+   * Gathers the committed files of a dataset.
+   *
+   * @param curated the curated table; null when it does not exist yet
+   * @param stateRoot where the run reports are ({@code <stateRoot>/_runs/dt=.../<run-id>.json})
+   * @param dataset only reports of this dataset count
+   * @param partitionColumn the raw partition folders' column, to read a report's paths
+   * @throws IOException when the state root cannot be listed
+   */
+  public static CommittedFiles gather(
+      Table curated, String stateRoot, String dataset, String partitionColumn, Configuration conf)
+      throws IOException {
+    CommittedFiles c = new CommittedFiles();
+    if (curated != null && curated.currentSnapshot() != null) {
+      for (Snapshot s :
+          SnapshotUtil.ancestorsOf(curated.currentSnapshot().snapshotId(), curated::snapshot)) {
+        Optional<Checkpoint> cp = CheckpointCodec.decode(s.snapshotId(), s.summary());
+        cp.ifPresent(
+            k -> k.processed().forEach((p, files) -> files.keySet().forEach(n -> c.add(p, n))));
+        CheckpointCodec.sweptFiles(s.snapshotId(), s.summary())
+            .forEach((p, names) -> names.forEach(n -> c.add(p, n)));
+      }
+    }
+    c.readReports(stateRoot, dataset, partitionColumn, conf);
+    return c;
+  }
+
+  /** Whether a committed batch read a file of this partition and name. */
+  public boolean contains(RawFile f) {
+    return keys.contains(key(f.partition(), f.name()));
+  }
+
+  /** The run reports read. */
+  public int reportsRead() {
+    return reportsRead;
+  }
+
+  /** The run reports that could not be read (their files count as not committed). */
+  public int reportsUnreadable() {
+    return reportsUnreadable;
+  }
+
+  private void add(LocalDate partition, String name) {
+    keys.add(key(partition, name));
+  }
+
+  private static String key(LocalDate partition, String name) {
+    return partition + "/" + name;
+  }
+
+  private void readReports(
+      String stateRoot, String dataset, String partitionColumn, Configuration conf)
+      throws IOException {
+    String root =
+        stateRoot.endsWith("/") ? stateRoot.substring(0, stateRoot.length() - 1) : stateRoot;
+    Path pattern = new Path(root + "/" + RunReports.RUNS_FOLDER + "/dt=*/*.json");
+    FileSystem fs = pattern.getFileSystem(conf);
+    FileStatus[] found = fs.globStatus(pattern);
+    if (found == null) {
+      return;
+    }
+    for (FileStatus st : found) {
+      IngestRunReport r;
+      try (InputStream in = fs.open(st.getPath())) {
+        r = Json.read(new String(in.readAllBytes(), StandardCharsets.UTF_8), IngestRunReport.class);
+      } catch (IOException | RuntimeException e) {
+        reportsUnreadable++;
+        LOG.warn(
+            "Cannot read run report {} (its input files count as not committed): {}",
+            st.getPath(),
+            e.toString());
+        continue;
+      }
+      reportsRead++;
+      if (!dataset.equals(r.dataset())
+          || (r.status() != IngestStatus.SUCCEEDED
+              && r.status() != IngestStatus.ALREADY_COMMITTED)) {
+        continue;
+      }
+      for (String path : r.inputFiles()) {
+        int last = path.lastIndexOf('/');
+        int before = last <= 0 ? -1 : path.lastIndexOf('/', last - 1);
+        if (last < 0) {
+          continue;
+        }
+        RawLayout.Folder folder =
+            RawLayout.classifyFolder(partitionColumn, path.substring(before + 1, last));
+        if (folder.date() != null) {
+          add(folder.date(), path.substring(last + 1));
+        }
+      }
+    }
+  }
+}
