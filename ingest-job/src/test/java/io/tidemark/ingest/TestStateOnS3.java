@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -167,6 +168,52 @@ class TestStateOnS3 extends SparkTestSupport {
     assertThat(reports)
         .extracting(IngestRunReport::status)
         .containsExactlyInAnyOrder(IngestStatus.SUCCEEDED, IngestStatus.LEASE_HELD);
+  }
+
+  @AwsTest
+  void aBackfillAndANormalRunNeverWorkOnTheTableAtOnce() throws Exception {
+    IngestSettings s = onS3();
+    IngestSettings backfill =
+        s.backfill(LocalDate.parse("2024-03-19"), LocalDate.parse("2024-03-19"));
+    assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+
+    // A backfill at work holds the table: the nightly run waits its turn (exit 0, names it).
+    CountDownLatch arrived = new CountDownLatch(1);
+    CountDownLatch go = new CountDownLatch(1);
+    CompletableFuture<IngestOutcome> first =
+        runHeldAt(backfill, FailurePoint.AFTER_READ, arrived, go);
+    assertThat(arrived.await(2, TimeUnit.MINUTES)).isTrue();
+    LeaseHolder holder = Json.read(leaseBody(), LeaseHolder.class);
+    IngestOutcome nightly = new IngestJob(spark, s).run();
+    assertThat(nightly.report().status()).isEqualTo(IngestStatus.LEASE_HELD);
+    assertThat(nightly.exitCode()).isZero();
+    assertThat(nightly.report().warnings())
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .contains("run " + holder.runId());
+    go.countDown();
+    IngestOutcome done = first.get(3, TimeUnit.MINUTES);
+    assertThat(done.report().status()).as(done.report().error()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(done.report().runId()).isEqualTo(holder.runId());
+
+    // And the other way round: a backfill started while the nightly run works does nothing.
+    Path nextDay = dir.resolve("raw2");
+    RawFixtures.write(
+        spark, nextDay, "2024-03-20", "a.parquet", List.of(u("K11", "x", "2024-03-19T12:00:00Z")));
+    S3Lake.upload(s3, BUCKET, prefix + "/raw/customers", nextDay, new java.util.HashSet<>());
+    CountDownLatch arrived2 = new CountDownLatch(1);
+    CountDownLatch go2 = new CountDownLatch(1);
+    CompletableFuture<IngestOutcome> second = runHeldAt(s, FailurePoint.AFTER_READ, arrived2, go2);
+    IngestOutcome refused;
+    try {
+      assertThat(arrived2.await(2, TimeUnit.MINUTES)).isTrue();
+      refused = new IngestJob(spark, backfill).run();
+    } finally {
+      go2.countDown();
+    }
+    assertThat(refused.report().status()).isEqualTo(IngestStatus.LEASE_HELD);
+    assertThat(refused.report().mode()).isEqualTo(io.tidemark.model.report.IngestMode.BACKFILL);
+    assertThat(second.get(3, TimeUnit.MINUTES).report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(curatedRows(s)).isEqualTo(11);
   }
 
   @AwsTest

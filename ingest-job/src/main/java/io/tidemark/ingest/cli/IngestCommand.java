@@ -251,13 +251,17 @@ public final class IngestCommand {
   @Option(
       names = "--from",
       paramLabel = "DATE",
-      description = "Backfill: first raw partition to re-read, YYYY-MM-DD, inclusive.")
+      description =
+          "Backfill: first raw partition to re-read, YYYY-MM-DD, inclusive. Required with --mode"
+              + " backfill.")
   String from;
 
   @Option(
       names = "--to",
       paramLabel = "DATE",
-      description = "Backfill: last raw partition to re-read, YYYY-MM-DD, inclusive.")
+      description =
+          "Backfill: last raw partition to re-read, YYYY-MM-DD, inclusive. Required with --mode"
+              + " backfill.")
   String to;
 
   @Option(

@@ -142,6 +142,45 @@ class TestIngestCommand {
   }
 
   @Test
+  void operatorModesTakeTheirOwnOptionsAndRefuseOthersNamingThem() {
+    String[] base = {"--raw-root", "r", "--warehouse", "w", "--state-root", "s"};
+    assertThat(run(concat(base, "--mode", "backfill", "--from", "2024-03-01"))).isEqualTo(2);
+    assertThat(err.toString()).contains("'--to'").contains("--mode backfill needs --from");
+
+    assertThat(
+            run(concat(base, "--mode", "backfill", "--from", "2024-03-05", "--to", "2024-03-01")))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("'--from'").contains("is after --to 2024-03-01");
+
+    assertThat(run(concat(base, "--mode", "backfill", "--from", "March 1", "--to", "2024-03-01")))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("'--from'").contains("not a date YYYY-MM-DD");
+
+    assertThat(run(concat(base, "--from", "2024-03-01", "--to", "2024-03-02"))).isEqualTo(2);
+    assertThat(err.toString())
+        .contains("'--from'")
+        .contains("only --mode backfill takes a date range, not --mode incremental");
+
+    assertThat(run(concat(base, "--mode", "sweep", "--reason", "NULL_KEY"))).isEqualTo(2);
+    assertThat(err.toString())
+        .contains("'--reason'")
+        .contains("only --mode replay-quarantine takes it, not --mode sweep");
+    assertThat(seen).isEmpty();
+
+    // Well formed: the settings carry the mode and its range (the raw root does not exist).
+    assertThat(
+            run(concat(base, "--mode", "backfill", "--from", "2024-03-01", "--to", "2024-03-02")))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("[RAW_ROOT_NOT_FOUND]");
+    IngestSettings s = seen.get(0);
+    assertThat(s.mode()).isEqualTo(IngestMode.BACKFILL);
+    assertThat(s.operator().from()).isEqualTo(java.time.LocalDate.parse("2024-03-01"));
+    assertThat(s.operator().to()).isEqualTo(java.time.LocalDate.parse("2024-03-02"));
+    assertThat(run(concat(base, "--mode", "sweep"))).isEqualTo(2);
+    assertThat(seen.get(1).mode()).isEqualTo(IngestMode.SWEEP);
+  }
+
+  @Test
   void catalogPropertiesWithoutACatalogTypeAreAUsageErrorNamingTheOption() {
     int code =
         run(
