@@ -28,6 +28,7 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,15 +79,45 @@ final class BatchCommitter {
       Map<String, String> properties,
       Instant now) {
     String batchId = plan.batchId();
+    return commitWith(
+        run,
+        plan,
+        () -> {
+          writing(
+              settings.quarantineSparkName(),
+              () -> writeQuarantine(run, invalidRows, problemRows, batchId, now));
+          failurePoints.reached(FailurePoint.AFTER_QUARANTINE_WRITE, batchId);
+          writing(
+              settings.tombstoneSparkName(),
+              () -> writeTombstones(run, planned, batchId, plan.fullRefresh()));
+          commitCurated(run, planned, properties, plan.baseSnapshot(), plan.fullRefresh());
+        });
+  }
+
+  /**
+   * Commits a quarantine replay's records: remembered deletes, then the data through the run's
+   * branch as {@link #commit} does, with the same outcomes. Nothing is written to the quarantine
+   * table here (the replay marks its rows once this returned), and the properties carry no
+   * checkpoint.
+   */
+  CommitOutcome commitReplay(
+      RunRecorder run, BatchPlan plan, Dataset<Row> planned, Map<String, String> properties) {
+    String batchId = plan.batchId();
+    return commitWith(
+        run,
+        plan,
+        () -> {
+          writing(
+              settings.tombstoneSparkName(), () -> writeTombstones(run, planned, batchId, false));
+          commitCurated(run, planned, properties, plan.baseSnapshot(), false);
+        });
+  }
+
+  /** Runs the writes; a refused or unknown commit becomes an outcome as {@link #commit} says. */
+  private CommitOutcome commitWith(RunRecorder run, BatchPlan plan, Runnable writes) {
+    String batchId = plan.batchId();
     try {
-      writing(
-          settings.quarantineSparkName(),
-          () -> writeQuarantine(run, invalidRows, problemRows, batchId, now));
-      failurePoints.reached(FailurePoint.AFTER_QUARANTINE_WRITE, batchId);
-      writing(
-          settings.tombstoneSparkName(),
-          () -> writeTombstones(run, planned, batchId, plan.fullRefresh()));
-      commitCurated(run, planned, properties, plan.baseSnapshot(), plan.fullRefresh());
+      writes.run();
     } catch (Exception e) {
       if (isConflict(e)) {
         Table current = tables.loadCurated();
@@ -168,7 +199,9 @@ final class BatchCommitter {
             col("row_number"),
             col("reason"),
             col("detail"),
-            col("original_values"));
+            col("original_values"),
+            lit(null).cast(DataTypes.TimestampType).as(OutputTables.REPLAYED_AT),
+            lit(null).cast(DataTypes.StringType).as(OutputTables.REPLAY_BATCH_ID));
     spark.sql(sql.quarantineMerge(run.view(rows)));
     LOG.info(
         "Quarantined {} record(s) and {} file(s) of batch {} into {}",

@@ -50,6 +50,16 @@ public final class OutputTables {
           "write.update.isolation-level", "serializable",
           "write.delete.isolation-level", "serializable");
 
+  /** When a quarantine replay merged the row into the curated table; null until then. */
+  public static final String REPLAYED_AT = "replayed_at";
+
+  /** The batch id of the replay that merged the row; null until then. */
+  public static final String REPLAY_BATCH_ID = "replay_batch_id";
+
+  /**
+   * The quarantine table. Rows are kept for audit after a replay: {@link #REPLAYED_AT} and {@link
+   * #REPLAY_BATCH_ID} say that and when they were merged after all.
+   */
   public static final StructType QUARANTINE_SCHEMA =
       new StructType()
           .add("batch_id", DataTypes.StringType, false)
@@ -59,7 +69,9 @@ public final class OutputTables {
           .add("row_number", DataTypes.LongType, false)
           .add("reason", DataTypes.StringType, false)
           .add("detail", DataTypes.StringType, true)
-          .add("original_values", DataTypes.StringType, true);
+          .add("original_values", DataTypes.StringType, true)
+          .add(REPLAYED_AT, DataTypes.TimestampType, true)
+          .add(REPLAY_BATCH_ID, DataTypes.StringType, true);
 
   private final SparkSession spark;
   private final IngestSettings settings;
@@ -170,6 +182,42 @@ public final class OutputTables {
     create(settings.curatedSparkName(), curated);
     create(settings.quarantineSparkName(), quarantine);
     create(settings.tombstoneSparkName(), tomb);
+    ensureReplayColumns();
+  }
+
+  /**
+   * Whether the quarantine table exists and has the replay columns (a table made before lacks
+   * them).
+   */
+  public boolean hasReplayColumns() {
+    org.apache.iceberg.Table q = load(settings.quarantineSparkName());
+    return q != null
+        && q.schema().findField(REPLAYED_AT) != null
+        && q.schema().findField(REPLAY_BATCH_ID) != null;
+  }
+
+  /**
+   * Adds the replay columns to a quarantine table created before them (Iceberg schema evolution:
+   * metadata only, existing rows read them as null); does nothing when they are there or the table
+   * does not exist.
+   */
+  public void ensureReplayColumns() {
+    org.apache.iceberg.Table q = load(settings.quarantineSparkName());
+    if (q == null) {
+      return;
+    }
+    Map<String, String> missing = new LinkedHashMap<>();
+    if (q.schema().findField(REPLAYED_AT) == null) {
+      missing.put(REPLAYED_AT, DataTypes.TimestampType.sql());
+    }
+    if (q.schema().findField(REPLAY_BATCH_ID) == null) {
+      missing.put(REPLAY_BATCH_ID, DataTypes.StringType.sql());
+    }
+    if (missing.isEmpty()) {
+      return;
+    }
+    LOG.info("Adding the replay column(s) {} to {}", missing, settings.quarantineSparkName());
+    spark.sql(IngestSql.addColumns(settings.quarantineSparkName(), missing));
   }
 
   private void create(String name, Map<String, String> columns) {

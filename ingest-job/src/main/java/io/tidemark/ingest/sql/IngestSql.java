@@ -69,6 +69,19 @@ public final class IngestSql {
         + ")";
   }
 
+  /**
+   * @param columns column name -> Spark SQL type, added as nullable columns
+   */
+  public static String addColumns(String table, Map<String, String> columns) {
+    return "ALTER TABLE "
+        + table
+        + " ADD COLUMNS ("
+        + columns.entrySet().stream()
+            .map(e -> quote(e.getKey()) + " " + e.getValue())
+            .collect(Collectors.joining(", "))
+        + ")";
+  }
+
   /** The curated table as of the snapshot a batch was planned against. */
   public String curatedAsOf(long snapshotId) {
     return "SELECT * FROM " + settings.curatedSparkName() + " VERSION AS OF " + snapshotId;
@@ -177,6 +190,22 @@ public final class IngestSql {
         + " s ON t.source_file = s.source_file AND t.row_number = s.row_number"
         + " WHEN MATCHED THEN UPDATE SET *"
         + " WHEN NOT MATCHED THEN INSERT *";
+  }
+
+  /**
+   * Marks quarantine rows as replayed, once: a row already marked keeps its first replay.
+   *
+   * @param view a temp view with {@code source_file}, {@code row_number}, {@code replayed_at} and
+   *     {@code replay_batch_id}
+   */
+  public String quarantineMarkReplayed(String view) {
+    return "MERGE INTO "
+        + settings.quarantineSparkName()
+        + " t USING "
+        + view
+        + " s ON t.source_file = s.source_file AND t.row_number = s.row_number"
+        + " WHEN MATCHED AND t.replayed_at IS NULL THEN UPDATE SET"
+        + " t.replayed_at = s.replayed_at, t.replay_batch_id = s.replay_batch_id";
   }
 
   private String keyCondition() {
