@@ -268,8 +268,8 @@ public final class IngestJob {
     IngestSpark.register(spark, settings.catalog());
     OutputTables tables = new OutputTables(spark, settings);
     if (settings.mode() == IngestMode.REPLAY_QUARANTINE) {
-      throw new IngestException(
-          ErrorCode.INVALID_CONFIG, "Cannot replay the quarantine: not built yet");
+      new QuarantineReplay(spark, settings, tables, hooks).run(run);
+      return;
     }
     LOG.info(
         "Run {}: {} ingest of dataset {} from {} into {} (discovery {}, lookback {})",
