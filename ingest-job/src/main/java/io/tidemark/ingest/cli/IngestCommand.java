@@ -268,7 +268,7 @@ public final class IngestCommand {
       names = "--reason",
       paramLabel = "CODE",
       description =
-          "Replay: only quarantined records with this reason code (e.g. FUTURE_MARKER,"
+          "Replay: only quarantined records with this reason code (e.g. FUTURE_CHANGE_MARKER,"
               + " NULL_KEY). Default: any.")
   String reason;
 
@@ -455,6 +455,10 @@ public final class IngestCommand {
         r.watermarkBefore(),
         r.watermarkAfter(),
         outcome.reportLocation());
+    if (r.mode() == IngestMode.REPLAY_QUARANTINE) {
+      // What a replay selected, left and (in a dry run) would do is in its warnings.
+      r.warnings().forEach(w -> out.println("  " + w));
+    }
     out.flush();
     if (r.error() != null) {
       err.println("[" + r.errorCode() + "] " + r.error());

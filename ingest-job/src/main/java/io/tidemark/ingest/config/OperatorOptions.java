@@ -18,12 +18,24 @@ import java.time.LocalDate;
 public record OperatorOptions(
     LocalDate from, LocalDate to, String reason, String batchId, String file, boolean dryRun) {
 
+  private static final java.util.List<String> REASON_CODES =
+      java.util.Arrays.stream(io.tidemark.model.contract.ReasonCode.values())
+          .map(Enum::name)
+          .toList();
+
   /** No operator options: the incremental, full-refresh and sweep modes. */
   public static final OperatorOptions NONE =
       new OperatorOptions(null, null, null, null, null, false);
 
   public OperatorOptions {
     reason = blankToNull(reason);
+    if (reason != null) {
+      reason = reason.toUpperCase(java.util.Locale.ROOT);
+      if (!REASON_CODES.contains(reason)) {
+        throw new InvalidDocumentException(
+            "reason", reason, "is not a quarantine reason code; one of " + REASON_CODES);
+      }
+    }
     batchId = blankToNull(batchId);
     file = blankToNull(file);
     if (from != null && to != null && from.isAfter(to)) {

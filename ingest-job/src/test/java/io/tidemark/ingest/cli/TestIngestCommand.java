@@ -272,6 +272,45 @@ class TestIngestCommand {
   }
 
   @Test
+  void replayOptionsAreExplainedAndRefusedOutsideTheReplayModeOrWithAnUnknownReason() {
+    assertThat(run("--help")).isZero();
+    assertThat(out.toString())
+        .contains("replay-quarantine")
+        .contains("--reason")
+        .contains("FUTURE_CHANGE_MARKER")
+        .contains("--batch-id")
+        .contains("--file")
+        .contains("--dry-run");
+    String[] base = {
+      "--raw-root",
+      dir.resolve("raw").toString(),
+      "--warehouse",
+      dir.resolve("wh").toString(),
+      "--state-root",
+      dir.resolve("state").toString()
+    };
+    assertThat(run(concat(base, "--reason", "NULL_KEY"))).isEqualTo(2);
+    assertThat(err.toString())
+        .contains("'--reason'")
+        .contains("only --mode replay-quarantine takes it, not --mode incremental");
+    assertThat(run(concat(base, "--mode", "full-refresh", "--dry-run"))).isEqualTo(2);
+    assertThat(err.toString()).contains("'--dry-run'").contains("not --mode full-refresh");
+    assertThat(run(concat(base, "--mode", "replay-quarantine", "--reason", "FUTURE_MARKER")))
+        .isEqualTo(2);
+    assertThat(err.toString())
+        .contains("'--reason'")
+        .contains("FUTURE_MARKER")
+        .contains("is not a quarantine reason code")
+        .contains("FUTURE_CHANGE_MARKER");
+    assertThat(seen).isEmpty();
+
+    // Before any ingest there is nothing to replay: not an error, and the output says why.
+    assertThat(run(concat(base, "--mode", "replay-quarantine", "--dry-run"))).isZero();
+    assertThat(out.toString()).contains("NOTHING_TO_DO").contains("Nothing to replay");
+    assertThat(seen).singleElement().satisfies(s -> assertThat(s.operator().dryRun()).isTrue());
+  }
+
+  @Test
   void crashDrillHaltsAtItsPointOnly() {
     List<Integer> halts = new ArrayList<>();
     var hook = IngestCommand.crashDrill(io.tidemark.ingest.FailurePoint.BEFORE_COMMIT, halts::add);
