@@ -198,6 +198,13 @@ final class QuarantineReplay {
                 n[0],
                 o.dryRun() ? " (would be merged)" : "",
                 n[1]));
+    if (candidates == 0) {
+      nothingToDo(
+          run,
+          "Nothing to replay: every selected row was quarantined with its whole file (the warning names"
+              + " the files); nothing committed");
+      return;
+    }
     if (validRows == 0) {
       if (o.dryRun()) {
         run.warnings.add(0, DRY_RUN + "; " + summary(byReason));
