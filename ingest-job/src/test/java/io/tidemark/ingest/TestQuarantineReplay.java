@@ -105,6 +105,31 @@ class TestQuarantineReplay extends SparkTestSupport {
   }
 
   @Test
+  void aBackfillThatQuarantinesReplayedRowsAgainKeepsTheirReplayMark(@TempDir Path dir)
+      throws Exception {
+    IngestSettings s = settings(dir).withMaxInvalidRatio(0.9);
+    deliver(s, "2024-03-01", "a.parquet", DAY1);
+    assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+    IngestRunReport replayed =
+        replay(s, LATER, OperatorOptions.replay(null, null, null, false)).report();
+    assertThat(replayed.status()).as(replayed.error()).isEqualTo(IngestStatus.SUCCEEDED);
+
+    // Under the original clock a backfill of the day finds C3 and C4 in the future again.
+    java.time.LocalDate day = java.time.LocalDate.parse("2024-03-01");
+    IngestRunReport backfill = new IngestJob(spark, s.backfill(day, day)).run().report();
+
+    assertThat(backfill.status()).as(backfill.error()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(backfill.counts().recordsInvalid()).isEqualTo(3);
+    assertThat(quarantine(s))
+        .as("a replayed row keeps its audit trail")
+        .containsExactly(
+            "a.parquet#2:FUTURE_CHANGE_MARKER:" + replayed.batchId(),
+            "a.parquet#3:FUTURE_CHANGE_MARKER:" + replayed.batchId(),
+            "a.parquet#4:NULL_KEY:-");
+    assertThat(curated(s)).containsOnlyKeys("C1", "C2", "C3", "C4");
+  }
+
+  @Test
   void theVersionGuardKeepsANewerCuratedVersionAndTakesAnOlderOne(@TempDir Path dir)
       throws Exception {
     IngestSettings s = settings(dir).withMaxInvalidRatio(0.9);

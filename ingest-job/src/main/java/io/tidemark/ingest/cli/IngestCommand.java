@@ -455,6 +455,23 @@ public final class IngestCommand {
         r.watermarkBefore(),
         r.watermarkAfter(),
         outcome.reportLocation());
+    if (r.mode() == IngestMode.BACKFILL || r.mode() == IngestMode.SWEEP) {
+      out.printf(
+          Locale.ROOT,
+          "  %s read %d partition(s)%s%s%n",
+          r.mode().cliName(),
+          r.partitionsRead().size(),
+          r.partitionsRead().isEmpty()
+              ? ""
+              : " ("
+                  + r.partitionsRead().get(0)
+                  + " to "
+                  + r.partitionsRead().get(r.partitionsRead().size() - 1)
+                  + ")",
+          r.filesMissedByLookback() == null
+              ? ""
+              : "; files the lookback missed: " + r.filesMissedByLookback());
+    }
     if (r.mode() == IngestMode.REPLAY_QUARANTINE) {
       // What a replay selected, left and (in a dry run) would do is in its warnings.
       r.warnings().forEach(w -> out.println("  " + w));

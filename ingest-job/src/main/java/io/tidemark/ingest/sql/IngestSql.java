@@ -2,6 +2,7 @@ package io.tidemark.ingest.sql;
 
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.merge.MergePlanner;
+import io.tidemark.ingest.merge.OutputTables;
 import io.tidemark.ingest.validate.Cols;
 import io.tidemark.model.config.DatasetSpec;
 import java.util.ArrayList;
@@ -188,7 +189,10 @@ public final class IngestSql {
         + " t USING "
         + view
         + " s ON t.source_file = s.source_file AND t.row_number = s.row_number"
-        + " WHEN MATCHED THEN UPDATE SET *"
+        // A replayed row keeps its audit trail when a backfill or sweep rejects it again.
+        + " WHEN MATCHED AND t."
+        + OutputTables.REPLAYED_AT
+        + " IS NULL THEN UPDATE SET *"
         + " WHEN NOT MATCHED THEN INSERT *";
   }
 
