@@ -75,7 +75,9 @@ class TestRunMetrics extends SparkTestSupport {
                       .metricName(Metric.RECORDS_INSERTED.metricName())
                       .dimensions(
                           Dimension.builder().name("Pipeline").value("default").build(),
-                          Dimension.builder().name("Dataset").value("customers").build())
+                          Dimension.builder().name("Dataset").value("customers").build(),
+                          // The run's mode: CloudWatch finds a series by its exact dimensions.
+                          Dimension.builder().name("Mode").value("INCREMENTAL").build())
                       .startTime(java.time.Instant.now().minusSeconds(3600))
                       .endTime(java.time.Instant.now().plusSeconds(3600))
                       .period(60)

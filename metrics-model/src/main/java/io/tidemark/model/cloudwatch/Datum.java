@@ -2,6 +2,7 @@ package io.tidemark.model.cloudwatch;
 
 import io.tidemark.model.metrics.Dimension;
 import io.tidemark.model.metrics.Metric;
+import io.tidemark.model.report.IngestMode;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
@@ -22,10 +23,21 @@ public record Datum(
             : java.util.Collections.unmodifiableMap(new TreeMap<>(dimensions));
   }
 
-  /** A datum for a metric dimensioned by pipeline and dataset. */
+  /** A datum for a metric dimensioned by pipeline and dataset (the reconciler's). */
   public static Datum of(Metric metric, String pipeline, String dataset, double value, Instant at) {
     return new Datum(
         metric, Map.of(Dimension.PIPELINE, pipeline, Dimension.DATASET, dataset), value, at);
+  }
+
+  /** A datum for an ingest run's metric: pipeline, dataset and the run's mode. */
+  public static Datum ofRun(
+      Metric metric, String pipeline, String dataset, IngestMode mode, double value, Instant at) {
+    return new Datum(
+        metric,
+        Map.of(
+            Dimension.PIPELINE, pipeline, Dimension.DATASET, dataset, Dimension.MODE, mode.name()),
+        value,
+        at);
   }
 
   /** A datum for a per-rule metric. */

@@ -7,7 +7,12 @@ public enum Dimension {
   /** The dataset, e.g. {@code customers}. */
   DATASET("Dataset"),
   /** The reconciliation rule id, e.g. {@code missing_keys}. */
-  RULE("Rule");
+  RULE("Rule"),
+  /**
+   * The ingest run's mode: an {@link io.tidemark.model.report.IngestMode} name, e.g. {@code
+   * INCREMENTAL}, so a backfill's or a replay's counts never blend into the nightly incremental's.
+   */
+  MODE("Mode");
 
   private final String cloudWatchName;
 

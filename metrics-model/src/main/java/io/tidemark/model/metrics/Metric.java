@@ -1,6 +1,7 @@
 package io.tidemark.model.metrics;
 
 import static io.tidemark.model.metrics.Dimension.DATASET;
+import static io.tidemark.model.metrics.Dimension.MODE;
 import static io.tidemark.model.metrics.Dimension.PIPELINE;
 import static io.tidemark.model.metrics.Dimension.RULE;
 import static io.tidemark.model.metrics.Emitter.INGEST_JOB;
@@ -19,7 +20,7 @@ import java.util.Optional;
  * reconciler's Micrometer meters are all built from this one list.
  */
 public enum Metric {
-  // ---- ingest job, one datum per run ----
+  // ---- ingest job, one datum per run, dimensioned by Pipeline, Dataset and Mode ----
   FILES_DISCOVERED(
       "FilesDiscovered",
       COUNT,
@@ -83,6 +84,12 @@ public enum Metric {
       COUNT,
       INGEST_JOB,
       "Folders under the raw root that are not date partitions (bad date, other case): not read."),
+  FILES_MISSED_BY_LOOKBACK(
+      "FilesMissedByLookback",
+      COUNT,
+      INGEST_JOB,
+      "Sweep runs only: raw files the sweep read that no committed batch had read (late beyond the"
+          + " lookback, skipped folders)."),
 
   // ---- reconciler, one datum per reconciliation ----
   RULE_STATUS(
@@ -151,7 +158,9 @@ public enum Metric {
     this.emitter = emitter;
     this.description = description;
     this.dimensions =
-        extra == null ? List.of(PIPELINE, DATASET) : List.of(PIPELINE, DATASET, extra);
+        emitter == INGEST_JOB
+            ? List.of(PIPELINE, DATASET, MODE)
+            : extra == null ? List.of(PIPELINE, DATASET) : List.of(PIPELINE, DATASET, extra);
   }
 
   /** The CloudWatch metric name. */

@@ -4,9 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tidemark.model.metrics.Dimension;
 import io.tidemark.model.metrics.Metric;
+import io.tidemark.model.report.IngestMode;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -16,8 +19,9 @@ import java.util.stream.Collectors;
 /**
  * Checks that a dashboard or alarm document names only metrics and dimensions the catalogue
  * defines, and gives every metric exactly the dimensions the catalogue says it carries (CloudWatch
- * only finds a metric by its full dimension set). Works on a CloudFormation template (alarms and
- * dashboards inside) and on a raw dashboard body.
+ * only finds a metric by its full dimension set: an ingest alarm without its Mode would watch a
+ * series nothing publishes, and never fire). A Mode value must name an {@link IngestMode}. Works on
+ * a CloudFormation template (alarms and dashboards inside) and on a raw dashboard body.
  */
 public final class CatalogueConformance {
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -97,27 +101,30 @@ public final class CatalogueConformance {
           problems.add(w + ": metric line " + line + " is not [namespace, name, dim, value, ...]");
           continue;
         }
-        Set<String> dims = new LinkedHashSet<>();
+        Map<String, String> dims = new LinkedHashMap<>();
         for (int k = 2; k + 1 < items.size(); k += 2) {
-          dims.add(items.get(k));
+          dims.put(items.get(k), items.get(k + 1));
         }
         checkMetric(w, items.get(1), dims, problems);
       }
     }
   }
 
-  private static Set<String> dimensionNames(JsonNode dims) {
-    Set<String> names = new LinkedHashSet<>();
+  /** Dimension name to value; the value is null when it is not literal text (e.g. a Ref). */
+  private static Map<String, String> dimensionNames(JsonNode dims) {
+    Map<String, String> names = new LinkedHashMap<>();
     if (dims != null) {
       for (JsonNode d : dims) {
-        names.add(d.path("Name").asText());
+        JsonNode v = d.path("Value");
+        names.put(d.path("Name").asText(), v.isTextual() ? v.asText() : null);
       }
     }
     return names;
   }
 
   private static void checkMetric(
-      String where, String name, Set<String> dims, List<String> problems) {
+      String where, String name, Map<String, String> dimValues, List<String> problems) {
+    Set<String> dims = dimValues.keySet();
     var metric = Metric.byName(name);
     if (metric.isEmpty()) {
       problems.add(where + ": metric '" + name + "' is not in the catalogue");
@@ -131,6 +138,17 @@ public final class CatalogueConformance {
       if (Dimension.byCloudWatchName(d).isEmpty()) {
         problems.add(where + ": dimension '" + d + "' of " + name + " is not in the catalogue");
       }
+    }
+    String mode = dimValues.get(Dimension.MODE.cloudWatchName());
+    if (mode != null && Arrays.stream(IngestMode.values()).noneMatch(m -> m.name().equals(mode))) {
+      problems.add(
+          where
+              + ": Mode '"
+              + mode
+              + "' of "
+              + name
+              + " is not an ingest mode "
+              + Arrays.toString(IngestMode.values()));
     }
     if (!dims.equals(expected)) {
       problems.add(

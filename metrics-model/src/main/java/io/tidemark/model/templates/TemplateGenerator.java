@@ -10,6 +10,7 @@ import io.tidemark.model.alarms.TreatMissingData;
 import io.tidemark.model.config.RuleKind;
 import io.tidemark.model.metrics.Dimension;
 import io.tidemark.model.metrics.Metric;
+import io.tidemark.model.report.IngestMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +28,9 @@ import java.util.Map;
  * another pair.
  */
 public final class TemplateGenerator {
+  private static final IngestMode INCREMENTAL = IngestMode.INCREMENTAL;
+  private static final IngestMode SWEEP = IngestMode.SWEEP;
+
   public static final String DASHBOARD_TEMPLATE = "dashboards/tidemark-dashboard.json";
   public static final String DASHBOARD_BODY = "dashboards/tidemark-dashboard-body.json";
   public static final String ALARMS_TEMPLATE = "alerts/tidemark-alarms.json";
@@ -105,19 +109,20 @@ public final class TemplateGenerator {
       String ns, String pipeline, String dataset, String region) {
     ObjectNode body = MAPPER.createObjectNode();
     ArrayNode widgets = body.putArray("widgets");
+    Pair pair = new Pair(ns, pipeline, dataset, region);
     int y = 0;
     widgets.add(header("Tidemark: " + pipeline + " / " + dataset, 0, y));
     y += 1;
+    // The nightly health of the dataset: the scheduled incremental runs only, so that a backfill's
+    // or a replay's counts never blend into them.
     widgets.add(
         timeSeries(
-            "Ingest volume by kind (records per run)",
+            "Incremental runs: records per run by kind",
             0,
             y,
             12,
-            ns,
-            pipeline,
-            dataset,
-            region,
+            pair,
+            INCREMENTAL,
             "Sum",
             true,
             Metric.RECORDS_INSERTED,
@@ -128,14 +133,12 @@ public final class TemplateGenerator {
             Metric.RECORDS_LATE));
     widgets.add(
         timeSeries(
-            "Files discovered / new / skipped; partition folders ignored",
+            "Incremental runs: files discovered / new / skipped; partition folders ignored",
             12,
             y,
             12,
-            ns,
-            pipeline,
-            dataset,
-            region,
+            pair,
+            INCREMENTAL,
             "Sum",
             false,
             Metric.FILES_DISCOVERED,
@@ -145,63 +148,77 @@ public final class TemplateGenerator {
     y += 6;
     widgets.add(
         timeSeries(
-            "Invalid ratio",
+            "Incremental runs: invalid ratio",
             0,
             y,
             8,
-            ns,
-            pipeline,
-            dataset,
-            region,
+            pair,
+            INCREMENTAL,
             "Maximum",
             false,
             Metric.INVALID_RATIO));
     widgets.add(
         timeSeries(
-            "Watermark lag (seconds)",
+            "Incremental runs: watermark lag (seconds)",
             8,
             y,
             8,
-            ns,
-            pipeline,
-            dataset,
-            region,
+            pair,
+            INCREMENTAL,
             "Maximum",
             false,
             Metric.WATERMARK_LAG));
     widgets.add(
-        timeSeries(
-            "Run duration (seconds)",
-            16,
-            y,
-            8,
-            ns,
-            pipeline,
-            dataset,
-            region,
-            "Maximum",
-            false,
-            Metric.RUN_DURATION));
+        byMode("Run duration by mode (seconds)", 16, y, 8, pair, "Maximum", Metric.RUN_DURATION));
     y += 6;
     widgets.add(
         timeSeries(
-            "Run outcome",
+            "Incremental runs: outcome",
             0,
             y,
             8,
-            ns,
-            pipeline,
-            dataset,
-            region,
+            pair,
+            INCREMENTAL,
             "Sum",
             false,
             Metric.RUN_SUCCEEDED,
             Metric.RUN_FAILED));
+    widgets.add(
+        byMode(
+            "Failed runs by mode (incl. rejected batches)",
+            8,
+            y,
+            8,
+            pair,
+            "Sum",
+            Metric.RUN_FAILED));
+    widgets.add(
+        timeSeries(
+            "Sweep: files the lookback missed / files new",
+            16,
+            y,
+            8,
+            pair,
+            SWEEP,
+            "Sum",
+            false,
+            Metric.FILES_MISSED_BY_LOOKBACK,
+            Metric.FILES_NEW));
+    y += 6;
+    widgets.add(
+        byMode(
+            "Records written by mode (operator runs next to the nightly)",
+            0,
+            y,
+            8,
+            pair,
+            "Sum",
+            Metric.RECORDS_WRITTEN));
     ObjectNode ruleStatus =
         widget("Reconciliation rule status (1 = failing)", 8, y, 16, ns, region);
     ArrayNode ruleMetrics = ruleStatus.with("properties").putArray("metrics");
     for (RuleKind kind : RuleKind.values()) {
-      ArrayNode m = metricLine(ns, Metric.RULE_STATUS, pipeline, dataset, kind.id());
+      ArrayNode m = metricLine(pair, Metric.RULE_STATUS, null, kind.id());
       m.addObject().put("stat", "Maximum").put("label", kind.id());
       ruleMetrics.add(m);
     }
@@ -213,10 +230,8 @@ public final class TemplateGenerator {
             0,
             y,
             12,
-            ns,
-            pipeline,
-            dataset,
-            region,
+            pair,
+            null,
             "Maximum",
             false,
             Metric.MISSING_KEYS,
@@ -225,28 +240,15 @@ public final class TemplateGenerator {
             Metric.STALE_VERSIONS,
             Metric.VALUE_MISMATCHES));
     widgets.add(
-        timeSeries(
-            "Count ratio",
-            12,
-            y,
-            6,
-            ns,
-            pipeline,
-            dataset,
-            region,
-            "Maximum",
-            false,
-            Metric.COUNT_RATIO));
+        timeSeries("Count ratio", 12, y, 6, pair, null, "Maximum", false, Metric.COUNT_RATIO));
     widgets.add(
         timeSeries(
             "Freshness lag (seconds)",
             18,
             y,
             6,
-            ns,
-            pipeline,
-            dataset,
-            region,
+            pair,
+            null,
             "Maximum",
             false,
             Metric.FRESHNESS_LAG));
@@ -257,10 +259,8 @@ public final class TemplateGenerator {
             0,
             y,
             8,
-            ns,
-            pipeline,
-            dataset,
-            region,
+            pair,
+            null,
             "Sum",
             false,
             Metric.BYTES_SCANNED));
@@ -270,10 +270,8 @@ public final class TemplateGenerator {
             8,
             y,
             8,
-            ns,
-            pipeline,
-            dataset,
-            region,
+            pair,
+            null,
             "Maximum",
             false,
             Metric.RECONCILIATION_DURATION));
@@ -283,29 +281,20 @@ public final class TemplateGenerator {
             16,
             y,
             8,
-            ns,
-            pipeline,
-            dataset,
-            region,
+            pair,
+            null,
             "Maximum",
             false,
             Metric.UNPROCESSED_FILES));
     y += 6;
     widgets.add(
         timeSeries(
-            "Reconciliation scan cost (USD)",
-            0,
-            y,
-            8,
-            ns,
-            pipeline,
-            dataset,
-            region,
-            "Sum",
-            false,
-            Metric.SCAN_COST));
+            "Reconciliation scan cost (USD)", 0, y, 8, pair, null, "Sum", false, Metric.SCAN_COST));
     return body;
   }
+
+  /** What every metric line of one dashboard names: namespace, pair and region. */
+  private record Pair(String ns, String pipeline, String dataset, String region) {}
 
   private static ObjectNode header(String text, int x, int y) {
     ObjectNode w = MAPPER.createObjectNode();
@@ -323,40 +312,92 @@ public final class TemplateGenerator {
     return w;
   }
 
+  /**
+   * A widget with one line per metric; {@code mode} is the Mode of ingest metrics, null for a
+   * widget of reconciler metrics.
+   */
   private static ObjectNode timeSeries(
       String title,
       int x,
       int y,
       int width,
-      String ns,
-      String pipeline,
-      String dataset,
-      String region,
+      Pair pair,
+      IngestMode mode,
       String stat,
       boolean stacked,
       Metric... metrics) {
-    ObjectNode w = widget(title, x, y, width, ns, region);
+    ObjectNode w = widget(title, x, y, width, pair.ns(), pair.region());
     ObjectNode p = (ObjectNode) w.get("properties");
     p.put("stacked", stacked).put("stat", stat);
     ArrayNode lines = p.putArray("metrics");
     for (Metric m : metrics) {
-      ArrayNode line = metricLine(ns, m, pipeline, dataset, null);
+      ArrayNode line = metricLine(pair, m, mode, null);
       line.addObject().put("label", m.metricName());
       lines.add(line);
     }
     return w;
   }
 
-  private static ArrayNode metricLine(
-      String ns, Metric m, String pipeline, String dataset, String rule) {
+  /** A widget with one line of an ingest metric per mode, labelled with the mode's CLI name. */
+  private static ObjectNode byMode(
+      String title, int x, int y, int width, Pair pair, String stat, Metric metric) {
+    ObjectNode w = widget(title, x, y, width, pair.ns(), pair.region());
+    ObjectNode p = (ObjectNode) w.get("properties");
+    p.put("stacked", false).put("stat", stat);
+    ArrayNode lines = p.putArray("metrics");
+    for (IngestMode mode : IngestMode.values()) {
+      ArrayNode line = metricLine(pair, metric, mode, null);
+      line.addObject().put("label", mode.cliName());
+      lines.add(line);
+    }
+    return w;
+  }
+
+  /**
+   * {@code [namespace, name, dim, value, ...]} with exactly the metric's catalogue dimensions, in
+   * catalogue order.
+   *
+   * @throws IllegalArgumentException when the metric needs a Mode or Rule value not given, or one
+   *     is given that the metric does not carry
+   */
+  private static ArrayNode metricLine(Pair pair, Metric m, IngestMode mode, String rule) {
     ArrayNode line = MAPPER.createArrayNode();
-    line.add(ns).add(m.metricName());
-    line.add(Dimension.PIPELINE.cloudWatchName()).add(pipeline);
-    line.add(Dimension.DATASET.cloudWatchName()).add(dataset);
-    if (rule != null) {
-      line.add(Dimension.RULE.cloudWatchName()).add(rule);
+    line.add(pair.ns()).add(m.metricName());
+    for (Map.Entry<Dimension, String> e :
+        dimensionValues(m, pair.pipeline(), pair.dataset(), mode, rule).entrySet()) {
+      line.add(e.getKey().cloudWatchName()).add(e.getValue());
     }
     return line;
+  }
+
+  /**
+   * The values of a metric's dimensions, in catalogue order: what a dashboard line or an alarm must
+   * name for CloudWatch to find the series (it matches the exact dimension set).
+   */
+  static Map<Dimension, String> dimensionValues(
+      Metric m, String pipeline, String dataset, IngestMode mode, String rule) {
+    if (mode != null && !m.dimensions().contains(Dimension.MODE)) {
+      throw new IllegalArgumentException(m.metricName() + " has no Mode dimension");
+    }
+    if (rule != null && !m.dimensions().contains(Dimension.RULE)) {
+      throw new IllegalArgumentException(m.metricName() + " has no Rule dimension");
+    }
+    Map<Dimension, String> values = new java.util.LinkedHashMap<>();
+    for (Dimension d : m.dimensions()) {
+      String v =
+          switch (d) {
+            case PIPELINE -> pipeline;
+            case DATASET -> dataset;
+            case MODE -> mode == null ? null : mode.name();
+            case RULE -> rule;
+          };
+      if (v == null) {
+        throw new IllegalArgumentException(
+            m.metricName() + " needs a value for its " + d.cloudWatchName() + " dimension");
+      }
+      values.put(d, v);
+    }
+    return values;
   }
 
   /** The CloudFormation template creating the dashboard for one Pipeline/Dataset pair. */
@@ -470,6 +511,7 @@ public final class TemplateGenerator {
               + kind.id()
               + " is failing: the curated table disagrees with raw. See the latest reconciliation report for sample keys.",
           Metric.RULE_STATUS,
+          null,
           kind.id(),
           "Maximum",
           300,
@@ -479,12 +521,17 @@ public final class TemplateGenerator {
           ComparisonOperator.GreaterThanOrEqualToThreshold,
           TreatMissingData.IGNORE);
     }
+    // The nightly-health alarms watch the scheduled incremental runs (Mode=INCREMENTAL): CloudWatch
+    // matches an alarm's exact dimension set, so each alarm names the one mode it is about. The
+    // operator's full refresh, backfill and quarantine replay run by hand and answer on the spot.
     staticAlarm(
         resources,
         "IngestRunFailed",
         "ingest-run-failed",
-        "An ingest run failed or its batch was rejected; nothing of that batch was committed.",
+        "An incremental ingest run failed or its batch was rejected; nothing of that batch was"
+            + " committed.",
         Metric.RUN_FAILED,
+        INCREMENTAL,
         null,
         "Sum",
         300,
@@ -497,8 +544,10 @@ public final class TemplateGenerator {
         resources,
         "NoSuccessfulIngestRun",
         "no-successful-ingest-run",
-        "No ingest run succeeded within the configured period (missing data is breaching).",
+        "No incremental ingest run succeeded within the configured period (missing data is"
+            + " breaching).",
         Metric.RUN_SUCCEEDED,
+        INCREMENTAL,
         null,
         "Sum",
         -1,
@@ -511,8 +560,9 @@ public final class TemplateGenerator {
         resources,
         "InvalidRatioHigh",
         "invalid-ratio-high",
-        "A run quarantined more than the configured share of its changed records.",
+        "An incremental run quarantined more than the configured share of its changed records.",
         Metric.INVALID_RATIO,
+        INCREMENTAL,
         null,
         "Maximum",
         3600,
@@ -525,8 +575,10 @@ public final class TemplateGenerator {
         resources,
         "WatermarkNotAdvancing",
         "watermark-not-advancing",
-        "Even the freshest run of the period left the watermark further behind than the configured lag: it is not advancing.",
+        "Even the freshest incremental run of the period left the watermark further behind than"
+            + " the configured lag: it is not advancing.",
         Metric.WATERMARK_LAG,
+        INCREMENTAL,
         null,
         "Minimum",
         3600,
@@ -535,12 +587,46 @@ public final class TemplateGenerator {
         ref("WatermarkLagThresholdSeconds"),
         ComparisonOperator.GreaterThanThreshold,
         TreatMissingData.NOT_BREACHING);
+    // The scheduled sweep (--mode sweep): whether it failed, and whether it found anything.
+    staticAlarm(
+        resources,
+        "SweepRunFailed",
+        "sweep-run-failed",
+        "A sweep run (--mode sweep) failed or its batch was rejected: files the incremental runs"
+            + " missed stay unprocessed until a sweep succeeds.",
+        Metric.RUN_FAILED,
+        SWEEP,
+        null,
+        "Sum",
+        300,
+        1,
+        1,
+        MAPPER.getNodeFactory().numberNode(1),
+        ComparisonOperator.GreaterThanOrEqualToThreshold,
+        TreatMissingData.NOT_BREACHING);
+    staticAlarm(
+        resources,
+        "FilesMissedByLookback",
+        "files-missed-by-lookback",
+        "Files landed beyond the lookback: the incremental runs missed them; the sweep picked"
+            + " them up. Widen --lookback or look at the producer.",
+        Metric.FILES_MISSED_BY_LOOKBACK,
+        SWEEP,
+        null,
+        "Maximum",
+        86400,
+        1,
+        1,
+        MAPPER.getNodeFactory().numberNode(0),
+        ComparisonOperator.GreaterThanThreshold,
+        TreatMissingData.NOT_BREACHING);
     staticAlarm(
         resources,
         "ReconciliationMissing",
         "reconciliation-missing",
         "No reconciliation finished within the configured period (missing data is breaching).",
         Metric.RECONCILIATION_DURATION,
+        null,
         null,
         "SampleCount",
         -2,
@@ -556,6 +642,7 @@ public final class TemplateGenerator {
         "The dataset's reconciliations scanned more than the configured bytes in a day: check the"
             + " scheduled mode (FULL reads all of raw) and that WINDOW runs prune partitions.",
         Metric.BYTES_SCANNED,
+        null,
         null,
         "Sum",
         86400,
@@ -594,6 +681,7 @@ public final class TemplateGenerator {
       String suffix,
       String description,
       Metric metric,
+      IngestMode mode,
       String rule,
       String statistic,
       int period,
@@ -609,7 +697,7 @@ public final class TemplateGenerator {
     p.put("AlarmDescription", description);
     p.set("Namespace", ref("MetricNamespace"));
     p.put("MetricName", metric.metricName());
-    p.set("Dimensions", dimensions(rule));
+    p.set("Dimensions", dimensions(metric, mode, rule));
     p.put("Statistic", statistic);
     if (period == -1) {
       p.set("Period", ref("NoSuccessfulRunPeriodSeconds"));
@@ -633,7 +721,8 @@ public final class TemplateGenerator {
     p.set("AlarmName", sub("tidemark-${Pipeline}-${Dataset}-changed-records-anomaly"));
     p.put(
         "AlarmDescription",
-        "The number of changed records per run left its anomaly-detection band: the source may have stopped sending, or resent everything.");
+        "The number of changed records per incremental run left its anomaly-detection band: the"
+            + " source may have stopped sending, or resent everything.");
     p.put("EvaluationPeriods", 1);
     p.put("DatapointsToAlarm", 1);
     p.put("ComparisonOperator", ComparisonOperator.LessThanLowerOrGreaterThanUpperThreshold.name());
@@ -647,7 +736,7 @@ public final class TemplateGenerator {
     ObjectNode metric = stat.putObject("Metric");
     metric.set("Namespace", ref("MetricNamespace"));
     metric.put("MetricName", Metric.RECORDS_CHANGED.metricName());
-    metric.set("Dimensions", dimensions(null));
+    metric.set("Dimensions", dimensions(Metric.RECORDS_CHANGED, INCREMENTAL, null));
     stat.put("Period", 3600);
     stat.put("Stat", "Sum");
     ObjectNode band = metrics.addObject();
@@ -658,12 +747,16 @@ public final class TemplateGenerator {
     actions(p);
   }
 
-  private static ArrayNode dimensions(String rule) {
+  /** An alarm's dimensions: exactly the metric's, Pipeline and Dataset from the parameters. */
+  private static ArrayNode dimensions(Metric metric, IngestMode mode, String rule) {
     ArrayNode dims = MAPPER.createArrayNode();
-    dims.addObject().put("Name", Dimension.PIPELINE.cloudWatchName()).set("Value", ref("Pipeline"));
-    dims.addObject().put("Name", Dimension.DATASET.cloudWatchName()).set("Value", ref("Dataset"));
-    if (rule != null) {
-      dims.addObject().put("Name", Dimension.RULE.cloudWatchName()).put("Value", rule);
+    for (Map.Entry<Dimension, String> e : dimensionValues(metric, "", "", mode, rule).entrySet()) {
+      ObjectNode d = dims.addObject().put("Name", e.getKey().cloudWatchName());
+      switch (e.getKey()) {
+        case PIPELINE -> d.set("Value", ref("Pipeline"));
+        case DATASET -> d.set("Value", ref("Dataset"));
+        default -> d.put("Value", e.getValue());
+      }
     }
     return dims;
   }

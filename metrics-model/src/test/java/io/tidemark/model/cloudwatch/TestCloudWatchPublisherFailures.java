@@ -108,7 +108,14 @@ class TestCloudWatchPublisherFailures {
     Instant at = Instant.parse("2026-10-15T00:00:00Z");
     List<Datum> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      out.add(Datum.of(Metric.RECORDS_READ, "crm", "customers", i, at));
+      out.add(
+          Datum.ofRun(
+              Metric.RECORDS_READ,
+              "crm",
+              "customers",
+              io.tidemark.model.report.IngestMode.INCREMENTAL,
+              i,
+              at));
     }
     return out;
   }

@@ -3,6 +3,7 @@ package io.tidemark.model.cloudwatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.model.metrics.Metric;
+import io.tidemark.model.report.IngestMode;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.testing.AwsEmulator;
 import io.tidemark.model.testing.AwsService;
@@ -107,6 +108,10 @@ class TestCloudWatchPublisherOnMoto {
                                           Dimension.builder()
                                               .name("Dataset")
                                               .value("customers")
+                                              .build(),
+                                          Dimension.builder()
+                                              .name("Mode")
+                                              .value("INCREMENTAL")
                                               .build()))
                           .period(60)
                           .stat("Maximum")
@@ -136,27 +141,89 @@ class TestCloudWatchPublisherOnMoto {
   @AwsTest
   void aDatumWithTheWrongDimensionsIsReportedAndTheRestIsSent() {
     Instant at = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-    Datum good = Datum.of(Metric.RECORDS_READ, "crm", "orders", 5, at);
+    Datum good = Datum.ofRun(Metric.RECORDS_READ, "crm", "orders", IngestMode.BACKFILL, 5, at);
     Datum wrongDims = Datum.of(Metric.RULE_STATUS, "crm", "orders", 1, at);
-    Datum notFinite = Datum.of(Metric.RUN_DURATION, "crm", "orders", Double.NaN, at);
+    Datum noMode = Datum.of(Metric.RECORDS_READ, "crm", "orders", 5, at);
+    Datum notFinite =
+        Datum.ofRun(Metric.RUN_DURATION, "crm", "orders", IngestMode.BACKFILL, Double.NaN, at);
 
     PublishResult result;
     try (CloudWatchPublisher publisher = publisher("TidemarkTest2")) {
-      result = publisher.publish(List.of(good, wrongDims, notFinite));
+      result = publisher.publish(List.of(good, wrongDims, noMode, notFinite));
     }
 
     assertThat(result.sent()).isEqualTo(1);
     assertThat(result.undelivered())
         .extracting(PublishResult.Undelivered::datum)
-        .containsExactly(wrongDims, notFinite);
+        .containsExactly(wrongDims, noMode, notFinite);
     assertThat(result.undelivered().get(0).reason())
         .isEqualTo(
             "RuleStatus takes dimensions [PIPELINE, DATASET, RULE] but the datum has [PIPELINE, DATASET]");
     assertThat(result.undelivered().get(1).reason())
+        .isEqualTo(
+            "RecordsRead takes dimensions [PIPELINE, DATASET, MODE] but the datum has [PIPELINE, DATASET]");
+    assertThat(result.undelivered().get(2).reason())
         .isEqualTo("value NaN of RunDuration is not finite");
     var listed = reader.listMetrics(r -> r.namespace("TidemarkTest2")).metrics();
     assertThat(listed)
         .extracting(software.amazon.awssdk.services.cloudwatch.model.Metric::metricName)
         .containsExactly("RecordsRead");
+    assertThat(listed.get(0).dimensions())
+        .extracting(d -> d.name() + "=" + d.value())
+        .containsExactlyInAnyOrder("Pipeline=crm", "Dataset=orders", "Mode=BACKFILL");
+  }
+
+  @AwsTest
+  void aSweepsCountsStayApartFromTheIncrementalsAndItsMissedFilesReadBack() {
+    Instant start = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(120);
+    PublishResult result;
+    try (CloudWatchPublisher publisher = publisher("TidemarkTest3")) {
+      List<Datum> datums = new java.util.ArrayList<>();
+      datums.addAll(IngestRunMetrics.datums(Reports.succeeded(start)));
+      datums.addAll(IngestRunMetrics.datums(Reports.inMode(start, IngestMode.SWEEP, 4)));
+      result = publisher.publish(datums);
+    }
+    assertThat(result.undelivered()).isEmpty();
+
+    List<MetricDataQuery> queries =
+        List.of(
+            query("incr", "RecordsChanged", "INCREMENTAL", StandardUnit.COUNT),
+            query("sweep", "RecordsChanged", "SWEEP", StandardUnit.COUNT),
+            query("missed", "FilesMissedByLookback", "SWEEP", StandardUnit.COUNT),
+            query("missedIncr", "FilesMissedByLookback", "INCREMENTAL", StandardUnit.COUNT));
+    Map<String, MetricDataResult> byId =
+        reader
+            .getMetricData(
+                r ->
+                    r.startTime(start.minus(Duration.ofMinutes(10)))
+                        .endTime(Instant.now().plus(Duration.ofMinutes(10)))
+                        .metricDataQueries(queries))
+            .metricDataResults()
+            .stream()
+            .collect(Collectors.toMap(MetricDataResult::id, r -> r));
+    // Each mode's series holds its own run only: the sweep's 1000 never add to the incremental's.
+    assertThat(byId.get("incr").values()).containsExactly(1000.0);
+    assertThat(byId.get("sweep").values()).containsExactly(1000.0);
+    assertThat(byId.get("missed").values()).containsExactly(4.0);
+    assertThat(byId.get("missedIncr").values()).isEmpty();
+  }
+
+  private static MetricDataQuery query(String id, String metric, String mode, StandardUnit unit) {
+    return MetricDataQuery.builder()
+        .id(id)
+        .metricStat(
+            s ->
+                s.metric(
+                        m ->
+                            m.namespace("TidemarkTest3")
+                                .metricName(metric)
+                                .dimensions(
+                                    Dimension.builder().name("Pipeline").value("crm").build(),
+                                    Dimension.builder().name("Dataset").value("customers").build(),
+                                    Dimension.builder().name("Mode").value(mode).build()))
+                    .period(60)
+                    .stat("Sum")
+                    .unit(unit))
+        .build();
   }
 }

@@ -39,9 +39,23 @@ class TestMetricCatalogue {
             "RunDuration",
             "RunSucceeded",
             "RunFailed",
-            "PartitionFoldersIgnored");
+            "PartitionFoldersIgnored",
+            "FilesMissedByLookback");
+  }
+
+  @Test
+  void ingestMetricsCarryTheModeSoModesNeverBlend_reconcilerMetricsDoNot() {
+    assertThat(Dimension.MODE.cloudWatchName()).isEqualTo("Mode");
+    assertThat(Dimension.byCloudWatchName("Mode")).contains(Dimension.MODE);
     assertThat(Metric.emittedBy(Emitter.INGEST_JOB))
-        .allMatch(m -> m.dimensions().equals(List.of(Dimension.PIPELINE, Dimension.DATASET)));
+        .allMatch(
+            m ->
+                m.dimensions()
+                    .equals(List.of(Dimension.PIPELINE, Dimension.DATASET, Dimension.MODE)));
+    assertThat(Metric.emittedBy(Emitter.RECONCILER))
+        .isNotEmpty()
+        .allMatch(m -> !m.dimensions().contains(Dimension.MODE));
+    assertThat(Metric.FILES_MISSED_BY_LOOKBACK.unit()).isEqualTo(MetricUnit.COUNT);
   }
 
   @Test

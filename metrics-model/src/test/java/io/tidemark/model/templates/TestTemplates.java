@@ -12,6 +12,7 @@ import io.tidemark.model.alarms.TreatMissingData;
 import io.tidemark.model.config.RuleKind;
 import io.tidemark.model.metrics.Dimension;
 import io.tidemark.model.metrics.Metric;
+import io.tidemark.model.report.IngestMode;
 import io.tidemark.model.testing.ProjectFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,7 +78,7 @@ class TestTemplates {
     JsonNode renamed = MAPPER.readTree(body.replace("\"Dataset\"", "\"DataSet\""));
     assertThat(CatalogueConformance.problems(renamed))
         .contains(
-            "dashboard body widget 1 'Ingest volume by kind (records per run)': dimension 'DataSet' of RecordsInserted is not in the catalogue");
+            "dashboard body widget 1 'Incremental runs: records per run by kind': dimension 'DataSet' of RecordsInserted is not in the catalogue");
 
     String alarms =
         Files.readString(ProjectFiles.root().resolve(TemplateGenerator.ALARMS_TEMPLATE));
@@ -86,6 +87,91 @@ class TestTemplates {
     assertThat(CatalogueConformance.problems(noRule))
         .contains(
             "resource RuleCountMatchFailing: RuleStatus has dimensions [Pipeline, Dataset] but the catalogue defines [Pipeline, Dataset, Rule]");
+  }
+
+  /**
+   * CloudWatch matches an alarm's exact dimension set: an ingest alarm (or dashboard line) left
+   * without its Mode would watch a series nothing publishes any more, and never fire.
+   */
+  @Test
+  void anIngestAlarmOrLineWithoutItsModeIsCaught() throws Exception {
+    String alarms =
+        Files.readString(ProjectFiles.root().resolve(TemplateGenerator.ALARMS_TEMPLATE));
+    JsonNode withoutMode = MAPPER.readTree(alarms);
+    int removed = 0;
+    for (JsonNode r : withoutMode.path("Resources")) {
+      List<JsonNode> dimLists = new java.util.ArrayList<>();
+      dimLists.add(r.path("Properties").path("Dimensions"));
+      r.path("Properties")
+          .path("Metrics")
+          .forEach(m -> dimLists.add(m.path("MetricStat").path("Metric").path("Dimensions")));
+      for (JsonNode dims : dimLists) {
+        var it = dims.elements();
+        while (it.hasNext()) {
+          if (it.next().path("Name").asText().equals("Mode")) {
+            it.remove();
+            removed++;
+          }
+        }
+      }
+    }
+    // run failed, no success, invalid ratio, watermark lag, sweep failed, files missed, anomaly.
+    assertThat(removed).isEqualTo(7);
+    List<String> problems = CatalogueConformance.problems(withoutMode);
+    assertThat(problems)
+        .hasSize(7)
+        .contains(
+            "resource IngestRunFailed: RunFailed has dimensions [Pipeline, Dataset] but the catalogue defines [Pipeline, Dataset, Mode]",
+            "resource FilesMissedByLookback: FilesMissedByLookback has dimensions [Pipeline, Dataset] but the catalogue defines [Pipeline, Dataset, Mode]",
+            "resource ChangedRecordsAnomaly metric changed: RecordsChanged has dimensions [Pipeline, Dataset] but the catalogue defines [Pipeline, Dataset, Mode]");
+
+    String body = Files.readString(ProjectFiles.root().resolve(TemplateGenerator.DASHBOARD_BODY));
+    JsonNode noModeLines = MAPPER.readTree(body.replace(", \"Mode\", \"INCREMENTAL\"", ""));
+    assertThat(CatalogueConformance.problems(noModeLines))
+        .contains(
+            "dashboard body widget 1 'Incremental runs: records per run by kind': RecordsInserted has dimensions [Pipeline, Dataset] but the catalogue defines [Pipeline, Dataset, Mode]");
+  }
+
+  @Test
+  void aModeThatIsNoIngestModeIsCaught() throws Exception {
+    String alarms =
+        Files.readString(ProjectFiles.root().resolve(TemplateGenerator.ALARMS_TEMPLATE));
+    assertThat(alarms).contains("\"Value\" : \"SWEEP\"");
+    assertThat(
+            CatalogueConformance.problems(
+                MAPPER.readTree(alarms.replace("\"Value\" : \"SWEEP\"", "\"Value\" : \"Sweep\""))))
+        .contains(
+            "resource SweepRunFailed: Mode 'Sweep' of RunFailed is not an ingest mode [INCREMENTAL, FULL_REFRESH, BACKFILL, REPLAY_QUARANTINE, SWEEP]");
+  }
+
+  @Test
+  void theDashboardShowsTheNightlyRunsPerModeAndTheSweep() throws Exception {
+    JsonNode body =
+        MAPPER.readTree(
+            Files.readString(ProjectFiles.root().resolve(TemplateGenerator.DASHBOARD_BODY)));
+    Map<String, List<String>> modesByWidget = new java.util.LinkedHashMap<>();
+    for (JsonNode w : body.path("widgets")) {
+      List<String> modes = new java.util.ArrayList<>();
+      for (JsonNode line : w.path("properties").path("metrics")) {
+        for (int k = 2; k + 1 < line.size(); k += 2) {
+          if (line.get(k).asText().equals("Mode")) {
+            modes.add(line.get(1).asText() + "/" + line.get(k + 1).asText());
+          }
+        }
+      }
+      modesByWidget.put(w.path("properties").path("title").asText(), modes);
+    }
+    assertThat(modesByWidget.get("Incremental runs: records per run by kind"))
+        .isNotEmpty()
+        .allMatch(m -> m.endsWith("/INCREMENTAL"));
+    assertThat(modesByWidget.get("Sweep: files the lookback missed / files new"))
+        .containsExactly("FilesMissedByLookback/SWEEP", "FilesNew/SWEEP");
+    assertThat(modesByWidget.get("Failed runs by mode (incl. rejected batches)"))
+        .containsExactly(
+            java.util.Arrays.stream(IngestMode.values())
+                .map(m -> "RunFailed/" + m.name())
+                .toArray(String[]::new));
+    assertThat(modesByWidget.get("Reconciliation violations (keys)")).isEmpty();
   }
 
   @Test
@@ -114,6 +200,40 @@ class TestTemplates {
       assertThat(a.comparison()).isEqualTo(ComparisonOperator.GreaterThanOrEqualToThreshold);
     }
     assertThat(byId.get("IngestRunFailed").metric()).isEqualTo(Metric.RUN_FAILED);
+    // The nightly-health alarms watch the incremental runs; the sweep has its own two.
+    for (String id :
+        List.of(
+            "IngestRunFailed",
+            "NoSuccessfulIngestRun",
+            "InvalidRatioHigh",
+            "WatermarkNotAdvancing",
+            "ChangedRecordsAnomaly")) {
+      assertThat(byId.get(id).dimensions())
+          .as(id)
+          .isEqualTo(
+              Map.of(
+                  Dimension.PIPELINE,
+                  "crm",
+                  Dimension.DATASET,
+                  "orders",
+                  Dimension.MODE,
+                  "INCREMENTAL"));
+    }
+    AlarmDefinition sweepFailed = byId.get("SweepRunFailed");
+    assertThat(sweepFailed.metric()).isEqualTo(Metric.RUN_FAILED);
+    assertThat(sweepFailed.dimensions()).containsEntry(Dimension.MODE, "SWEEP").hasSize(3);
+    assertThat(sweepFailed.treatMissingData()).isEqualTo(TreatMissingData.NOT_BREACHING);
+    AlarmDefinition missed = byId.get("FilesMissedByLookback");
+    assertThat(missed.metric()).isEqualTo(Metric.FILES_MISSED_BY_LOOKBACK);
+    assertThat(missed.alarmName()).isEqualTo("tidemark-crm-orders-files-missed-by-lookback");
+    assertThat(missed.dimensions()).containsEntry(Dimension.MODE, "SWEEP").hasSize(3);
+    assertThat(missed.threshold()).contains(0.0);
+    assertThat(missed.comparison()).isEqualTo(ComparisonOperator.GreaterThanThreshold);
+    assertThat(missed.treatMissingData()).isEqualTo(TreatMissingData.NOT_BREACHING);
+    assertThat(missed.description()).contains("Widen --lookback");
+    assertThat(alarms)
+        .filteredOn(a -> a.metric().emitter() == io.tidemark.model.metrics.Emitter.RECONCILER)
+        .allMatch(a -> !a.dimensions().containsKey(Dimension.MODE));
     AlarmDefinition noRun = byId.get("NoSuccessfulIngestRun");
     assertThat(noRun.treatMissingData()).isEqualTo(TreatMissingData.BREACHING);
     assertThat(noRun.periodSeconds()).isEqualTo(86_400);

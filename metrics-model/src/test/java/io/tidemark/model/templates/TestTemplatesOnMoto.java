@@ -119,11 +119,13 @@ class TestTemplatesOnMoto {
     dashboard.path("widgets").forEach(w -> titles.add(w.path("properties").path("title").asText()));
     assertThat(titles)
         .contains(
-            "Ingest volume by kind (records per run)",
-            "Invalid ratio",
-            "Watermark lag (seconds)",
-            "Run duration (seconds)",
-            "Run outcome",
+            "Incremental runs: records per run by kind",
+            "Incremental runs: invalid ratio",
+            "Incremental runs: watermark lag (seconds)",
+            "Run duration by mode (seconds)",
+            "Incremental runs: outcome",
+            "Failed runs by mode (incl. rejected batches)",
+            "Sweep: files the lookback missed / files new",
             "Reconciliation rule status (1 = failing)",
             "Reconciliation violations (keys)",
             "Bytes scanned by reconciliation");
@@ -134,8 +136,10 @@ class TestTemplatesOnMoto {
                 firstLine.get(2).asText(),
                 firstLine.get(3).asText(),
                 firstLine.get(4).asText(),
-                firstLine.get(5).asText()))
-        .containsExactly("Pipeline", "crm", "Dataset", "orders");
+                firstLine.get(5).asText(),
+                firstLine.get(6).asText(),
+                firstLine.get(7).asText()))
+        .containsExactly("Pipeline", "crm", "Dataset", "orders", "Mode", "INCREMENTAL");
     assertThat(dashboard.path("widgets").get(1).path("properties").path("region").asText())
         .isEqualTo(MotoServer.REGION);
   }
@@ -158,7 +162,8 @@ class TestTemplatesOnMoto {
             .metricAlarms()
             .stream()
             .collect(Collectors.toMap(MetricAlarm::alarmName, a -> a));
-    assertThat(alarms).hasSize(RuleKind.values().length + 7);
+    // Per rule; 4 nightly incremental, 2 sweep, 2 reconciler, the anomaly alarm.
+    assertThat(alarms).hasSize(RuleKind.values().length + 9);
 
     MetricAlarm scanned = alarms.get("tidemark-crm-orders-bytes-scanned-high");
     assertThat(scanned.metricName()).isEqualTo("BytesScanned");
@@ -188,8 +193,26 @@ class TestTemplatesOnMoto {
     assertThat(invalid.threshold()).isEqualTo(0.2);
     assertThat(invalid.comparisonOperatorAsString()).isEqualTo("GreaterThanThreshold");
 
-    assertThat(alarms.get("tidemark-crm-orders-ingest-run-failed").metricName())
-        .isEqualTo("RunFailed");
+    MetricAlarm failed = alarms.get("tidemark-crm-orders-ingest-run-failed");
+    assertThat(failed.metricName()).isEqualTo("RunFailed");
+    assertThat(failed.dimensions())
+        .extracting(d -> d.name() + "=" + d.value())
+        .containsExactlyInAnyOrder("Pipeline=crm", "Dataset=orders", "Mode=INCREMENTAL");
+
+    MetricAlarm sweepFailed = alarms.get("tidemark-crm-orders-sweep-run-failed");
+    assertThat(sweepFailed.metricName()).isEqualTo("RunFailed");
+    assertThat(sweepFailed.dimensions())
+        .extracting(d -> d.name() + "=" + d.value())
+        .containsExactlyInAnyOrder("Pipeline=crm", "Dataset=orders", "Mode=SWEEP");
+
+    MetricAlarm missed = alarms.get("tidemark-crm-orders-files-missed-by-lookback");
+    assertThat(missed.metricName()).isEqualTo("FilesMissedByLookback");
+    assertThat(missed.dimensions())
+        .extracting(d -> d.name() + "=" + d.value())
+        .containsExactlyInAnyOrder("Pipeline=crm", "Dataset=orders", "Mode=SWEEP");
+    assertThat(missed.threshold()).isEqualTo(0.0);
+    assertThat(missed.comparisonOperatorAsString()).isEqualTo("GreaterThanThreshold");
+    assertThat(missed.treatMissingData()).isEqualTo("notBreaching");
     assertThat(alarms.get("tidemark-crm-orders-watermark-not-advancing").metricName())
         .isEqualTo("WatermarkLag");
 

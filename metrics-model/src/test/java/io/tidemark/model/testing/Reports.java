@@ -43,4 +43,36 @@ public final class Reports {
         null,
         null);
   }
+
+  /** The same run as {@link #succeeded} in another mode, with a sweep's count (null: none). */
+  public static IngestRunReport inMode(
+      Instant start, IngestMode mode, Integer filesMissedByLookback) {
+    IngestRunReport r = succeeded(start);
+    return new IngestRunReport(
+        r.schemaVersion(),
+        r.runId(),
+        r.batchId(),
+        r.pipeline(),
+        r.dataset(),
+        mode,
+        r.discoveryMode(),
+        r.status(),
+        r.startedAt(),
+        r.finishedAt(),
+        r.changeMarkerType(),
+        r.watermarkBefore(),
+        r.watermarkAfter(),
+        r.lookback(),
+        r.inputFiles(),
+        r.quarantinedFiles(),
+        r.counts(),
+        r.snapshotId(),
+        r.warnings(),
+        r.errorCode(),
+        r.error(),
+        r.ignoredPartitionFolders(),
+        r.discoveryListCalls(),
+        List.of("2026-10-15"),
+        filesMissedByLookback);
+  }
 }

@@ -195,7 +195,7 @@ class TestAlarmEvaluator {
             "b",
             "",
             Metric.RECORDS_CHANGED,
-            Map.of(Dimension.PIPELINE, "p", Dimension.DATASET, "d"),
+            Map.of(Dimension.PIPELINE, "p", Dimension.DATASET, "d", Dimension.MODE, "INCREMENTAL"),
             "Sum",
             3600,
             1,
