@@ -259,10 +259,9 @@ public final class RuleEvaluator {
             + " are in no committed ingest batch (no SUCCEEDED or ALREADY_COMMITTED run report"
             + " lists them): "
             + named(files)
-            + ". To pick them up, re-run the ingest job with a --lookback wide enough to reach"
-            + " their partitions, or with --mode full-refresh when its run report warns that"
-            + " they are folded into the checkpoint (see README, \"The ingest job\"); a --mode"
-            + " sweep that reads every unprocessed file is planned, not available yet";
+            + ". To pick them up, run the ingest job with --mode sweep (it reads every raw file"
+            + " no committed batch read; see README, \"Sweeping for missed files\"); if files"
+            + " keep landing behind the lookback, widen --lookback or look at the producer";
     return RuleResult.evaluate(rule, files.size(), reason, files, 0);
   }
 
