@@ -415,7 +415,7 @@
       el('dl', { class: 'facts' },
         el('dt', {}, 'Last ingest'),
         el('dd', { 'data-testid': 'ingest' }, run
-          ? [badge(run.status), ' ', age(run.finishedAt),
+          ? [badge(run.status), ' ', ingestMode(run), ' · ', age(run.finishedAt),
               el('br'), 'watermark ', fmtWatermark(run, 'watermarkAfter'),
               run.watermarkLagSeconds != null ? ' (lag ' + fmtSeconds(run.watermarkLagSeconds) + ')' : '']
           : el('span', { class: 'muted' }, 'no run report yet')),
@@ -469,7 +469,7 @@
     const labels = chrono.map((r) => shortTime(r.finishedAt));
     const last = runs[0];
     return [
-      el('p', { 'data-testid': 'last-run' }, 'Last run ', badge(last.status), ' finished ', fmtTime(last.finishedAt),
+      el('p', { 'data-testid': 'last-run' }, 'Last run ', badge(last.status), ' ', ingestMode(last), ' finished ', fmtTime(last.finishedAt),
         ' (', age(last.finishedAt), '), watermark ', fmtWatermark(last, 'watermarkAfter'),
         last.watermarkLagSeconds != null ? ', lag ' + fmtSeconds(last.watermarkLagSeconds) : ''),
       last.error ? el('p', { class: 'error' }, last.errorCode ? last.errorCode + ': ' : '', last.error) : null,
@@ -486,10 +486,11 @@
         barChart('Run duration', labels, [
           { name: 'duration', cls: 's2', values: chrono.map((r) => r.durationMillis / 1000) }], fmtSeconds)),
       el('div', { class: 'scroll' }, el('table', { class: 'table' },
-        el('thead', {}, el('tr', {}, ['finished', 'status', 'files new', 'changed', 'invalid', 'written',
+        el('thead', {}, el('tr', {}, ['finished', 'status', 'mode', 'files new', 'changed', 'invalid', 'written',
           '+ins', '~upd', '−del', 'late', 'watermark', 'lag', 'duration'].map((h) => el('th', {}, h)))),
         el('tbody', {}, runs.slice(0, 15).map((r) => el('tr', {},
           el('td', {}, fmtTime(r.finishedAt)), el('td', {}, badge(r.status)),
+          el('td', { 'data-testid': 'run-mode' }, ingestMode(r)),
           [r.counts.filesNew, r.counts.recordsChanged, r.counts.recordsInvalid, r.counts.recordsWritten,
             r.counts.recordsInserted, r.counts.recordsUpdated, r.counts.recordsDeleted, r.counts.recordsLate]
             .map((v) => el('td', { class: 'num' }, fmtNumber(v))),
@@ -497,7 +498,18 @@
           el('td', {}, fmtSeconds(r.durationMillis / 1000)))))))];
   }
 
-  function reconciliationSection(recs, state) {
+  /**
+   * An ingest run's mode as the job's --mode spells it ({@code full-refresh}, {@code
+   * replay-quarantine}); a sweep adds how many files it found that the lookback had missed.
+   */
+  function ingestMode(run) {
+    const name = String(run.mode || 'INCREMENTAL').toLowerCase().replace(/_/g, '-');
+    return run.filesMissedByLookback != null
+      ? name + ' (' + fmtNumber(run.filesMissedByLookback) + ' missed by the lookback)'
+      : name;
+  }
+
+    function reconciliationSection(recs, state) {
     if (!recs.length) return el('p', { class: 'muted' }, 'Never reconciled: start one above.');
     const box = el('div', {});
     const draw = () => {

@@ -13,7 +13,7 @@ import java.time.Instant;
  *
  * @param runId the run's id
  * @param batchId the batch's deterministic id, null when there was no batch
- * @param mode incremental or full refresh
+ * @param mode incremental, full refresh, backfill, quarantine replay or sweep
  * @param status how the run ended
  * @param successful whether that status leaves the table correct (the RunSucceeded metric)
  * @param startedAt when it started
@@ -30,6 +30,8 @@ import java.time.Instant;
  * @param warnings how many warnings the report carries
  * @param errorCode the failure's code, when it failed
  * @param error the failure, when it failed
+ * @param filesMissedByLookback a sweep's files that no committed batch had read (the
+ *     FilesMissedByLookback metric); null for other modes
  */
 public record IngestRunView(
     String runId,
@@ -49,7 +51,8 @@ public record IngestRunView(
     IngestCounts counts,
     int warnings,
     String errorCode,
-    String error) {
+    String error,
+    Integer filesMissedByLookback) {
 
   public static IngestRunView of(IngestRunReport r) {
     Long lag = null;
@@ -75,6 +78,7 @@ public record IngestRunView(
         r.counts(),
         r.warnings().size(),
         r.errorCode(),
-        r.error());
+        r.error(),
+        r.filesMissedByLookback());
   }
 }

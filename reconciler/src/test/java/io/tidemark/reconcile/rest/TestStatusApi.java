@@ -32,6 +32,8 @@ class TestStatusApi {
             .body("size()", equalTo(1))
             .body("[0].runId", equalTo(CustomersScenario.RUN_ID))
             .body("[0].status", equalTo("SUCCEEDED"))
+            .body("[0].mode", equalTo("INCREMENTAL"))
+            .body("[0].filesMissedByLookback", equalTo(null))
             .body("[0].successful", equalTo(true))
             .body("[0].durationMillis", equalTo(60_000))
             // The fixture's run ended 2 h before now with the watermark at 3 h before now.

@@ -147,6 +147,7 @@ class TestStatusPage {
         .contains("rule-missing-keys-failing");
     assertThat(damaged.findElement(By.cssSelector("[data-testid=ingest]")).getText())
         .contains("SUCCEEDED")
+        .contains("incremental")
         .contains("lag 1 h 0 min");
     WebElement customers = driver().findElement(By.cssSelector("[data-dataset=customers]"));
     assertThat(customers.findElement(By.cssSelector("[data-testid=ingest]")).getText())
@@ -190,6 +191,10 @@ class TestStatusPage {
     assertThat(driver().findElements(By.cssSelector("[data-testid=runs] svg.chart")).size())
         .as("records, files, watermark lag and duration charts")
         .isEqualTo(4);
+    assertThat(driver().findElements(By.cssSelector("[data-testid=run-mode]")))
+        .as("each run's mode, as --mode spells it")
+        .extracting(WebElement::getText)
+        .containsOnly("incremental");
     browser.screenshot("dataset-damaged.png");
 
     browser.resize(390, 844);
