@@ -74,8 +74,15 @@ public record OperatorOptions(
               ? "reason"
               : batchId != null ? "batchId" : file != null ? "file" : dryRun ? "dryRun" : null;
       if (stray != null) {
+        Object value =
+            switch (stray) {
+              case "reason" -> reason;
+              case "batchId" -> batchId;
+              case "file" -> file;
+              default -> true;
+            };
         throw new InvalidDocumentException(
-            stray, null, "only --mode replay-quarantine takes it, not --mode " + mode.cliName());
+            stray, value, "only --mode replay-quarantine takes it, not --mode " + mode.cliName());
       }
     }
   }

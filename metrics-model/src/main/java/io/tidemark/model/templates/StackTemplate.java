@@ -233,6 +233,13 @@ public final class StackTemplate {
         "cron(0 3 * * ? *)",
         "cron\\(.+\\)",
         "When the ingest job runs (a Glue trigger's cron, UTC).");
+    string(
+        p,
+        "SweepSchedule",
+        "cron(0 5 ? * SUN *)",
+        "cron\\(.+\\)",
+        "When the ingest job runs --mode sweep, picking up raw files the lookback missed (a Glue"
+            + " trigger's cron, UTC; keep it clear of IngestSchedule: the job runs one at a time).");
     p.putObject("GlueWorkerType")
         .put("Type", "String")
         .put("Default", "G.1X")
@@ -506,6 +513,16 @@ public final class StackTemplate {
     trigger.set("Schedule", ref("IngestSchedule"));
     trigger.put("StartOnCreation", true);
     trigger.putArray("Actions").addObject().set("JobName", ref("IngestJob"));
+
+    // The weekly sweep: the same job and arguments, in --mode sweep (SWEEP's alarms watch it).
+    ObjectNode sweep = resource(r, "SweepTrigger", "AWS::Glue::Trigger").with("Properties");
+    sweep.set("Name", sub("tidemark-ingest-${Pipeline}-${Dataset}-sweep"));
+    sweep.put("Type", "SCHEDULED");
+    sweep.set("Schedule", ref("SweepSchedule"));
+    sweep.put("StartOnCreation", true);
+    ObjectNode action = sweep.putArray("Actions").addObject();
+    action.set("JobName", ref("IngestJob"));
+    action.putObject("Arguments").put("--mode", "sweep");
   }
 
   // ---------------------------------------------------------------- the reconciler

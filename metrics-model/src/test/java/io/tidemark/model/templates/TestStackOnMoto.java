@@ -68,6 +68,7 @@ class TestStackOnMoto {
           "RawTable", "${Dataset}_raw",
           "IngestJob", "tidemark-ingest-${Pipeline}-${Dataset}",
           "IngestTrigger", "tidemark-ingest-${Pipeline}-${Dataset}-schedule",
+          "SweepTrigger", "tidemark-ingest-${Pipeline}-${Dataset}-sweep",
           "AthenaWorkGroup", "${AthenaWorkGroupName}");
 
   static final Set<String> NOT_ON_MOTO_TYPES =

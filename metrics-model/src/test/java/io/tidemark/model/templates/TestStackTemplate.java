@@ -154,6 +154,13 @@ class TestStackTemplate {
     assertThat(trigger.path("Type").asText()).isEqualTo("SCHEDULED");
     assertThat(trigger.path("Actions").get(0).path("JobName").path("Ref").asText())
         .isEqualTo("IngestJob");
+    // A weekly sweep of the same job picks up files the lookback missed.
+    JsonNode sweep = resources().path("SweepTrigger").path("Properties");
+    assertThat(sweep.path("Type").asText()).isEqualTo("SCHEDULED");
+    assertThat(sweep.path("Schedule").path("Ref").asText()).isEqualTo("SweepSchedule");
+    JsonNode action = sweep.path("Actions").get(0);
+    assertThat(action.path("JobName").path("Ref").asText()).isEqualTo("IngestJob");
+    assertThat(action.path("Arguments").path("--mode").asText()).isEqualTo("sweep");
   }
 
   @Test
