@@ -133,6 +133,13 @@ final class QuarantineReplay {
               + " does not exist yet (no batch was ingested)");
       return;
     }
+    // The checkpoint stays where it is: the report shows its watermark before and after.
+    CheckpointLog.latest(curated)
+        .ifPresent(
+            cp -> {
+              run.watermarkBefore = cp.watermark();
+              run.watermarkAfter = cp.watermark();
+            });
     boolean hasReplayColumns = tables.hasReplayColumns();
     if (!hasReplayColumns && !o.dryRun()) {
       tables.ensureReplayColumns();

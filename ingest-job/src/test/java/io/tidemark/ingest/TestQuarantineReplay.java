@@ -102,6 +102,7 @@ class TestQuarantineReplay extends SparkTestSupport {
         .containsEntry(CheckpointCodec.RUN_ID, r.runId())
         .doesNotContainKey(CheckpointCodec.WATERMARK);
     assertThat(checkpoint(s)).isEqualTo(before);
+    assertThat(r.watermarkBefore()).isEqualTo(r.watermarkAfter()).isEqualTo(before.watermark());
   }
 
   @Test
