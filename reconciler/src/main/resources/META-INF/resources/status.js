@@ -594,9 +594,11 @@
     if (q.failure) return el('p', { class: 'error' }, describe(q.failure, 'count quarantined rows'));
     if (!q.exists) return el('p', { class: 'muted' }, 'Nothing quarantined yet (no table ' + q.table + ').');
     const entries = Object.entries(q.byReason).sort((a, b) => b[1] - a[1]);
-    if (!entries.length) return el('p', { class: 'muted' }, 'The quarantine table ' + q.table + ' is empty.');
+    if (!entries.length) return el('p', { class: 'muted' }, 'The quarantine table ' + q.table + ' is empty'
+      + (q.replayed ? ' but for ' + fmtNumber(q.replayed) + ' replayed row(s), kept for audit.' : '.'));
     const max = Math.max(...entries.map((e) => e[1]));
-    return [el('p', { class: 'muted' }, fmtNumber(q.total) + ' rows in ' + q.table),
+    return [el('p', { class: 'muted' }, fmtNumber(q.total) + ' rows in ' + q.table
+        + (q.replayed ? ' (and ' + fmtNumber(q.replayed) + ' replayed, kept for audit)' : '')),
       el('ul', { class: 'hbars', 'data-testid': 'quarantine-reasons' }, entries.map(([reason, n]) =>
         el('li', { 'data-reason': reason },
           el('span', { class: 'label' }, reason),
