@@ -268,6 +268,15 @@ public final class IngestJob {
     IngestSpark.register(spark, settings.catalog());
     OutputTables tables = new OutputTables(spark, settings);
     if (settings.mode() == IngestMode.REPLAY_QUARANTINE) {
+      // Like any run: first rebuild the report of a predecessor that committed without one (a
+      // replay's own commit would hide it from the next run), and make sure its own can be written.
+      Table curated = tables.loadCurated();
+      if (curated != null) {
+        recoverMissingReport(curated);
+      }
+      if (!settings.operator().dryRun()) {
+        checkReportWritable(run);
+      }
       new QuarantineReplay(spark, settings, tables, hooks).run(run);
       return;
     }
@@ -320,7 +329,16 @@ public final class IngestJob {
       recoverMissingReport(curated);
     }
     long base = OutputTables.snapshotId(curated);
-    if (cp == null && !full && !backfill && OutputTables.hasData(curated)) {
+    if (cp == null && backfill) {
+      // Its commit carries no checkpoint: the first incremental run would find data without one.
+      throw new IngestException(
+          ErrorCode.INVALID_CONFIG,
+          "Cannot backfill "
+              + settings.curatedSparkName()
+              + ": the table has no checkpoint yet, and a backfill does not make one; run the job"
+              + " without --mode first (its first run loads every raw file), then backfill");
+    }
+    if (cp == null && !full && OutputTables.hasData(curated)) {
       // Bootstrapping here would re-read every raw file and report it as an initial load.
       throw new IngestException(
           ErrorCode.CHECKPOINT_NOT_FOUND,
@@ -482,7 +500,11 @@ public final class IngestJob {
     List<RawFile> toRead = watermarkMode ? discovered : newFiles;
     String batchId =
         BatchIds.of(
-            toRead, cp == null ? null : cp.batchId(), settings.mode(), settings.discovery());
+            toRead,
+            cp == null ? null : cp.batchId(),
+            settings.mode(),
+            settings.discovery(),
+            backfill ? validationRules() : null);
     run.batchId = batchId;
     run.inputFiles = toRead.stream().map(RawFile::path).toList();
     run.partitionsRead =
@@ -505,6 +527,25 @@ public final class IngestJob {
     return Optional.of(
         new BatchPlan(
             cp, base, full, watermarkMode, lookbackDays, discovered, newFiles, toRead, batchId));
+  }
+
+  /**
+   * What decides how a batch's records are validated and merged, as text: the contract's columns
+   * and the future tolerance (not the clock, which moves with every run).
+   */
+  private String validationRules() {
+    return "keys="
+        + spec.keyColumns()
+        + ";compared="
+        + spec.comparedColumns()
+        + ";marker="
+        + spec.changeMarker().column()
+        + "/"
+        + spec.changeMarker().type()
+        + ";op="
+        + spec.operationColumn()
+        + ";future-tolerance="
+        + settings.futureTolerance();
   }
 
   /** The files committed batches read, from the table's history and the run reports. */
@@ -702,10 +743,12 @@ public final class IngestJob {
       if (settings.mode() == IngestMode.SWEEP) {
         // Files in partitions the new checkpoint folds at once are named nowhere else a crashed
         // run leaves behind: the commit names them, so that a rerun does not read them again.
-        Map<String, List<String>> swept = new TreeMap<>();
+        Map<String, Map<String, String>> swept = new TreeMap<>();
         for (RawFile f : plan.toRead()) {
           if (!next.processed().containsKey(f.partition())) {
-            swept.computeIfAbsent(f.partition().toString(), p -> new ArrayList<>()).add(f.name());
+            swept
+                .computeIfAbsent(f.partition().toString(), p -> new TreeMap<>())
+                .put(f.name(), f.stamp());
           }
         }
         if (!swept.isEmpty()) {

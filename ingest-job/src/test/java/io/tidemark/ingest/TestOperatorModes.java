@@ -48,13 +48,21 @@ class TestOperatorModes extends SparkTestSupport {
     }
   }
 
+  /** A run that dies at {@code point}, as a killed process would: nothing after it happens. */
+  static FailurePoints crashAt(FailurePoint point) {
+    return p -> {
+      if (p == point) {
+        throw new SimulatedCrash(p);
+      }
+    };
+  }
+
   /** Days 1 to 5, one file each: key K<d>, and key S updated every day. */
   private IngestSettings fiveDays() {
     IngestSettings s = settings(dir).withLookback(Duration.ofDays(1));
     Path raw = raw(s);
     for (int d = 1; d <= 5; d++) {
-      RawFixtures.write(
-          spark,
+      deliver(
           raw,
           day(d).toString(),
           "a.parquet",
@@ -66,6 +74,23 @@ class TestOperatorModes extends SparkTestSupport {
         .as(first.report().error())
         .isEqualTo(IngestStatus.SUCCEEDED);
     return s;
+  }
+
+  /**
+   * Writes a raw file dated as delivered at noon of its partition's day, before the fixed "now" the
+   * runs see (the sweep tells a re-delivered file from a read one by its modification time).
+   */
+  private static Path deliver(Path raw, Object date, String name, List<RawFixtures.Rec> recs) {
+    Path f = RawFixtures.write(spark, raw, date.toString(), name, recs);
+    try {
+      Files.setLastModifiedTime(
+          f,
+          java.nio.file.attribute.FileTime.from(
+              LocalDate.parse(date.toString()).atTime(12, 0).toInstant(java.time.ZoneOffset.UTC)));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return f;
   }
 
   private static Path raw(IngestSettings s) {
@@ -98,8 +123,7 @@ class TestOperatorModes extends SparkTestSupport {
     Checkpoint before = checkpoint(s);
     // Day 2 gets a corrected file long after it was ingested: a newer K2, a new key, and an
     // older S that must not overwrite day 5's.
-    RawFixtures.write(
-        spark,
+    deliver(
         raw(s),
         day(2).toString(),
         "fix.parquet",
@@ -141,18 +165,9 @@ class TestOperatorModes extends SparkTestSupport {
 
     // A normal run afterwards still sees every new file: one in the checkpoint's window, one in a
     // new partition. The backfilled fix lies before the window and stays the backfill's.
-    RawFixtures.write(
-        spark,
-        raw(s),
-        day(5).toString(),
-        "late.parquet",
-        List.of(u("K5b", "x", "2024-03-05T11:00:00Z")));
-    RawFixtures.write(
-        spark,
-        raw(s),
-        day(6).toString(),
-        "a.parquet",
-        List.of(u("K6", "x", "2024-03-06T10:00:00Z")));
+    deliver(
+        raw(s), day(5).toString(), "late.parquet", List.of(u("K5b", "x", "2024-03-05T11:00:00Z")));
+    deliver(raw(s), day(6).toString(), "a.parquet", List.of(u("K6", "x", "2024-03-06T10:00:00Z")));
     IngestOutcome next = new IngestJob(spark, s).run();
     assertThat(next.report().status()).isEqualTo(IngestStatus.SUCCEEDED);
     assertThat(next.report().mode()).isEqualTo(IngestMode.INCREMENTAL);
@@ -160,6 +175,43 @@ class TestOperatorModes extends SparkTestSupport {
     assertThat(next.report().watermarkBefore()).isEqualTo(before.watermark());
     assertThat(curated(s)).containsKeys("K5b", "K6");
     assertThat(checkpoint(s).previousBatchId()).isEqualTo(before.batchId());
+  }
+
+  @Test
+  void theSameBackfillUnderChangedRulesIsANewBatch() {
+    IngestSettings s = fiveDays().withMaxInvalidRatio(0.9);
+    deliver(raw(s), day(3), "future.parquet", List.of(u("F1", "x", "2024-03-25T00:00:00Z")));
+    IngestOutcome first = new IngestJob(spark, s.backfill(day(3), day(3))).run();
+    assertThat(first.report().status())
+        .as(first.report().error())
+        .isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(first.report().counts().recordsInvalid()).isEqualTo(1);
+
+    // A future tolerance wide enough for the source's clock: the backfill is worth running again.
+    IngestSettings b = s.backfill(day(3), day(3));
+    IngestSettings wider =
+        new IngestSettings(
+            b.dataset(),
+            b.catalog(),
+            b.tombstoneTable(),
+            b.mode(),
+            b.discovery(),
+            b.lookback(),
+            b.maxInvalidRatio(),
+            Duration.ofDays(30),
+            b.stateRoot(),
+            b.cloudWatch(),
+            null,
+            b.clock(),
+            b.leaseTtl(),
+            b.operator());
+    IngestOutcome again = new IngestJob(spark, wider).run();
+
+    assertThat(again.report().status())
+        .as(again.report().error())
+        .isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(again.report().batchId()).isNotEqualTo(first.report().batchId());
+    assertThat(curated(s)).containsKey("F1");
   }
 
   @Test
@@ -184,20 +236,13 @@ class TestOperatorModes extends SparkTestSupport {
       throws Exception {
     IngestSettings s = fiveDays();
     Checkpoint before = checkpoint(s);
-    RawFixtures.write(
-        spark,
+    deliver(
         raw(s),
         day(3).toString(),
         "fix.parquet",
         List.of(u("K3", "fixed", "2024-03-03T12:00:00Z"), u("B3", "new", "2024-03-03T12:00:00Z")));
     IngestSettings backfill = s.backfill(day(3), day(4));
-    FailurePoints crash =
-        FailurePoints.withBatchId(
-            (p, batch) -> {
-              if (p == point) {
-                throw new SimulatedCrash(p);
-              }
-            });
+    FailurePoints crash = crashAt(point);
     assertThatThrownBy(() -> new IngestJob(spark, backfill, crash).run())
         .isInstanceOf(SimulatedCrash.class);
 
@@ -222,12 +267,7 @@ class TestOperatorModes extends SparkTestSupport {
   @Test
   void aNormalRunThatCommitsWhileABackfillWorksMakesTheBackfillRetry() throws Exception {
     IngestSettings s = fiveDays();
-    RawFixtures.write(
-        spark,
-        raw(s),
-        day(6).toString(),
-        "a.parquet",
-        List.of(u("K6", "x", "2024-03-06T10:00:00Z")));
+    deliver(raw(s), day(6).toString(), "a.parquet", List.of(u("K6", "x", "2024-03-06T10:00:00Z")));
     CountDownLatch planned = new CountDownLatch(1);
     CountDownLatch normalDone = new CountDownLatch(1);
     FailurePoints hold =
@@ -269,18 +309,12 @@ class TestOperatorModes extends SparkTestSupport {
   void sweepPicksUpFilesTheLookbackMissedAndCountsThem() throws Exception {
     IngestSettings s = fiveDays();
     // A file lands in day 2, long folded; another in day 5, inside the lookback.
-    RawFixtures.write(
-        spark,
+    deliver(
         raw(s),
         day(2).toString(),
         "too-late.parquet",
         List.of(u("OLD", "x", "2024-03-02T11:00:00Z"), u("K1", "older", "2024-03-01T09:00:00Z")));
-    RawFixtures.write(
-        spark,
-        raw(s),
-        day(5).toString(),
-        "b.parquet",
-        List.of(u("K5b", "x", "2024-03-05T11:00:00Z")));
+    deliver(raw(s), day(5).toString(), "b.parquet", List.of(u("K5b", "x", "2024-03-05T11:00:00Z")));
     IngestOutcome normal = new IngestJob(spark, s).run();
     assertThat(normal.report().counts().filesNew()).isEqualTo(1);
     assertThat(curated(s)).doesNotContainKey("OLD");
@@ -313,14 +347,49 @@ class TestOperatorModes extends SparkTestSupport {
   }
 
   @Test
+  void sweepReadsAFileReplacedUnderTheSameNameInAFoldedPartition() throws Exception {
+    IngestSettings s = fiveDays();
+    // Day 2's file is re-delivered corrected, after the run that read the first version.
+    Files.delete(raw(s).resolve("ingest_date=" + day(2)).resolve("a.parquet"));
+    Path f =
+        deliver(raw(s), day(2), "a.parquet", List.of(u("K2", "corrected", "2024-03-02T12:00:00Z")));
+    Files.setLastModifiedTime(
+        f, java.nio.file.attribute.FileTime.from(NOW.plus(Duration.ofHours(1))));
+
+    IngestOutcome sweep = new IngestJob(spark, s.withMode(IngestMode.SWEEP)).run();
+
+    assertThat(sweep.report().status())
+        .as(sweep.report().error())
+        .isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(sweep.report().inputFiles())
+        .singleElement()
+        .satisfies(x -> assertThat(x).endsWith("ingest_date=2024-03-02/a.parquet"));
+    assertThat(curated(s).get("K2").get(0)).isEqualTo("corrected");
+    // The sweep's commit holds the new version's stamp: a second sweep finds nothing.
+    assertThat(new IngestJob(spark, s.withMode(IngestMode.SWEEP)).run().report().status())
+        .isEqualTo(IngestStatus.NOTHING_TO_DO);
+  }
+
+  @Test
+  void aBackfillBeforeTheFirstRunIsRefusedSoTheNightlyRunCanStillBootstrap() {
+    IngestSettings s = settings(dir);
+    deliver(raw(s), day(1), "a.parquet", List.of(u("K1", "x", "2024-03-01T10:00:00Z")));
+    IngestOutcome refused = new IngestJob(spark, s.backfill(day(1), day(1))).run();
+    assertThat(refused.exitCode()).isEqualTo(2);
+    assertThat(refused.report().errorCode()).isEqualTo("INVALID_CONFIG");
+    assertThat(refused.report().error()).contains("no checkpoint yet").contains("without --mode");
+    IngestOutcome first = new IngestJob(spark, s).run();
+    assertThat(first.report().status())
+        .as(first.report().error())
+        .isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(curated(s)).containsOnlyKeys("K1");
+  }
+
+  @Test
   void sweepKnowsWhatBatchesReadFromTheHistoryWhenRunReportsAreGone() throws Exception {
     IngestSettings s = fiveDays();
-    RawFixtures.write(
-        spark,
-        raw(s),
-        day(3).toString(),
-        "late.parquet",
-        List.of(u("L3", "x", "2024-03-03T11:00:00Z")));
+    deliver(
+        raw(s), day(3).toString(), "late.parquet", List.of(u("L3", "x", "2024-03-03T11:00:00Z")));
     assertThat(new IngestJob(spark, s.withMode(IngestMode.SWEEP)).run().report().status())
         .isEqualTo(IngestStatus.SUCCEEDED);
     // Days 1 to 3 were folded at the first commit, so their names live in the reports only;
@@ -347,20 +416,10 @@ class TestOperatorModes extends SparkTestSupport {
       names = {"AFTER_READ", "BEFORE_PUBLISH", "AFTER_COMMIT"})
   void aSweepThatCrashesIsRerunWithNothingLostAndNothingTwice(FailurePoint point) throws Exception {
     IngestSettings s = fiveDays();
-    RawFixtures.write(
-        spark,
-        raw(s),
-        day(1).toString(),
-        "late.parquet",
-        List.of(u("L1", "x", "2024-03-01T11:00:00Z")));
+    deliver(
+        raw(s), day(1).toString(), "late.parquet", List.of(u("L1", "x", "2024-03-01T11:00:00Z")));
     IngestSettings sweep = s.withMode(IngestMode.SWEEP);
-    FailurePoints crash =
-        FailurePoints.withBatchId(
-            (p, batch) -> {
-              if (p == point) {
-                throw new SimulatedCrash(p);
-              }
-            });
+    FailurePoints crash = crashAt(point);
     assertThatThrownBy(() -> new IngestJob(spark, sweep, crash).run())
         .isInstanceOf(SimulatedCrash.class);
 

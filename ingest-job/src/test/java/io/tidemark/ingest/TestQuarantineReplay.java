@@ -131,6 +131,42 @@ class TestQuarantineReplay extends SparkTestSupport {
   }
 
   @Test
+  void aReplayFirstRebuildsTheReportOfARunThatCommittedWithoutOne(@TempDir Path dir)
+      throws Exception {
+    IngestSettings s = settings(dir).withMaxInvalidRatio(0.9);
+    deliver(s, "2024-03-01", "a.parquet", DAY1);
+    assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+    deliver(s, "2024-03-02", "b.parquet", List.of(u("C9", "x", "2024-03-02T10:00:00Z")));
+    FailurePoints crash =
+        p -> {
+          if (p == FailurePoint.AFTER_COMMIT) {
+            throw new TestCrashRecovery.SimulatedCrash(p);
+          }
+        };
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> new IngestJob(spark, s, crash).run())
+        .isInstanceOf(TestCrashRecovery.SimulatedCrash.class);
+    String crashedRun =
+        Spark3Util.loadIcebergTable(spark, s.curatedSparkName())
+            .currentSnapshot()
+            .summary()
+            .get(CheckpointCodec.RUN_ID);
+
+    IngestRunReport r = replay(s, LATER, OperatorOptions.replay(null, null, null, false)).report();
+
+    assertThat(r.status()).as(r.error()).isEqualTo(IngestStatus.SUCCEEDED);
+    List<String> reported;
+    try (java.util.stream.Stream<Path> files =
+        java.nio.file.Files.walk(Path.of(s.stateRoot(), "_runs"))) {
+      reported =
+          files
+              .filter(f -> f.toString().endsWith(".json"))
+              .map(f -> io.tidemark.model.json.Json.read(f, IngestRunReport.class).runId())
+              .toList();
+    }
+    assertThat(reported).as("the crashed run's report, rebuilt").contains(crashedRun, r.runId());
+  }
+
+  @Test
   void theVersionGuardKeepsANewerCuratedVersionAndTakesAnOlderOne(@TempDir Path dir)
       throws Exception {
     IngestSettings s = settings(dir).withMaxInvalidRatio(0.9);

@@ -19,6 +19,20 @@ public final class BatchIds {
 
   public static String of(
       List<RawFile> files, String previousBatchId, IngestMode mode, DiscoveryMode discovery) {
+    return of(files, previousBatchId, mode, discovery, null);
+  }
+
+  /**
+   * The same, also over {@code rules}: what decides how the files' records are validated and
+   * merged, for a batch that no checkpoint moves past (a backfill), so that rerunning it after a
+   * rule changed is a new batch rather than one already committed.
+   */
+  public static String of(
+      List<RawFile> files,
+      String previousBatchId,
+      IngestMode mode,
+      DiscoveryMode discovery,
+      String rules) {
     MessageDigest sha;
     try {
       sha = MessageDigest.getInstance("SHA-256");
@@ -28,6 +42,9 @@ public final class BatchIds {
     line(sha, "tidemark-batch-v1");
     line(sha, "mode=" + mode + (mode == IngestMode.INCREMENTAL ? "/" + discovery : ""));
     line(sha, "previous=" + (previousBatchId == null ? "<bootstrap>" : previousBatchId));
+    if (rules != null) {
+      line(sha, "rules=" + rules);
+    }
     files.stream()
         .sorted(Comparator.comparing(RawFile::path))
         .forEach(f -> line(sha, f.path() + "|" + f.size() + "|" + f.modificationTime()));

@@ -39,7 +39,7 @@ public final class CheckpointCodec {
 
   /**
    * A sweep's files in partitions its own checkpoint no longer lists by name ({@code {"YYYY-MM-DD":
-   * [names]}}): how a later sweep knows a batch read them (see {@link #sweptFiles}).
+   * {"name": "size:mtime"}}}): how a later sweep knows a batch read them (see {@link #sweptFiles}).
    */
   public static final String SWEPT_FILES = PREFIX + "swept-files";
 
@@ -130,18 +130,21 @@ public final class CheckpointCodec {
     }
   }
 
-  /** The files a sweep's commit names in {@link #SWEPT_FILES}; empty when it names none. */
-  public static SortedMap<LocalDate, java.util.List<String>> sweptFiles(
+  /**
+   * The files a sweep's commit names in {@link #SWEPT_FILES}: partition -> file name -> stamp;
+   * empty when it names none.
+   */
+  public static SortedMap<LocalDate, SortedMap<String, String>> sweptFiles(
       long snapshotId, Map<String, String> summary) {
-    SortedMap<LocalDate, java.util.List<String>> out = new TreeMap<>();
+    SortedMap<LocalDate, SortedMap<String, String>> out = new TreeMap<>();
     String text = summary == null ? null : summary.get(SWEPT_FILES);
     if (text == null) {
       return out;
     }
     try {
       Json.mapper()
-          .readValue(text, new TypeReference<Map<String, java.util.List<String>>>() {})
-          .forEach((d, names) -> out.put(LocalDate.parse(d), java.util.List.copyOf(names)));
+          .readValue(text, PROCESSED_TYPE)
+          .forEach((d, files) -> out.put(LocalDate.parse(d), new TreeMap<>(files)));
       return out;
     } catch (JsonProcessingException | RuntimeException e) {
       throw new IllegalStateException(

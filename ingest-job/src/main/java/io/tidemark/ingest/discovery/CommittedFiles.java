@@ -11,7 +11,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
@@ -38,7 +40,15 @@ import org.slf4j.LoggerFactory;
 public final class CommittedFiles {
   private static final Logger LOG = LoggerFactory.getLogger(CommittedFiles.class);
 
-  private final Set<String> keys = new HashSet<>();
+  /** partition/name -> the stamps (size:mtime) of the versions batches read. */
+  private final Map<String, Set<String>> stamps = new HashMap<>();
+
+  /**
+   * partition/name -> when the latest committed run that lists it started: a version modified after
+   * that is a replacement no batch read.
+   */
+  private final Map<String, Long> listedBy = new HashMap<>();
+
   private int reportsRead;
   private int reportsUnreadable;
 
@@ -62,18 +72,31 @@ public final class CommittedFiles {
           SnapshotUtil.ancestorsOf(curated.currentSnapshot().snapshotId(), curated::snapshot)) {
         Optional<Checkpoint> cp = CheckpointCodec.decode(s.snapshotId(), s.summary());
         cp.ifPresent(
-            k -> k.processed().forEach((p, files) -> files.keySet().forEach(n -> c.add(p, n))));
+            k ->
+                k.processed()
+                    .forEach((p, files) -> files.forEach((n, stamp) -> c.addStamp(p, n, stamp))));
         CheckpointCodec.sweptFiles(s.snapshotId(), s.summary())
-            .forEach((p, names) -> names.forEach(n -> c.add(p, n)));
+            .forEach((p, files) -> files.forEach((n, stamp) -> c.addStamp(p, n, stamp)));
       }
     }
     c.readReports(stateRoot, dataset, partitionColumn, conf);
     return c;
   }
 
-  /** Whether a committed batch read a file of this partition and name. */
+  /**
+   * Whether a committed batch read this version of the file: a checkpoint or a sweep's commit holds
+   * its stamp (size and modification time), or a committed run's report lists the file and the run
+   * started after the file was last modified. A file replaced since (a corrected re-delivery under
+   * the same name) is not read.
+   */
   public boolean contains(RawFile f) {
-    return keys.contains(key(f.partition(), f.name()));
+    String key = key(f.partition(), f.name());
+    Set<String> read = stamps.get(key);
+    if (read != null && read.contains(f.stamp())) {
+      return true;
+    }
+    Long listed = listedBy.get(key);
+    return listed != null && f.modificationTime() <= listed;
   }
 
   /** The run reports read. */
@@ -86,8 +109,8 @@ public final class CommittedFiles {
     return reportsUnreadable;
   }
 
-  private void add(LocalDate partition, String name) {
-    keys.add(key(partition, name));
+  private void addStamp(LocalDate partition, String name, String stamp) {
+    stamps.computeIfAbsent(key(partition, name), k -> new HashSet<>()).add(stamp);
   }
 
   private static String key(LocalDate partition, String name) {
@@ -132,7 +155,10 @@ public final class CommittedFiles {
         RawLayout.Folder folder =
             RawLayout.classifyFolder(partitionColumn, path.substring(before + 1, last));
         if (folder.date() != null) {
-          add(folder.date(), path.substring(last + 1));
+          listedBy.merge(
+              key(folder.date(), path.substring(last + 1)),
+              r.startedAt().toEpochMilli(),
+              Math::max);
         }
       }
     }

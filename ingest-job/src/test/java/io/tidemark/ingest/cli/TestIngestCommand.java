@@ -143,7 +143,14 @@ class TestIngestCommand {
 
   @Test
   void operatorModesTakeTheirOwnOptionsAndRefuseOthersNamingThem() {
-    String[] base = {"--raw-root", "r", "--warehouse", "w", "--state-root", "s"};
+    String[] base = {
+      "--raw-root",
+      dir.resolve("raw").toString(),
+      "--warehouse",
+      dir.resolve("wh").toString(),
+      "--state-root",
+      dir.resolve("state").toString()
+    };
     assertThat(run(concat(base, "--mode", "backfill", "--from", "2024-03-01"))).isEqualTo(2);
     assertThat(err.toString()).contains("'--to'").contains("--mode backfill needs --from");
 
