@@ -89,7 +89,7 @@ public enum Metric {
       COUNT,
       INGEST_JOB,
       "Sweep runs only: raw files the sweep read that no committed batch had read (late beyond the"
-          + " lookback, skipped folders)."),
+          + " lookback, in partitions incremental discovery no longer lists)."),
 
   // ---- reconciler, one datum per reconciliation ----
   RULE_STATUS(

@@ -15,7 +15,7 @@ public enum IngestMode {
   REPLAY_QUARANTINE,
   /**
    * List every partition and process the raw files in no committed batch (late beyond the lookback,
-   * skipped folders) as a normal batch would.
+   * partitions discovery no longer lists) as a normal batch would.
    */
   SWEEP;
 

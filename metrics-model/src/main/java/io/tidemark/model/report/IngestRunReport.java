@@ -42,9 +42,9 @@ import java.util.List;
  *     and when discovery did not run
  * @param partitionsRead the raw partitions ({@code YYYY-MM-DD}) the batch read files from, in date
  *     order; empty when it read none or the report predates the field
- * @param filesMissedByLookback in a sweep, the files it read that no committed batch had read
- *     although their partition was last listed by discovery long ago (late beyond the lookback,
- *     skipped folders); null in other modes
+ * @param filesMissedByLookback in a sweep, the files it read that no committed batch had read in
+ *     partitions before the incremental runs' window (late beyond the lookback); null in other
+ *     modes
  */
 public record IngestRunReport(
     int schemaVersion,
