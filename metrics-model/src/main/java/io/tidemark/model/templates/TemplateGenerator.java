@@ -620,6 +620,35 @@ public final class TemplateGenerator {
         MAPPER.getNodeFactory().numberNode(0),
         ComparisonOperator.GreaterThanThreshold,
         TreatMissingData.NOT_BREACHING);
+    // The operator's runs start by hand, yet one launched unattended (a Glue run with parameters)
+    // must not fail unseen: a failed full refresh, backfill or quarantine replay alarms too.
+    for (IngestMode m :
+        List.of(IngestMode.FULL_REFRESH, IngestMode.BACKFILL, IngestMode.REPLAY_QUARANTINE)) {
+      String words = m.cliName().replace('-', ' ');
+      staticAlarm(
+          resources,
+          java.util.Arrays.stream(m.cliName().split("-"))
+                  .map(w -> Character.toUpperCase(w.charAt(0)) + w.substring(1))
+                  .collect(java.util.stream.Collectors.joining())
+              + "RunFailed",
+          m.cliName() + "-run-failed",
+          "A "
+              + words
+              + " run (--mode "
+              + m.cliName()
+              + ") failed or its batch was rejected;"
+              + " nothing of that batch was committed and rerunning is safe.",
+          Metric.RUN_FAILED,
+          m,
+          null,
+          "Sum",
+          300,
+          1,
+          1,
+          MAPPER.getNodeFactory().numberNode(1),
+          ComparisonOperator.GreaterThanOrEqualToThreshold,
+          TreatMissingData.NOT_BREACHING);
+    }
     staticAlarm(
         resources,
         "ReconciliationMissing",

@@ -115,11 +115,12 @@ class TestTemplates {
         }
       }
     }
-    // run failed, no success, invalid ratio, watermark lag, sweep failed, files missed, anomaly.
-    assertThat(removed).isEqualTo(7);
+    // run failed, no success, invalid ratio, watermark lag, sweep failed, files missed, anomaly,
+    // and the full refresh's, backfill's and replay's run failed.
+    assertThat(removed).isEqualTo(10);
     List<String> problems = CatalogueConformance.problems(withoutMode);
     assertThat(problems)
-        .hasSize(7)
+        .hasSize(10)
         .contains(
             "resource IngestRunFailed: RunFailed has dimensions [Pipeline, Dataset] but the catalogue defines [Pipeline, Dataset, Mode]",
             "resource FilesMissedByLookback: FilesMissedByLookback has dimensions [Pipeline, Dataset] but the catalogue defines [Pipeline, Dataset, Mode]",
@@ -223,6 +224,19 @@ class TestTemplates {
     assertThat(sweepFailed.metric()).isEqualTo(Metric.RUN_FAILED);
     assertThat(sweepFailed.dimensions()).containsEntry(Dimension.MODE, "SWEEP").hasSize(3);
     assertThat(sweepFailed.treatMissingData()).isEqualTo(TreatMissingData.NOT_BREACHING);
+    // A failed full refresh, backfill or replay alarms on its own mode.
+    for (String mode : List.of("FULL_REFRESH", "BACKFILL", "REPLAY_QUARANTINE")) {
+      AlarmDefinition failed =
+          alarms.stream()
+              .filter(a -> a.metric() == Metric.RUN_FAILED)
+              .filter(a -> mode.equals(a.dimensions().get(Dimension.MODE)))
+              .findFirst()
+              .orElseThrow(() -> new AssertionError("no run-failed alarm on Mode=" + mode));
+      assertThat(failed.comparison()).isEqualTo(ComparisonOperator.GreaterThanOrEqualToThreshold);
+      assertThat(failed.treatMissingData()).isEqualTo(TreatMissingData.NOT_BREACHING);
+    }
+    assertThat(byId.get("FullRefreshRunFailed").alarmName())
+        .isEqualTo("tidemark-crm-orders-full-refresh-run-failed");
     AlarmDefinition missed = byId.get("FilesMissedByLookback");
     assertThat(missed.metric()).isEqualTo(Metric.FILES_MISSED_BY_LOOKBACK);
     assertThat(missed.alarmName()).isEqualTo("tidemark-crm-orders-files-missed-by-lookback");

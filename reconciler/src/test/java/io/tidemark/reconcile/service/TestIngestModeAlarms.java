@@ -102,11 +102,19 @@ class TestIngestModeAlarms {
   }
 
   @Test
-  void aFailedSweepFiresTheSweepsAlarm_aFailedBackfillNeitherRunFailedAlarm() {
+  void aFailedRunFiresItsOwnModesAlarmOnly() {
     run("backfill-1", IngestMode.BACKFILL, IngestStatus.FAILED, null);
     Map<String, AlarmStatus> alarms = alarms();
+    AlarmStatus backfill = alarms.get("BackfillRunFailed");
+    assertThat(backfill.state()).as(backfill.reason()).isEqualTo(AlarmState.ALARM);
+    assertThat(backfill.alarmName()).isEqualTo("tidemark-default-customers-backfill-run-failed");
+    assertThat(alarms.get("FullRefreshRunFailed").state()).isEqualTo(AlarmState.OK);
+    assertThat(alarms.get("ReplayQuarantineRunFailed").state()).isEqualTo(AlarmState.OK);
     assertThat(alarms.get("IngestRunFailed").state()).isEqualTo(AlarmState.OK);
     assertThat(alarms.get("SweepRunFailed").state()).isEqualTo(AlarmState.OK);
+
+    run("refresh-1", IngestMode.FULL_REFRESH, IngestStatus.FAILED, null);
+    assertThat(alarms().get("FullRefreshRunFailed").state()).isEqualTo(AlarmState.ALARM);
 
     run("sweep-2", IngestMode.SWEEP, IngestStatus.FAILED, null);
     alarms = alarms();
