@@ -374,29 +374,22 @@ public final class IngestJob {
             ? cp.partition().minusDays(lookbackDays)
             : null;
     if (from != null && cp.foldedThrough() != null && !from.isAfter(cp.foldedThrough())) {
-      if (sweep) {
-        // The sweep lists every partition anyway; what it finds before here was missed.
-        from = cp.foldedThrough().plusDays(1);
-      }
-    }
-    if (!sweep
-        && !backfill
-        && from != null
-        && cp.foldedThrough() != null
-        && !from.isAfter(cp.foldedThrough())) {
       // A lookback widened since those partitions were folded: their file lists are gone, so a
       // file there could not be told new from processed. Listing them would read them all again.
-      String warning =
-          "A lookback of "
-              + lookbackDays
-              + " day(s) reaches back to "
-              + from
-              + ", but partitions through "
-              + cp.foldedThrough()
-              + " are folded into the checkpoint and not listed again; run --mode sweep to pick"
-              + " up files that landed there late";
-      LOG.warn(warning);
-      run.warnings.add(warning);
+      // (The sweep lists every partition anyway; what it finds before here was missed.)
+      if (!sweep && !backfill) {
+        String warning =
+            "A lookback of "
+                + lookbackDays
+                + " day(s) reaches back to "
+                + from
+                + ", but partitions through "
+                + cp.foldedThrough()
+                + " are folded into the checkpoint and not listed again; run --mode sweep to pick"
+                + " up files that landed there late";
+        LOG.warn(warning);
+        run.warnings.add(warning);
+      }
       from = cp.foldedThrough().plusDays(1);
     }
     PartitionLister lister =
@@ -425,28 +418,23 @@ public final class IngestJob {
       (processed ? skippedFiles : newFiles).add(f);
     }
     if (sweep) {
-      run.filesMissedByLookback =
+      List<RawFile> missed =
           cp == null
-              ? 0
-              : (int)
-                  newFiles.stream()
-                      .filter(
-                          f -> incrementalFrom == null || f.partition().isBefore(incrementalFrom))
-                      .count();
-      if (run.filesMissedByLookback > 0) {
+              ? List.of()
+              : newFiles.stream()
+                  .filter(f -> incrementalFrom == null || f.partition().isBefore(incrementalFrom))
+                  .toList();
+      run.filesMissedByLookback = missed.size();
+      if (!missed.isEmpty()) {
         String warning =
             "The sweep found "
-                + run.filesMissedByLookback
+                + missed.size()
                 + " file(s) no committed batch had read in partitions before "
                 + incrementalFrom
                 + ", where incremental runs no longer look (late beyond the lookback of "
                 + lookbackDays
                 + " day(s)): "
-                + newFiles.stream()
-                    .filter(f -> f.partition().isBefore(incrementalFrom))
-                    .map(f -> f.partition() + "/" + f.name())
-                    .limit(20)
-                    .toList();
+                + missed.stream().map(f -> f.partition() + "/" + f.name()).limit(20).toList();
         LOG.warn(warning);
         run.warnings.add(warning);
       }
