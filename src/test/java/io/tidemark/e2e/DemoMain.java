@@ -115,6 +115,7 @@ public final class DemoMain {
             day.day(), day.runDate(), day.files().size(), day.rows(), day.story());
         if (day.day() == CRASH_DAY) {
           long snapshots = pipeline.snapshotCount();
+          long commits = pipeline.batchCommitCount();
           Map<String, ExpectedState.Row> before = pipeline.curated();
           try {
             pipeline.ingest(SimulatedCrash.at(FailurePoint.BEFORE_COMMIT));
@@ -136,13 +137,13 @@ public final class DemoMain {
           // curated() fails on a key seen twice; the map's size is the number of distinct keys.
           Map<String, ExpectedState.Row> curated = pipeline.curated();
           long rows = pipeline.curatedCount();
-          boolean once = pipeline.snapshotCount() == snapshots + 1;
+          boolean once = pipeline.batchCommitCount() == commits + 1;
           out.printf(
-              "   the retry committed %s (%d -> %d snapshots); curated rows %,d, distinct keys %,d,"
+              "   the retry committed %s (%d -> %d batch commits); curated rows %,d, distinct keys %,d,"
                   + " expected %,d: %s%n",
               once ? "once" : "NOT once",
-              snapshots,
-              pipeline.snapshotCount(),
+              commits,
+              pipeline.batchCommitCount(),
               rows,
               curated.size(),
               expected.size(),

@@ -9,6 +9,7 @@ import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.config.RuleKind;
 import io.tidemark.model.config.RuleSpec;
+import io.tidemark.model.contract.IngestCommit;
 import io.tidemark.reconcile.engine.IcebergTables;
 import io.tidemark.reconcile.service.Reconciler;
 import java.nio.file.Files;
@@ -128,13 +129,32 @@ public final class Pipeline implements AutoCloseable {
     return spark.table(catalog.name() + "." + spec.quarantineTable()).count();
   }
 
-  /**
-   * Commits on the curated table's main history. (The job commits through a short-lived branch that
-   * it fast-forwards main to; a crashed run's branch commit never reaches main.)
-   */
+  /** Commits on the curated table's main history, whatever wrote them. */
   public long snapshotCount() {
     return spark
         .sql("SELECT count(*) FROM " + sparkTable() + ".history WHERE is_current_ancestor")
+        .first()
+        .getLong(0);
+  }
+
+  /**
+   * Commits on the curated table's main history that carry a batch (its data and checkpoint). The
+   * job writes through a short-lived branch that main is fast-forwarded to, so a crashed run's
+   * commits never reach main; a batch with new keys adds their rows in a commit of its own just
+   * before, which carries no batch.
+   */
+  public long batchCommitCount() {
+    String t = sparkTable();
+    return spark
+        .sql(
+            "SELECT count(*) FROM "
+                + t
+                + ".history h JOIN "
+                + t
+                + ".snapshots s ON h.snapshot_id = s.snapshot_id"
+                + " WHERE h.is_current_ancestor AND s.summary['"
+                + IngestCommit.BATCH_ID_PROPERTY
+                + "'] IS NOT NULL")
         .first()
         .getLong(0);
   }

@@ -6,6 +6,7 @@ import io.tidemark.e2e.trino.EngineAgreement;
 import io.tidemark.ingest.FailurePoints;
 import io.tidemark.model.config.RuleKind;
 import io.tidemark.model.config.RuleSpec;
+import io.tidemark.model.contract.IngestCommit;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
 import io.tidemark.model.report.ReconciliationMode;
@@ -280,13 +281,22 @@ public class TestFaultInjection {
                   + ts(Instant.now().minus(Duration.ofHours(2)).truncatedTo(ChronoUnit.SECONDS))
                   + ")");
       case "table rolled back" -> {
+        // Back one batch: the newest earlier snapshot on main that carries a batch (a batch with
+        // new keys and updates appends the new keys in a commit of its own just before).
         long previous =
             spark
                 .sql(
-                    "SELECT parent_id FROM "
+                    "SELECT h.snapshot_id FROM "
                         + pipeline.sparkTable()
-                        + ".history WHERE snapshot_id = "
-                        + cleanSnapshot)
+                        + ".history h JOIN "
+                        + pipeline.sparkTable()
+                        + ".snapshots s ON h.snapshot_id = s.snapshot_id"
+                        + " WHERE h.is_current_ancestor AND h.snapshot_id <> "
+                        + cleanSnapshot
+                        + " AND s.summary['"
+                        + IngestCommit.BATCH_ID_PROPERTY
+                        + "'] IS NOT NULL ORDER BY h.made_current_at DESC, s.committed_at DESC"
+                        + " LIMIT 1")
                 .first()
                 .getLong(0);
         setCurrent(previous);

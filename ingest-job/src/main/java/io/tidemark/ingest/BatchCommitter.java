@@ -3,6 +3,7 @@ package io.tidemark.ingest;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 
+import io.tidemark.ingest.checkpoint.CheckpointCodec;
 import io.tidemark.ingest.checkpoint.CheckpointLog;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.merge.Action;
@@ -12,6 +13,7 @@ import io.tidemark.ingest.merge.RunBranches;
 import io.tidemark.ingest.sql.IngestSql;
 import io.tidemark.ingest.validate.Cols;
 import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.report.IngestCounts;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,11 +26,13 @@ import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.spark.CommitMetadata;
+import org.apache.spark.network.util.JavaUtils;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -239,6 +243,13 @@ final class BatchCommitter {
   /**
    * Commits data and checkpoint to the run's branch, created at {@code base}, then fast-forwards
    * main to it; throws {@link ConcurrentCommit} (or Iceberg's commit failure) when main moved.
+   *
+   * <p>An incremental batch with new keys and changed ones is two commits on the branch: the new
+   * keys' rows appended (no checkpoint), then the MERGE of the updates and deletes, carrying the
+   * checkpoint; with only one kind, one commit. Main moves to both at once, so no reader of main
+   * and no checkpoint ever sees one without the other; the planner decided each key's action
+   * against the same snapshot the branch starts at, so splitting the inserts out changes nothing
+   * the version guard would have done.
    */
   private void commitCurated(
       RunRecorder run,
@@ -246,37 +257,45 @@ final class BatchCommitter {
       Map<String, String> properties,
       long base,
       boolean full) {
-    List<Column> cols = new ArrayList<>();
-    spec.keyColumns().forEach(k -> cols.add(col(k)));
-    spec.comparedColumns().forEach(c -> cols.add(col(c)));
-    cols.add(col(Cols.MARKER));
-    cols.add(col(Cols.OP));
-    cols.add(col(MergePlanner.TOMBSTONE_MARKER));
-    String view = full ? null : run.view(planned.select(cols.toArray(Column[]::new)));
-    Dataset<Row> rebuilt = null;
-    if (full) {
-      List<Column> out = new ArrayList<>();
-      for (String c : tables.curatedColumns()) {
-        out.add(c.equals(spec.changeMarker().column()) ? col(Cols.MARKER).as(c) : col(c));
-      }
-      rebuilt =
-          planned
-              .filter(col(MergePlanner.ACTION).equalTo(Action.INSERTED.name()))
-              .select(out.toArray(Column[]::new));
+    List<Column> rowCols = new ArrayList<>();
+    for (String c : tables.curatedColumns()) {
+      rowCols.add(c.equals(spec.changeMarker().column()) ? col(Cols.MARKER).as(c) : col(c));
     }
-    Dataset<Row> finalRebuilt = rebuilt;
+    Dataset<Row> inserted =
+        planned
+            .filter(col(MergePlanner.ACTION).equalTo(Action.INSERTED.name()))
+            .select(rowCols.toArray(Column[]::new));
+    IngestCounts counts = run.counts;
+    boolean merges = counts.recordsUpdated() + counts.recordsDeleted() > 0;
+    boolean inserts = counts.recordsInserted() > 0;
+    // The insert carries the checkpoint when no MERGE follows; a batch that changes nothing still
+    // commits (an empty MERGE), so that its checkpoint lands.
+    boolean insertOnly = !full && inserts && !merges;
+    String insertView = full || !inserts ? null : run.view(inserted);
+    String matchedView = full || insertOnly ? null : run.view(changed(run, planned));
     String branch = RunBranches.name(run.runId, run.startedAt);
     String target = RunBranches.sparkName(settings.curatedSparkName(), branch);
     RunBranches.create(tables::loadCurated, branch, branchStart(base));
     try {
+      failurePoints.reached(FailurePoint.BEFORE_COMMIT, run.batchId);
+      if (insertView != null && !insertOnly) {
+        CommitMetadata.withCommitProperties(
+            Map.of(CheckpointCodec.RUN_ID, run.runId),
+            () -> spark.sql(sql.curatedInsert(insertView, target)),
+            RuntimeException.class);
+        failurePoints.reached(FailurePoint.AFTER_INSERTS, run.batchId);
+      }
       CommitMetadata.withCommitProperties(
           properties,
           () -> {
-            failurePoints.reached(FailurePoint.BEFORE_COMMIT, run.batchId);
             if (full) {
-              overwriteAll(finalRebuilt, target);
+              overwriteAll(inserted, target);
+            } else if (insertOnly) {
+              spark.sql(sql.curatedInsert(insertView, target));
             } else {
-              spark.sql(sql.curatedMerge(view, target));
+              withBroadcastUpTo(
+                  MERGE_BROADCAST_MAX_BYTES,
+                  () -> spark.sql(sql.curatedMerge(matchedView, target)));
             }
             return null;
           },
@@ -299,6 +318,55 @@ final class BatchCommitter {
     // Not in a finally: after a crash (an Error) nothing more happens, as in a real one; a later
     // run drops the branch once it is stale.
     dropRunBranch(branch);
+  }
+
+  /**
+   * The batch's updates and deletes: the MERGE's source (the version guard would leave the other
+   * records alone), cached so that Spark knows its real size and can broadcast it: the MERGE then
+   * streams the table once against it instead of shuffling every row of the table.
+   */
+  private Dataset<Row> changed(RunRecorder run, Dataset<Row> planned) {
+    List<Column> cols = new ArrayList<>();
+    spec.keyColumns().forEach(k -> cols.add(col(k)));
+    spec.comparedColumns().forEach(c -> cols.add(col(c)));
+    cols.add(col(Cols.MARKER));
+    cols.add(col(Cols.OP));
+    Dataset<Row> changed =
+        planned
+            .filter(col(MergePlanner.ACTION).isin(Action.UPDATED.name(), Action.DELETED.name()))
+            .select(cols.toArray(Column[]::new))
+            .persist(StorageLevel.MEMORY_AND_DISK());
+    run.persisted.add(changed);
+    changed.count();
+    return changed;
+  }
+
+  /**
+   * The largest MERGE source (as cached) that is broadcast to the executors. A hint is not enough:
+   * Spark drops it when it rewrites a MERGE with both DELETE and UPDATE actions, so the MERGE runs
+   * with Spark's size threshold raised to this.
+   */
+  static final long MERGE_BROADCAST_MAX_BYTES = 256L << 20;
+
+  private static final String BROADCAST_THRESHOLD = "spark.sql.autoBroadcastJoinThreshold";
+
+  /**
+   * Runs {@code statement} with Spark's broadcast threshold at least {@code bytes}, then puts the
+   * session's setting back. A session that disabled broadcasting (-1) keeps it disabled.
+   */
+  private void withBroadcastUpTo(long bytes, Runnable statement) {
+    String before = spark.conf().get(BROADCAST_THRESHOLD);
+    boolean disabled = before.trim().startsWith("-");
+    if (disabled || JavaUtils.byteStringAsBytes(before.trim()) >= bytes) {
+      statement.run();
+      return;
+    }
+    spark.conf().set(BROADCAST_THRESHOLD, Long.toString(bytes));
+    try {
+      statement.run();
+    } finally {
+      spark.conf().set(BROADCAST_THRESHOLD, before);
+    }
   }
 
   /**

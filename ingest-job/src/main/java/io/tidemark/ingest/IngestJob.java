@@ -106,8 +106,8 @@ public final class IngestJob {
     this.spark = java.util.Objects.requireNonNull(spark, "spark is null");
     this.settings = java.util.Objects.requireNonNull(settings, "settings is null");
     this.failurePoints = java.util.Objects.requireNonNull(failurePoints, "failurePoints is null");
-    // Before the MERGE and before main is fast-forwarded, a run with a lease renews it: a run
-    // whose lease lapsed or was taken over does not commit.
+    // Before writing to its branch and before main is fast-forwarded, a run with a lease renews
+    // it: a run whose lease lapsed or was taken over does not commit.
     this.hooks =
         FailurePoints.withBatchId(
             (point, batchId) -> {
@@ -637,15 +637,14 @@ public final class IngestJob {
                 .table(settings.tombstoneSparkName())
                 .selectExpr(IngestSql.quoteAll(keyAndMarker));
     Dataset<Row> planned =
-        MergePlanner.plan(
+        run.pin(
+            MergePlanner.plan(
                 latest,
                 current,
                 tombstones,
                 spec.keyColumns(),
                 markerColumn,
-                batch.counts().changed() <= MergePlanner.BROADCAST_MAX_KEYS)
-            .persist(StorageLevel.MEMORY_AND_DISK());
-    run.persisted.add(planned);
+                batch.counts().changed() <= MergePlanner.BROADCAST_MAX_KEYS));
     Map<Action, Long> actions = new EnumMap<>(Action.class);
     for (Action a : Action.values()) {
       actions.put(a, 0L);

@@ -470,15 +470,14 @@ final class QuarantineReplay {
     Dataset<Row> tombstones =
         spark.table(settings.tombstoneSparkName()).selectExpr(IngestSql.quoteAll(keyAndMarker));
     Dataset<Row> planned =
-        MergePlanner.plan(
+        run.pin(
+            MergePlanner.plan(
                 latest,
                 current,
                 tombstones,
                 spec.keyColumns(),
                 markerColumn,
-                validRows <= MergePlanner.BROADCAST_MAX_KEYS)
-            .persist(StorageLevel.MEMORY_AND_DISK());
-    run.persisted.add(planned);
+                validRows <= MergePlanner.BROADCAST_MAX_KEYS));
     return planned;
   }
 

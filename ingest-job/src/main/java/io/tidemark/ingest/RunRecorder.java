@@ -103,6 +103,17 @@ final class RunRecorder {
     }
   }
 
+  /**
+   * Computes {@code d} now and keeps its rows apart from the tables it read. A plain cache would
+   * not do: each write the batch makes to a table (the remembered deletes, the curated table's
+   * branch) makes Spark drop every cached result that read that table, so the next statement would
+   * plan the batch again, scanning the whole curated table each time, and against the tables as
+   * just written rather than as planned.
+   */
+  Dataset<Row> pin(Dataset<Row> d) {
+    return d.localCheckpoint(true);
+  }
+
   void cleanUp(SparkSession spark) {
     for (String v : views) {
       try {

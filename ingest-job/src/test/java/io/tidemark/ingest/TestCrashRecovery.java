@@ -110,11 +110,15 @@ class TestCrashRecovery extends SparkTestSupport {
       assertThat(commitsOnMain(s, crashedBatch[0])).isZero();
       assertThat(snapshotsCarrying(s, crashedBatch[0]))
           .isEqualTo(point == FailurePoint.BEFORE_PUBLISH ? 1 : 0);
+      // Not even day 2's new key, appended to the branch before the MERGE: main holds day 1.
+      assertThat(curated(s)).containsOnlyKeys("C1", "C2", "C3");
     }
     // A crash between creating the run's branch and publishing leaves the branch behind; a run
     // right after keeps it, since it cannot tell it from a live run's yet.
     boolean branchLeft =
-        point == FailurePoint.BEFORE_COMMIT || point == FailurePoint.BEFORE_PUBLISH;
+        point == FailurePoint.BEFORE_COMMIT
+            || point == FailurePoint.AFTER_INSERTS
+            || point == FailurePoint.BEFORE_PUBLISH;
     assertThat(runBranches(s)).hasSize(branchLeft ? 1 : 0);
 
     IngestOutcome rerun = new IngestJob(spark, s).run();

@@ -1,7 +1,6 @@
 package io.tidemark.ingest.sql;
 
 import io.tidemark.ingest.config.IngestSettings;
-import io.tidemark.ingest.merge.MergePlanner;
 import io.tidemark.ingest.merge.OutputTables;
 import io.tidemark.ingest.validate.Cols;
 import io.tidemark.model.config.DatasetSpec;
@@ -89,11 +88,13 @@ public final class IngestSql {
   }
 
   /**
-   * The curated MERGE, with the version guard: update only when the incoming marker is newer,
-   * delete on D when not older, insert when absent, not D, and not older than a remembered delete.
+   * The curated MERGE of a batch's updates and deletes, with the version guard: update only when
+   * the incoming marker is newer, delete on D when not older. New keys are not merged but appended
+   * ({@link #curatedInsert}): a MERGE that also inserts must outer-join its source to the whole
+   * table, and so shuffle every row of it, where one that only matches can stream the table against
+   * its source, broadcast.
    *
-   * @param view a temp view with key and payload columns, {@link Cols#MARKER}, {@link Cols#OP} and
-   *     {@link MergePlanner#TOMBSTONE_MARKER}
+   * @param view a temp view with key and payload columns, {@link Cols#MARKER} and {@link Cols#OP}
    * @param target the Spark identifier written: the curated table or one of its branches
    */
   public String curatedMerge(String view, String target) {
@@ -104,12 +105,6 @@ public final class IngestSql {
             .map(c -> "t." + quote(c) + " = s." + quote(c))
             .collect(Collectors.joining(", "));
     set = (set.isEmpty() ? "" : set + ", ") + "t." + m + " = " + sm;
-    List<String> cols = curatedColumns();
-    String insertCols = cols.stream().map(IngestSql::quote).collect(Collectors.joining(", "));
-    String insertVals =
-        cols.stream()
-            .map(c -> c.equals(spec.changeMarker().column()) ? sm : "s." + quote(c))
-            .collect(Collectors.joining(", "));
     return "MERGE INTO "
         + target
         + " t USING "
@@ -130,20 +125,18 @@ public final class IngestSql {
         + " > t."
         + m
         + " THEN UPDATE SET "
-        + set
-        + " WHEN NOT MATCHED AND s."
-        + Cols.OP
-        + " = 'U' AND (s."
-        + MergePlanner.TOMBSTONE_MARKER
-        + " IS NULL OR "
-        + sm
-        + " > s."
-        + MergePlanner.TOMBSTONE_MARKER
-        + ") THEN INSERT ("
-        + insertCols
-        + ") VALUES ("
-        + insertVals
-        + ")";
+        + set;
+  }
+
+  /**
+   * Appends new keys' rows.
+   *
+   * @param view a temp view with the curated table's columns
+   * @param target the Spark identifier written: the curated table or one of its branches
+   */
+  public String curatedInsert(String view, String target) {
+    String cols = curatedColumns().stream().map(IngestSql::quote).collect(Collectors.joining(", "));
+    return "INSERT INTO " + target + " (" + cols + ") SELECT " + cols + " FROM " + view;
   }
 
   /** Remembers deletes: keeps the newest delete marker per key. */

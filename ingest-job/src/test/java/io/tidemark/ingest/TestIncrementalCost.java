@@ -1,0 +1,127 @@
+package io.tidemark.ingest;
+
+import static io.tidemark.ingest.RawFixtures.d;
+import static io.tidemark.ingest.RawFixtures.u;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.ingest.RawFixtures.Rec;
+import io.tidemark.ingest.checkpoint.CheckpointCodec;
+import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.model.report.IngestCounts;
+import io.tidemark.model.report.IngestRunReport;
+import io.tidemark.model.report.IngestStatus;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.spark.Spark3Util;
+import org.apache.iceberg.util.SnapshotUtil;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What an incremental batch costs, in rows as Spark's task metrics count them: the point of the job
+ * is that this grows with the change, not with the table. The curated table is read twice (once to
+ * plan the batch against it, once by the MERGE of its updates and deletes), however many writes the
+ * batch makes in between, and it is never shuffled.
+ */
+class TestIncrementalCost extends SparkTestSupport {
+  static final int KEYS = 20_000;
+
+  /** Rows read from any source, and rows written to shuffles, by the tasks that ended. */
+  static final class RowCounter extends SparkListener {
+    final AtomicLong read = new AtomicLong();
+    final AtomicLong shuffled = new AtomicLong();
+
+    @Override
+    public void onTaskEnd(SparkListenerTaskEnd end) {
+      if (end.taskMetrics() != null) {
+        read.addAndGet(end.taskMetrics().inputMetrics().recordsRead());
+        shuffled.addAndGet(end.taskMetrics().shuffleWriteMetrics().recordsWritten());
+      }
+    }
+  }
+
+  @Test
+  void anIncrementalBatchReadsTheTableTwiceAndNeverShufflesIt(@TempDir Path dir) throws Exception {
+    IngestSettings s = settings(dir);
+    Path raw = Path.of(s.dataset().raw().location());
+    List<Rec> day1 = new ArrayList<>();
+    for (int i = 0; i < KEYS; i++) {
+      day1.add(u(key(i), "N" + i, "2024-03-01T10:00:00Z"));
+    }
+    RawFixtures.write(spark, raw, "2024-03-01", "a.parquet", day1);
+    assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+
+    // Day 2 touches 1 % of the keys, spread over the whole table: 120 updates, 40 deletes, 40 new.
+    List<Rec> day2 = new ArrayList<>();
+    for (int i = 0; i < KEYS; i += 100) {
+      day2.add(
+          i % 400 == 0
+              ? d(key(i), "2024-03-02T09:00:00Z")
+              : u(key(i), "M" + i, "2024-03-02T09:00:00Z"));
+      day2.add(u(key(KEYS + i), "New" + i, "2024-03-02T09:00:00Z"));
+    }
+    day2 = day2.subList(0, 240);
+    RawFixtures.write(spark, raw, "2024-03-02", "a.parquet", day2);
+    Table table = Spark3Util.loadIcebergTable(spark, s.curatedSparkName());
+    long before = table.currentSnapshot().snapshotId();
+    String threshold = spark.conf().get("spark.sql.autoBroadcastJoinThreshold");
+
+    RowCounter rows = new RowCounter();
+    spark.sparkContext().addSparkListener(rows);
+    IngestRunReport report;
+    try {
+      report = new IngestJob(spark, s).run().report();
+      spark.sparkContext().listenerBus().waitUntilEmpty();
+    } finally {
+      spark.sparkContext().removeSparkListener(rows);
+    }
+
+    assertThat(report.status()).as(report.error()).isEqualTo(IngestStatus.SUCCEEDED);
+    IngestCounts c = report.counts();
+    assertThat(c.recordsInserted()).isEqualTo(120);
+    assertThat(c.recordsUpdated()).isEqualTo(90);
+    assertThat(c.recordsDeleted()).isEqualTo(30);
+    assertThat(curated(s)).hasSize(KEYS + 120 - 30);
+    assertThat(curated(s).get(key(100)).get(0)).isEqualTo("M100");
+    assertThat(curated(s)).doesNotContainKey(key(400));
+
+    // Twice the table, plus the day's file and the small quarantine and tombstone tables. A batch
+    // planned again after one of its writes (a cache Spark drops once a table it read is written)
+    // reads the table three or four times.
+    assertThat(rows.read.get())
+        .as("rows read by the incremental run of a %d-row table", KEYS)
+        .isBetween(2L * KEYS, 2L * KEYS + 2_000);
+    // The MERGE streams the table against the broadcast changes; a shuffled join would write
+    // every row of it to a shuffle.
+    assertThat(rows.shuffled.get()).as("rows shuffled").isLessThan(KEYS / 4);
+    assertThat(spark.conf().get("spark.sql.autoBroadcastJoinThreshold"))
+        .as("the session's broadcast setting, put back")
+        .isEqualTo(threshold);
+
+    // Main moved by two commits: the new keys appended, then the MERGE carrying the checkpoint.
+    table.refresh();
+    List<Snapshot> added = new ArrayList<>();
+    for (Snapshot snap :
+        SnapshotUtil.ancestorsOf(table.currentSnapshot().snapshotId(), table::snapshot)) {
+      if (snap.snapshotId() == before) {
+        break;
+      }
+      added.add(0, snap);
+    }
+    assertThat(added).hasSize(2);
+    assertThat(added.get(0).operation()).isEqualTo("append");
+    assertThat(added.get(0).summary()).doesNotContainKey(CheckpointCodec.BATCH_ID);
+    assertThat(added.get(0).summary()).containsEntry("added-records", "120");
+    assertThat(added.get(1).summary()).containsEntry(CheckpointCodec.BATCH_ID, report.batchId());
+  }
+
+  static String key(int i) {
+    return String.format("K%06d", i);
+  }
+}
