@@ -636,15 +636,18 @@ public final class IngestJob {
             : spark
                 .table(settings.tombstoneSparkName())
                 .selectExpr(IngestSql.quoteAll(keyAndMarker));
-    Dataset<Row> planned =
-        run.pin(
-            MergePlanner.plan(
-                latest,
-                current,
-                tombstones,
-                spec.keyColumns(),
-                markerColumn,
-                batch.counts().changed() <= MergePlanner.BROADCAST_MAX_KEYS));
+    Dataset<Row> withActions =
+        MergePlanner.plan(
+            latest,
+            current,
+            tombstones,
+            spec.keyColumns(),
+            markerColumn,
+            batch.counts().changed() <= MergePlanner.BROADCAST_MAX_KEYS);
+    // Planned against the curated table, the batch is pinned (the writes to come would make Spark
+    // plan it again); a rebuild or a first load reads no curated table and keeps the compact
+    // columnar cache, which a pinned copy of every row of a full load is not.
+    Dataset<Row> planned = full || base < 0 ? run.cache(withActions) : run.pin(withActions);
     Map<Action, Long> actions = new EnumMap<>(Action.class);
     for (Action a : Action.values()) {
       actions.put(a, 0L);

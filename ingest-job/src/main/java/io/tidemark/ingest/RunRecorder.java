@@ -12,6 +12,7 @@ import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -112,6 +113,13 @@ final class RunRecorder {
    */
   Dataset<Row> pin(Dataset<Row> d) {
     return d.localCheckpoint(true);
+  }
+
+  /** Caches {@code d} (columnar, spilling to disk) until the run ends. */
+  Dataset<Row> cache(Dataset<Row> d) {
+    Dataset<Row> cached = d.persist(StorageLevel.MEMORY_AND_DISK());
+    persisted.add(cached);
+    return cached;
   }
 
   void cleanUp(SparkSession spark) {
