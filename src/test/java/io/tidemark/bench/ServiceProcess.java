@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class ServiceProcess implements AutoCloseable {
   static final Path APP = Path.of("reconciler/target/quarkus-app/quarkus-run.jar");
+  static final String CDS_ARCHIVE = "app-cds.jsa";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Process process;
@@ -59,6 +60,13 @@ final class ServiceProcess implements AutoCloseable {
     String apiKey = "bench-" + Long.toHexString(System.nanoTime());
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> cmd = new ArrayList<>(List.of(java));
+    // The package's class-data sharing archive, which the JVM only takes from a start in the
+    // package's folder with the launcher named as when the archive was made.
+    Path folder = APP.toAbsolutePath().getParent();
+    boolean cds = Files.exists(folder.resolve(CDS_ARCHIVE));
+    if (cds) {
+      cmd.add("-XX:SharedArchiveFile=" + CDS_ARCHIVE);
+    }
     cmd.addAll(
         List.of(
             "-Dquarkus.http.port=" + port,
@@ -69,9 +77,12 @@ final class ServiceProcess implements AutoCloseable {
             "-Dtidemark.datasets.customers.catalog.warehouse=" + pipelineRoot.resolve("warehouse"),
             "-Dtidemark.datasets.customers.cron=off",
             "-jar",
-            APP.toAbsolutePath().toString()));
+            cds ? APP.getFileName().toString() : APP.toAbsolutePath().toString()));
     ProcessBuilder pb =
-        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        new ProcessBuilder(cmd)
+            .directory(folder.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
     pb.environment().put("TIDEMARK_API_KEYS", apiKey);
     long t0 = System.nanoTime();
     Process p = pb.start();
