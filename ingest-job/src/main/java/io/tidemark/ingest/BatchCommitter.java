@@ -37,10 +37,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes a planned batch: quarantine rows, remembered deletes, then data and checkpoint in one
- * commit to the run's branch, published to main only if main is still at the snapshot the batch was
- * planned on (see {@link RunBranches}). Losing a race is an outcome, not a failure: see {@link
- * CommitOutcome}.
+ * Writes a planned batch: quarantine rows, remembered deletes, then data and checkpoint to the
+ * run's branch (the checkpoint in the commit that completes the batch's data), published to main
+ * only if main is still at the snapshot the batch was planned on (see {@link RunBranches}). Losing
+ * a race is an outcome, not a failure: see {@link CommitOutcome}.
  */
 final class BatchCommitter {
   private static final Logger LOG = LoggerFactory.getLogger(IngestJob.class);
@@ -342,22 +342,27 @@ final class BatchCommitter {
   }
 
   /**
-   * The largest MERGE source (as cached) that is broadcast to the executors. A hint is not enough:
-   * Spark drops it when it rewrites a MERGE with both DELETE and UPDATE actions, so the MERGE runs
-   * with Spark's size threshold raised to this.
+   * The largest MERGE source, as cached (compressed, by column), that is broadcast to the
+   * executors; the broadcast copy, built on the driver as uncompressed rows, is several times
+   * larger, so this stays well under the driver's default result limit (1 GB). A hint is not
+   * enough: Spark drops it when it rewrites a MERGE with both DELETE and UPDATE actions, so the
+   * MERGE runs with Spark's size threshold raised to this. A larger source is joined by shuffling,
+   * as Spark plans it.
    */
-  static final long MERGE_BROADCAST_MAX_BYTES = 256L << 20;
+  static final long MERGE_BROADCAST_MAX_BYTES = 64L << 20;
 
   private static final String BROADCAST_THRESHOLD = "spark.sql.autoBroadcastJoinThreshold";
 
   /**
    * Runs {@code statement} with Spark's broadcast threshold at least {@code bytes}, then puts the
-   * session's setting back. A session that disabled broadcasting (-1) keeps it disabled.
+   * session's setting back. A session that disabled broadcasting (0 or -1) keeps it disabled. The
+   * setting is the session's: another job running in the same session meanwhile plans with it too
+   * (only its speed can change).
    */
   private void withBroadcastUpTo(long bytes, Runnable statement) {
-    String before = spark.conf().get(BROADCAST_THRESHOLD);
-    boolean disabled = before.trim().startsWith("-");
-    if (disabled || JavaUtils.byteStringAsBytes(before.trim()) >= bytes) {
+    String before = spark.conf().get(BROADCAST_THRESHOLD).trim();
+    boolean disabled = before.startsWith("-") || JavaUtils.byteStringAsBytes(before) <= 0;
+    if (disabled || JavaUtils.byteStringAsBytes(before) >= bytes) {
       statement.run();
       return;
     }

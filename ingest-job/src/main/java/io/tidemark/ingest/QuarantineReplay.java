@@ -459,7 +459,7 @@ final class QuarantineReplay {
     return String.join("; ", parts);
   }
 
-  /** Dedups and plans the now-valid records against main's current state; persisted. */
+  /** Dedups and plans the now-valid records against main's current state; pinned. */
   private Dataset<Row> plan(RunRecorder run, Dataset<Row> validated, long base, long validRows) {
     String markerColumn = spec.changeMarker().column();
     List<String> keyAndMarker = new ArrayList<>(spec.keyColumns());

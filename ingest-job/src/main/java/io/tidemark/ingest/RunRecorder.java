@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -47,6 +48,7 @@ final class RunRecorder {
   String errorCode;
   String error;
   final List<Dataset<Row>> persisted = new ArrayList<>();
+  private final List<JavaRDD<Row>> pinned = new ArrayList<>();
   final List<String> views = new ArrayList<>();
 
   private final IngestSettings settings;
@@ -112,7 +114,12 @@ final class RunRecorder {
    * just written rather than as planned.
    */
   Dataset<Row> pin(Dataset<Row> d) {
-    return d.localCheckpoint(true);
+    // Rows kept by an RDD of their own, which Spark's cache of query results knows nothing of; a
+    // lost block is recomputed from the plan as it was made (its table snapshots fixed).
+    JavaRDD<Row> rows = d.javaRDD().persist(StorageLevel.MEMORY_AND_DISK());
+    rows.count();
+    pinned.add(rows);
+    return d.sparkSession().createDataFrame(rows, d.schema());
   }
 
   /** Caches {@code d} (columnar, spilling to disk) until the run ends. */
@@ -132,6 +139,9 @@ final class RunRecorder {
     }
     for (Dataset<Row> d : persisted) {
       d.unpersist(false);
+    }
+    for (JavaRDD<Row> r : pinned) {
+      r.unpersist(false);
     }
   }
 

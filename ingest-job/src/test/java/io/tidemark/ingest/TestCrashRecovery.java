@@ -120,6 +120,15 @@ class TestCrashRecovery extends SparkTestSupport {
             || point == FailurePoint.AFTER_INSERTS
             || point == FailurePoint.BEFORE_PUBLISH;
     assertThat(runBranches(s)).hasSize(branchLeft ? 1 : 0);
+    if (point == FailurePoint.AFTER_INSERTS) {
+      // The branch left behind ends with the new key's append, which carries no batch.
+      Table t = Spark3Util.loadIcebergTable(spark, s.curatedSparkName());
+      Snapshot head = t.snapshot(t.refs().get(runBranches(s).get(0)).snapshotId());
+      assertThat(head.operation()).isEqualTo("append");
+      assertThat(head.summary())
+          .doesNotContainKey(CheckpointCodec.BATCH_ID)
+          .containsEntry("added-records", "1");
+    }
 
     IngestOutcome rerun = new IngestJob(spark, s).run();
     IngestRunReport r = rerun.report();

@@ -57,7 +57,7 @@ class TestIncrementalCost extends SparkTestSupport {
     RawFixtures.write(spark, raw, "2024-03-01", "a.parquet", day1);
     assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
 
-    // Day 2 touches 1 % of the keys, spread over the whole table: 120 updates, 40 deletes, 40 new.
+    // Day 2's changes are spread over the whole table: 90 updates, 30 deletes, 120 new keys.
     List<Rec> day2 = new ArrayList<>();
     for (int i = 0; i < KEYS; i += 100) {
       day2.add(

@@ -6,8 +6,9 @@ import java.util.Objects;
 /**
  * One commit of the ingest job on the curated table's main history, as its snapshot summary records
  * it: the job writes {@link #RUN_ID_PROPERTY} and {@link #BATCH_ID_PROPERTY} (with the rest of its
- * checkpoint) into the very commit that holds the batch's data. The reconciler reads them back to
- * match commits with run reports, both ways.
+ * checkpoint) into the commit that completes the batch's data (a batch with new keys and updates
+ * appends the new keys just before, in a commit that carries only the run id). The reconciler reads
+ * them back to match commits with run reports, both ways.
  *
  * @param snapshotId the commit's snapshot
  * @param committedAt when it was committed
