@@ -71,14 +71,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One ingest run: discover new raw files, read and validate them, quarantine what is invalid,
- * deduplicate, and MERGE into the curated Iceberg table with the checkpoint in the same commit;
- * then write the run report and publish metrics.
+ * deduplicate, and write the batch into the curated Iceberg table (new keys appended, updates and
+ * deletes merged) with the checkpoint in the commit that completes it; then write the run report
+ * and publish metrics.
  *
- * <p>The commit goes through the run's own branch (see {@link RunBranches}): the MERGE lands on a
- * branch created at the snapshot the batch was planned and counted against, and {@code main} is
- * then fast-forwarded to it. Iceberg refuses the fast-forward atomically when another commit
- * reached {@code main} in between, so a batch is never published on top of a snapshot it was not
- * planned on.
+ * <p>The commits go through the run's own branch (see {@link RunBranches}): they land on a branch
+ * created at the snapshot the batch was planned and counted against, and {@code main} is then
+ * fast-forwarded to it. Iceberg refuses the fast-forward atomically when another commit reached
+ * {@code main} in between, so a batch is never published on top of a snapshot it was not planned
+ * on.
  *
  * <p>The caller owns the {@link SparkSession} (see {@link IngestSpark}); the job only registers the
  * catalog on it. {@link #run()} never throws for a failed run: the outcome carries the report and
