@@ -32,7 +32,6 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -332,11 +331,10 @@ final class BatchCommitter {
     cols.add(col(Cols.MARKER));
     cols.add(col(Cols.OP));
     Dataset<Row> changed =
-        planned
-            .filter(col(MergePlanner.ACTION).isin(Action.UPDATED.name(), Action.DELETED.name()))
-            .select(cols.toArray(Column[]::new))
-            .persist(StorageLevel.MEMORY_AND_DISK());
-    run.persisted.add(changed);
+        run.cache(
+            planned
+                .filter(col(MergePlanner.ACTION).isin(Action.UPDATED.name(), Action.DELETED.name()))
+                .select(cols.toArray(Column[]::new)));
     changed.count();
     return changed;
   }
@@ -361,8 +359,8 @@ final class BatchCommitter {
    */
   private void withBroadcastUpTo(long bytes, Runnable statement) {
     String before = spark.conf().get(BROADCAST_THRESHOLD).trim();
-    boolean disabled = before.startsWith("-") || JavaUtils.byteStringAsBytes(before) <= 0;
-    if (disabled || JavaUtils.byteStringAsBytes(before) >= bytes) {
+    long current = before.startsWith("-") ? -1 : JavaUtils.byteStringAsBytes(before);
+    if (current <= 0 || current >= bytes) {
       statement.run();
       return;
     }

@@ -65,7 +65,6 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -920,13 +919,12 @@ public final class IngestJob {
     // Ranked here, so that the versions the dedup collapses are counted in the pass below rather
     // than inferred from the other counts (which would make the accounting identities vacuous).
     Dataset<Row> validated =
-        Dedup.rank(
+        run.cache(
+            Dedup.rank(
                 Validation.classify(rows, spec.keyColumns(), futureLimit)
                     .withColumn(Cols.CANDIDATE, candidate),
                 spec.keyColumns(),
-                validCandidate)
-            .persist(StorageLevel.MEMORY_AND_DISK());
-    run.persisted.add(validated);
+                validCandidate));
     Column late =
         cp == null || cp.watermark() == null || full
             ? lit(false)

@@ -50,7 +50,6 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -146,8 +145,7 @@ final class QuarantineReplay {
       hasReplayColumns = true;
     }
 
-    Dataset<Row> selected = select(hasReplayColumns, o);
-    run.persisted.add(selected);
+    Dataset<Row> selected = run.cache(select(hasReplayColumns, o));
     run.inputFiles =
         selected.select("source_file").distinct().sort("source_file").collectAsList().stream()
             .map(r -> r.getString(0))
@@ -177,9 +175,7 @@ final class QuarantineReplay {
 
     long base = OutputTables.snapshotId(curated);
     Dataset<Row> validated =
-        revalidate(selected.filter(org.apache.spark.sql.functions.not(isWholeFile)))
-            .persist(StorageLevel.MEMORY_AND_DISK());
-    run.persisted.add(validated);
+        run.cache(revalidate(selected.filter(org.apache.spark.sql.functions.not(isWholeFile))));
     Column valid = col(Cols.REASON).isNull();
     Row agg =
         validated
@@ -331,7 +327,7 @@ final class QuarantineReplay {
     }
   }
 
-  /** The quarantine rows not replayed yet that match every filter; persisted. */
+  /** The quarantine rows not replayed yet that match every filter (the caller caches them). */
   private Dataset<Row> select(boolean hasReplayColumns, OperatorOptions o) {
     Column where = hasReplayColumns ? col(OutputTables.REPLAYED_AT).isNull() : lit(true);
     if (o.reason() != null) {
@@ -346,8 +342,7 @@ final class QuarantineReplay {
     return spark
         .table(settings.quarantineSparkName())
         .filter(where)
-        .select("batch_id", "source_file", "row_number", "reason", "original_values")
-        .persist(StorageLevel.MEMORY_AND_DISK());
+        .select("batch_id", "source_file", "row_number", "reason", "original_values");
   }
 
   /** Counts the whole-file entries the replay leaves, and tells the operator what to do. */

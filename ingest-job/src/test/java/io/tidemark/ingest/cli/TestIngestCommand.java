@@ -143,14 +143,7 @@ class TestIngestCommand {
 
   @Test
   void operatorModesTakeTheirOwnOptionsAndRefuseOthersNamingThem() {
-    String[] base = {
-      "--raw-root",
-      dir.resolve("raw").toString(),
-      "--warehouse",
-      dir.resolve("wh").toString(),
-      "--state-root",
-      dir.resolve("state").toString()
-    };
+    String[] base = localRoots();
     assertThat(run(concat(base, "--mode", "backfill", "--from", "2024-03-01"))).isEqualTo(2);
     assertThat(err.toString()).contains("'--to'").contains("--mode backfill needs --from");
 
@@ -287,14 +280,7 @@ class TestIngestCommand {
         .contains("--batch-id")
         .contains("--file")
         .contains("--dry-run");
-    String[] base = {
-      "--raw-root",
-      dir.resolve("raw").toString(),
-      "--warehouse",
-      dir.resolve("wh").toString(),
-      "--state-root",
-      dir.resolve("state").toString()
-    };
+    String[] base = localRoots();
     assertThat(run(concat(base, "--reason", "NULL_KEY"))).isEqualTo(2);
     assertThat(err.toString())
         .contains("'--reason'")
@@ -338,6 +324,18 @@ class TestIngestCommand {
       Files.createDirectories(target.getParent());
       Files.move(part, target);
     }
+  }
+
+  /** The three roots of a local run, under this test's folder. */
+  private String[] localRoots() {
+    return new String[] {
+      "--raw-root",
+      dir.resolve("raw").toString(),
+      "--warehouse",
+      dir.resolve("wh").toString(),
+      "--state-root",
+      dir.resolve("state").toString()
+    };
   }
 
   static String[] concat(String[] a, String... b) {
