@@ -226,6 +226,30 @@ final class DuckDbDialect {
   }
 
   /**
+   * The curated rows of the checked keys, into {@code cur_rows}, in canonical form. The keys are
+   * matched first and only the matching rows' compared columns hashed: DuckDB does not move the key
+   * match below {@code curated_rows}' projection, so selecting from that view would hash every row
+   * of the table (in a one-day WINDOW over 10M keys, 2.1 s of the run's 5.5 s).
+   */
+  static String createCheckedCuratedRows(DatasetSpec spec, Map<String, String> types) {
+    String key = keyExpr(spec, types);
+    return "CREATE TEMP TABLE cur_rows AS SELECT "
+        + key
+        + " AS key, "
+        + markerExpr(spec, types)
+        + " AS marker, "
+        + hashExpr(spec, types)
+        + " AS row_hash FROM (SELECT * FROM curated_live s WHERE "
+        + key
+        + " IN (SELECT key FROM checked)) s";
+  }
+
+  /** {@link #createCheckedCuratedRows} for a curated table without data files. */
+  static final String CHECKED_CURATED_ROWS_OF_EMPTY_TABLE =
+      "CREATE TEMP TABLE cur_rows AS SELECT r.* FROM curated_rows r"
+          + " WHERE r.key IN (SELECT key FROM checked)";
+
+  /**
    * Whether a raw version is at or before the window end: by marker for timestamps, by partition
    * date for sequences (a sequence says nothing about time).
    */
@@ -415,14 +439,18 @@ final class DuckDbDialect {
         .append(") EXCEPT SELECT key FROM in_flight");
   }
 
-  /** The checked slices of both sides, the curated side grouped per key. */
-  static List<String> createComparison() {
+  /**
+   * The checked slices of both sides, the curated side grouped per key.
+   *
+   * @param checkedCuratedRows the statement creating {@code cur_rows}: {@link
+   *     #createCheckedCuratedRows} or {@link #CHECKED_CURATED_ROWS_OF_EMPTY_TABLE}
+   */
+  static List<String> createComparison(String checkedCuratedRows) {
     return List.of(
         "CREATE TEMP TABLE exp AS SELECT e.* FROM expected e SEMI JOIN checked c ON e.key = c.key",
         // IN rather than a semi join: the checked keys are few, the curated rows many, and DuckDB
         // builds its hash table on the subquery's side.
-        "CREATE TEMP TABLE cur_rows AS SELECT r.* FROM curated_rows r"
-            + " WHERE r.key IN (SELECT key FROM checked)",
+        checkedCuratedRows,
         "CREATE TEMP TABLE cur AS SELECT key, count(*) AS n, max(marker) AS marker FROM cur_rows"
             + " GROUP BY key");
   }

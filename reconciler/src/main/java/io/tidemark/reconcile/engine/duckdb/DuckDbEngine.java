@@ -84,7 +84,7 @@ public final class DuckDbEngine implements ReconciliationEngine {
       // Curated first: its column types are what raw files' compared columns must keep.
       CuratedLoad curated = loadCurated(c, request);
       RawLoad raw = loadRaw(c, request, curated.types());
-      return analyse(c, request, raw.bytes() + curated.bytes(), raw);
+      return analyse(c, request, raw.bytes() + curated.bytes(), raw, curated.checkedRows());
     } catch (SQLException e) {
       throw new EngineException(
           "Cannot reconcile dataset " + request.dataset().name() + " on DuckDB: " + e.getMessage(),
@@ -351,7 +351,14 @@ public final class DuckDbEngine implements ReconciliationEngine {
    * @param bytes bytes of the live data and delete files
    * @param types the table's column types as contract type names
    */
-  record CuratedLoad(long bytes, Map<String, String> types) {}
+  /**
+   * What loading the curated table did.
+   *
+   * @param bytes bytes of its live data files
+   * @param types its columns' contract types
+   * @param checkedRows the statement that creates {@code cur_rows} for it
+   */
+  record CuratedLoad(long bytes, Map<String, String> types, String checkedRows) {}
 
   /** Loads the curated table's live rows into {@code curated_rows}. */
   static CuratedLoad loadCurated(Connection c, EngineRequest request) throws SQLException {
@@ -364,14 +371,17 @@ public final class DuckDbEngine implements ReconciliationEngine {
         try (Statement s = c.createStatement()) {
           s.execute(DuckDbDialect.emptyCanonicalCurated());
         }
-        return new CuratedLoad(0, tableTypes);
+        return new CuratedLoad(0, tableTypes, DuckDbDialect.CHECKED_CURATED_ROWS_OF_EMPTY_TABLE);
       }
       loadLive(c, live);
       Map<String, String> types = columnTypes(c, "curated_live");
       try (Statement s = c.createStatement()) {
         s.execute(DuckDbDialect.createCuratedRows(request.dataset(), types));
       }
-      return new CuratedLoad(live.bytes(), tableTypes);
+      return new CuratedLoad(
+          live.bytes(),
+          tableTypes,
+          DuckDbDialect.createCheckedCuratedRows(request.dataset(), types));
     } finally {
       IcebergTables.close(catalog);
     }
@@ -416,7 +426,8 @@ public final class DuckDbEngine implements ReconciliationEngine {
     return columns;
   }
 
-  private static Observations analyse(Connection c, EngineRequest r, long bytes, RawLoad raw)
+  private static Observations analyse(
+      Connection c, EngineRequest r, long bytes, RawLoad raw, String checkedCuratedRows)
       throws SQLException {
     DatasetSpec spec = r.dataset();
     ChangeMarkerType type = spec.changeMarker().type();
@@ -437,7 +448,7 @@ public final class DuckDbEngine implements ReconciliationEngine {
           DuckDbDialect.createCheckedWindow(
               DuckDbDialect.rawWindowPredicate(type, fromMicros, toMicros, fromDate, toDate),
               DuckDbDialect.curatedWindowPredicate(type, fromMicros, toMicros)));
-      createComparison(c);
+      createComparison(c, checkedCuratedRows);
       expectedRows = scalar(c, new Sql().append(DuckDbDialect.EXPECTED_ROWS));
       curatedRows = scalar(c, new Sql().append(DuckDbDialect.CURATED_ROWS));
       newestCurated = nullableScalar(c, new Sql().append(DuckDbDialect.NEWEST_CURATED));
@@ -461,7 +472,7 @@ public final class DuckDbEngine implements ReconciliationEngine {
       if (compareRows) {
         execute(c, DuckDbDialect.createExpectedInDifferentBuckets(cap));
         execute(c, DuckDbDialect.createCheckedInDifferentBuckets());
-        createComparison(c);
+        createComparison(c, checkedCuratedRows);
         expectedRows += scalar(c, new Sql().append(DuckDbDialect.EXPECTED_ROWS));
         curatedRows += scalar(c, new Sql().append(DuckDbDialect.CURATED_ROWS));
       }
@@ -482,8 +493,9 @@ public final class DuckDbEngine implements ReconciliationEngine {
         raw.strays());
   }
 
-  private static void createComparison(Connection c) throws SQLException {
-    for (String sql : DuckDbDialect.createComparison()) {
+  private static void createComparison(Connection c, String checkedCuratedRows)
+      throws SQLException {
+    for (String sql : DuckDbDialect.createComparison(checkedCuratedRows)) {
       execute(c, sql);
     }
   }
