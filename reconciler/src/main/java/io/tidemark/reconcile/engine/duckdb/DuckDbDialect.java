@@ -230,24 +230,112 @@ final class DuckDbDialect {
    * matched first and only the matching rows' compared columns hashed: DuckDB does not move the key
    * match below {@code curated_rows}' projection, so selecting from that view would hash every row
    * of the table (in a one-day WINDOW over 10M keys, 2.1 s of the run's 5.5 s).
+   *
+   * @param liveTypes the column types of {@code curated_live}; null when the table has no data file
+   *     ({@code curated_rows} is then an empty table)
    */
-  static String createCheckedCuratedRows(DatasetSpec spec, Map<String, String> types) {
-    String key = keyExpr(spec, types);
+  static String createCheckedCuratedRows(DatasetSpec spec, Map<String, String> liveTypes) {
+    if (liveTypes == null) {
+      return "CREATE TEMP TABLE cur_rows AS SELECT r.* FROM curated_rows r"
+          + " WHERE r.key IN (SELECT key FROM checked)";
+    }
+    String key = keyExpr(spec, liveTypes);
     return "CREATE TEMP TABLE cur_rows AS SELECT "
         + key
         + " AS key, "
-        + markerExpr(spec, types)
+        + markerExpr(spec, liveTypes)
         + " AS marker, "
-        + hashExpr(spec, types)
+        + hashExpr(spec, liveTypes)
         + " AS row_hash FROM (SELECT * FROM curated_live s WHERE "
         + key
         + " IN (SELECT key FROM checked)) s";
   }
 
-  /** {@link #createCheckedCuratedRows} for a curated table without data files. */
-  static final String CHECKED_CURATED_ROWS_OF_EMPTY_TABLE =
-      "CREATE TEMP TABLE cur_rows AS SELECT r.* FROM curated_rows r"
-          + " WHERE r.key IN (SELECT key FROM checked)";
+  /**
+   * The keys whose curated change marker falls in the window: the curated side of a WINDOW's
+   * checked keys. None for sequence markers (a sequence says nothing about time).
+   *
+   * @param liveTypes as for {@link #createCheckedCuratedRows}
+   */
+  static Sql curatedWindowKeys(
+      DatasetSpec spec, Map<String, String> liveTypes, Long fromMicros, long toMicros) {
+    if (liveTypes == null) {
+      return new Sql()
+          .append("SELECT key FROM curated_rows WHERE ")
+          .append(curatedWindowPredicate(spec.changeMarker().type(), fromMicros, toMicros));
+    }
+    Sql sql =
+        new Sql().append("SELECT " + keyExpr(spec, liveTypes) + " AS key FROM curated_live s");
+    if (spec.changeMarker().type() != ChangeMarkerType.TIMESTAMP) {
+      return sql.append(" WHERE false");
+    }
+    String marker = markerExpr(spec, liveTypes);
+    sql.append(" WHERE ");
+    if (fromMicros != null) {
+      sql.append(marker + " > ").param(fromMicros).append(" AND ");
+    }
+    return sql.append(marker + " <= ")
+        .param(toMicros)
+        .append(markerPrefilter(spec, liveTypes, fromMicros, toMicros));
+  }
+
+  /**
+   * Curated's newest change marker, reading only the rows from {@code atLeast} on: a marker some
+   * live curated row holds, so the answer is exact (null: every row is read).
+   *
+   * @param liveTypes as for {@link #createCheckedCuratedRows}
+   */
+  static Sql newestCurated(DatasetSpec spec, Map<String, String> liveTypes, Long atLeast) {
+    Sql prefilter =
+        liveTypes == null || atLeast == null
+            ? new Sql()
+            : markerPrefilter(spec, liveTypes, atLeast - 1, null);
+    if (prefilter.text().isEmpty()) {
+      return new Sql().append(NEWEST_CURATED);
+    }
+    String marker = markerExpr(spec, liveTypes);
+    return new Sql()
+        .append("SELECT max(" + marker + ") FROM curated_live s WHERE " + marker + " >= ")
+        .param(atLeast)
+        .append(prefilter);
+  }
+
+  /**
+   * A condition on the curated change-marker column itself that holds for every row with {@code
+   * lower < marker <= upper} (a null bound is open), widened by a millisecond each way: a condition
+   * on the column rather than on its epoch microseconds lets DuckDB skip the row groups whose
+   * statistics lie outside (in a one-day window, every file written before it). The exact condition
+   * still applies; the widening only keeps a timestamp built from microseconds through a double on
+   * the safe side. Empty unless the column is a timestamp.
+   */
+  private static Sql markerPrefilter(
+      DatasetSpec spec, Map<String, String> types, Long lowerMicros, Long upperMicros) {
+    String column = spec.changeMarker().column();
+    String type = types.get(column.toLowerCase(Locale.ROOT));
+    // The bound as a value of the column's own type: prefix, microseconds, suffix.
+    String prefix;
+    String suffix;
+    if (spec.changeMarker().type() != ChangeMarkerType.TIMESTAMP || type == null) {
+      return new Sql();
+    } else if (type.equals("TIMESTAMP WITH TIME ZONE")) {
+      prefix = "to_timestamp(CAST(";
+      suffix = " AS DOUBLE) / 1000000.0)";
+    } else if (type.equals("TIMESTAMP")) {
+      prefix = "make_timestamp(CAST(";
+      suffix = " AS BIGINT))";
+    } else {
+      return new Sql();
+    }
+    String c = "s." + quote(column);
+    Sql sql = new Sql();
+    if (lowerMicros != null) {
+      sql.append(" AND " + c + " > " + prefix).param(lowerMicros - 1000).append(suffix);
+    }
+    if (upperMicros != null) {
+      sql.append(" AND " + c + " <= " + prefix).param(upperMicros + 1000).append(suffix);
+    }
+    return sql;
+  }
 
   /**
    * Whether a raw version is at or before the window end: by marker for timestamps, by partition
@@ -430,12 +518,16 @@ final class DuckDbDialect {
         .append(")");
   }
 
-  static Sql createCheckedWindow(Sql rawWindow, Sql curatedWindow) {
+  /**
+   * A WINDOW's keys to check: those with a raw version in the window or a curated row whose marker
+   * is in it ({@link #curatedWindowKeys}), none in flight.
+   */
+  static Sql createCheckedWindow(Sql rawWindow, Sql curatedWindowKeys) {
     return new Sql()
         .append("CREATE TEMP TABLE checked AS (SELECT key FROM raw_versions WHERE ")
         .append(rawWindow)
-        .append(" UNION SELECT key FROM curated_rows WHERE ")
-        .append(curatedWindow)
+        .append(" UNION ")
+        .append(curatedWindowKeys)
         .append(") EXCEPT SELECT key FROM in_flight");
   }
 
@@ -443,7 +535,7 @@ final class DuckDbDialect {
    * The checked slices of both sides, the curated side grouped per key.
    *
    * @param checkedCuratedRows the statement creating {@code cur_rows}: {@link
-   *     #createCheckedCuratedRows} or {@link #CHECKED_CURATED_ROWS_OF_EMPTY_TABLE}
+   *     #createCheckedCuratedRows}
    */
   static List<String> createComparison(String checkedCuratedRows) {
     return List.of(
@@ -479,6 +571,7 @@ final class DuckDbDialect {
   static final String EXPECTED_ROWS = "SELECT count(*) FROM exp WHERE NOT is_delete";
   static final String CURATED_ROWS = "SELECT count(*) FROM cur_rows";
   static final String NEWEST_CURATED = "SELECT max(marker) FROM curated_rows";
+  static final String NEWEST_CHECKED = "SELECT max(marker) FROM cur_rows";
 
   /** The newest and the oldest valid raw change marker at or before the window end. */
   static Sql rawMarkerRange(Sql cap) {

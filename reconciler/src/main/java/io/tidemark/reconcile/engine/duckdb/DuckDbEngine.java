@@ -84,7 +84,7 @@ public final class DuckDbEngine implements ReconciliationEngine {
       // Curated first: its column types are what raw files' compared columns must keep.
       CuratedLoad curated = loadCurated(c, request);
       RawLoad raw = loadRaw(c, request, curated.types());
-      return analyse(c, request, raw.bytes() + curated.bytes(), raw, curated.checkedRows());
+      return analyse(c, request, raw.bytes() + curated.bytes(), raw, curated.liveTypes());
     } catch (SQLException e) {
       throw new EngineException(
           "Cannot reconcile dataset " + request.dataset().name() + " on DuckDB: " + e.getMessage(),
@@ -356,9 +356,10 @@ public final class DuckDbEngine implements ReconciliationEngine {
    *
    * @param bytes bytes of its live data files
    * @param types its columns' contract types
-   * @param checkedRows the statement that creates {@code cur_rows} for it
+   * @param liveTypes the DuckDB column types of {@code curated_live}; null when the table has no
+   *     data file
    */
-  record CuratedLoad(long bytes, Map<String, String> types, String checkedRows) {}
+  record CuratedLoad(long bytes, Map<String, String> types, Map<String, String> liveTypes) {}
 
   /** Loads the curated table's live rows into {@code curated_rows}. */
   static CuratedLoad loadCurated(Connection c, EngineRequest request) throws SQLException {
@@ -371,17 +372,14 @@ public final class DuckDbEngine implements ReconciliationEngine {
         try (Statement s = c.createStatement()) {
           s.execute(DuckDbDialect.emptyCanonicalCurated());
         }
-        return new CuratedLoad(0, tableTypes, DuckDbDialect.CHECKED_CURATED_ROWS_OF_EMPTY_TABLE);
+        return new CuratedLoad(0, tableTypes, null);
       }
       loadLive(c, live);
       Map<String, String> types = columnTypes(c, "curated_live");
       try (Statement s = c.createStatement()) {
         s.execute(DuckDbDialect.createCuratedRows(request.dataset(), types));
       }
-      return new CuratedLoad(
-          live.bytes(),
-          tableTypes,
-          DuckDbDialect.createCheckedCuratedRows(request.dataset(), types));
+      return new CuratedLoad(live.bytes(), tableTypes, types);
     } finally {
       IcebergTables.close(catalog);
     }
@@ -427,9 +425,10 @@ public final class DuckDbEngine implements ReconciliationEngine {
   }
 
   private static Observations analyse(
-      Connection c, EngineRequest r, long bytes, RawLoad raw, String checkedCuratedRows)
+      Connection c, EngineRequest r, long bytes, RawLoad raw, Map<String, String> curatedTypes)
       throws SQLException {
     DatasetSpec spec = r.dataset();
+    String checkedCuratedRows = DuckDbDialect.createCheckedCuratedRows(spec, curatedTypes);
     ChangeMarkerType type = spec.changeMarker().type();
     long toMicros = micros(r.to());
     String toDate = date(r.to()).toString();
@@ -447,11 +446,14 @@ public final class DuckDbEngine implements ReconciliationEngine {
           c,
           DuckDbDialect.createCheckedWindow(
               DuckDbDialect.rawWindowPredicate(type, fromMicros, toMicros, fromDate, toDate),
-              DuckDbDialect.curatedWindowPredicate(type, fromMicros, toMicros)));
+              DuckDbDialect.curatedWindowKeys(spec, curatedTypes, fromMicros, toMicros)));
       createComparison(c, checkedCuratedRows);
       expectedRows = scalar(c, new Sql().append(DuckDbDialect.EXPECTED_ROWS));
       curatedRows = scalar(c, new Sql().append(DuckDbDialect.CURATED_ROWS));
-      newestCurated = nullableScalar(c, new Sql().append(DuckDbDialect.NEWEST_CURATED));
+      // The checked rows' newest marker is one curated holds: only rows from it on can be newer.
+      Long checkedNewest = nullableScalar(c, new Sql().append(DuckDbDialect.NEWEST_CHECKED));
+      newestCurated =
+          nullableScalar(c, DuckDbDialect.newestCurated(spec, curatedTypes, checkedNewest));
     } else {
       // Both layers bucket by bucket first; rows are compared only where a bucket differs.
       execute(c, DuckDbDialect.createRawBuckets(cap));

@@ -9,8 +9,12 @@ import io.tidemark.model.json.InvalidDocumentException;
 import io.tidemark.reconcile.engine.sql.Sql;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -77,5 +81,94 @@ class TestDuckDbDialect {
         assertThat(rs.getString(1)).contains("getvariable(").doesNotContain("it's");
       }
     }
+  }
+
+  /**
+   * The WINDOW's curated keys and curated's newest marker are read through a condition on the
+   * marker column itself (so row groups outside are skipped); it must not change which rows count,
+   * at the window's bounds to the microsecond, for either kind of timestamp column.
+   */
+  @Test
+  void curatedWindowKeysAndNewestMarkerAreExactAtTheBounds(@TempDir Path dir) throws Exception {
+    long from = micros("2026-03-10T00:00:00Z");
+    long to = micros("2026-03-11T00:00:00Z");
+    DatasetSpec spec = DatasetSpec.customers("/raw", "curated.customers");
+    for (String type : List.of("TIMESTAMPTZ", "TIMESTAMP")) {
+      try (Connection c = DuckDbEngine.open();
+          Statement s = c.createStatement()) {
+        // A month-old file, then one with rows on and beside each bound.
+        Path old = dir.resolve(type + "-old.parquet");
+        Path recent = dir.resolve(type + "-recent.parquet");
+        s.execute(
+            "COPY (SELECT 'old' || i AS customer_id, 'n' AS customer_name, 'e' AS email,"
+                + " CAST(make_timestamp("
+                + (from - 30L * 86_400_000_000L)
+                + " + i) AS "
+                + type
+                + ") AS updated_at FROM range(1000) t(i)) TO '"
+                + old
+                + "' (FORMAT parquet)");
+        s.execute(
+            "COPY (SELECT * FROM (VALUES ('at_from', "
+                + from
+                + "), ('after_from', "
+                + (from + 1)
+                + "), ('at_to', "
+                + to
+                + "), ('after_to', "
+                + (to + 1)
+                + ")) v(customer_id, m)) TO '"
+                + dir.resolve("v.parquet")
+                + "' (FORMAT parquet)");
+        s.execute(
+            "COPY (SELECT customer_id, 'n' AS customer_name, 'e' AS email,"
+                + " CAST(make_timestamp(m) AS "
+                + type
+                + ") AS updated_at FROM read_parquet('"
+                + dir.resolve("v.parquet")
+                + "')) TO '"
+                + recent
+                + "' (FORMAT parquet)");
+        s.execute(
+            "CREATE TEMP VIEW curated_live AS SELECT customer_id, customer_name, email, updated_at"
+                + " FROM read_parquet(['"
+                + old
+                + "', '"
+                + recent
+                + "'])");
+        Map<String, String> types = DuckDbEngine.columnTypes(c, "curated_live");
+        assertThat(types.get("updated_at")).startsWith("TIMESTAMP");
+
+        Sql window = DuckDbDialect.curatedWindowKeys(spec, types, from, to);
+        assertThat(window.text()).contains("s.\"updated_at\" > ");
+        assertThat(keys(c, window)).as(type).containsExactlyInAnyOrder("after_from", "at_to");
+
+        // From a marker some row holds, and from the oldest: both find the newest, after_to's.
+        for (long atLeast : List.of(to, from - 30L * 86_400_000_000L)) {
+          Sql newest = DuckDbDialect.newestCurated(spec, types, atLeast);
+          assertThat(newest.text()).contains("s.\"updated_at\" > ");
+          try (PreparedStatement ps = newest.prepare(c);
+              ResultSet rs = ps.executeQuery()) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getLong(1)).as(type).isEqualTo(to + 1);
+          }
+        }
+      }
+    }
+  }
+
+  private static long micros(String instant) {
+    return ChronoUnit.MICROS.between(Instant.EPOCH, Instant.parse(instant));
+  }
+
+  private static List<String> keys(Connection c, Sql sql) throws Exception {
+    List<String> out = new ArrayList<>();
+    try (PreparedStatement ps = sql.prepare(c);
+        ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.add(rs.getString(1));
+      }
+    }
+    return out;
   }
 }
