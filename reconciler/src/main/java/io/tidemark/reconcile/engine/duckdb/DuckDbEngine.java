@@ -555,6 +555,9 @@ public final class DuckDbEngine implements ReconciliationEngine {
     try {
       long count = scalar(c, DuckDbDialect.count(keysQuery));
       List<String> sample = new ArrayList<>();
+      if (count == 0) {
+        return Finding.of(0, sample); // no keys, no sample: the query is not run again for nothing
+      }
       try (PreparedStatement ps = DuckDbDialect.sample(keysQuery, sampleSize).prepare(c);
           ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
