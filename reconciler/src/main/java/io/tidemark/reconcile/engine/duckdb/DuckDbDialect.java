@@ -240,6 +240,8 @@ final class DuckDbDialect {
           + " WHERE r.key IN (SELECT key FROM checked)";
     }
     String key = keyExpr(spec, liveTypes);
+    // IN rather than a semi join: the checked keys are few, the curated rows many, and DuckDB
+    // builds its hash table on the subquery's side.
     return "CREATE TEMP TABLE cur_rows AS SELECT "
         + key
         + " AS key, "
@@ -300,41 +302,45 @@ final class DuckDbDialect {
         .append(prefilter);
   }
 
+  /** The markers a prefilter bound may take: timestamps DuckDB can build, years 1 to 9999. */
+  private static final long MIN_BOUND_MICROS = -62_135_596_800_000_000L;
+
+  private static final long MAX_BOUND_MICROS = 253_402_300_799_999_999L;
+
   /**
-   * A condition on the curated change-marker column itself that holds for every row with {@code
-   * lower < marker <= upper} (a null bound is open), widened by a millisecond each way: a condition
-   * on the column rather than on its epoch microseconds lets DuckDB skip the row groups whose
-   * statistics lie outside (in a one-day window, every file written before it). The exact condition
-   * still applies; the widening only keeps a timestamp built from microseconds through a double on
-   * the safe side. Empty unless the column is a timestamp.
+   * The same condition as {@code lower < marker <= upper} (a null bound is open) on the curated
+   * change-marker column itself: DuckDB can test a condition on the column, not on its epoch
+   * microseconds, against a Parquet row group's statistics, and skip the row groups outside (in a
+   * one-day window, every file written before it). Each bound is built exactly from its
+   * microseconds (the session is in UTC). Empty, and only the exact condition applies, for a marker
+   * column other than {@code TIMESTAMP} or {@code TIMESTAMP WITH TIME ZONE} (no row groups are
+   * skipped then), or a bound outside years 1 to 9999 (a curated defect must not fail the run).
    */
   private static Sql markerPrefilter(
       DatasetSpec spec, Map<String, String> types, Long lowerMicros, Long upperMicros) {
     String column = spec.changeMarker().column();
     String type = types.get(column.toLowerCase(Locale.ROOT));
-    // The bound as a value of the column's own type: prefix, microseconds, suffix.
-    String prefix;
-    String suffix;
-    if (spec.changeMarker().type() != ChangeMarkerType.TIMESTAMP || type == null) {
-      return new Sql();
-    } else if (type.equals("TIMESTAMP WITH TIME ZONE")) {
-      prefix = "to_timestamp(CAST(";
-      suffix = " AS DOUBLE) / 1000000.0)";
-    } else if (type.equals("TIMESTAMP")) {
-      prefix = "make_timestamp(CAST(";
-      suffix = " AS BIGINT))";
-    } else {
+    if (spec.changeMarker().type() != ChangeMarkerType.TIMESTAMP
+        || !("TIMESTAMP".equals(type) || "TIMESTAMP WITH TIME ZONE".equals(type))
+        || !inBoundRange(lowerMicros)
+        || !inBoundRange(upperMicros)) {
       return new Sql();
     }
+    String value = "CAST(make_timestamp(CAST(";
+    String suffix = " AS BIGINT)) AS " + type + ")";
     String c = "s." + quote(column);
     Sql sql = new Sql();
     if (lowerMicros != null) {
-      sql.append(" AND " + c + " > " + prefix).param(lowerMicros - 1000).append(suffix);
+      sql.append(" AND " + c + " > " + value).param(lowerMicros).append(suffix);
     }
     if (upperMicros != null) {
-      sql.append(" AND " + c + " <= " + prefix).param(upperMicros + 1000).append(suffix);
+      sql.append(" AND " + c + " <= " + value).param(upperMicros).append(suffix);
     }
     return sql;
+  }
+
+  private static boolean inBoundRange(Long micros) {
+    return micros == null || (micros >= MIN_BOUND_MICROS && micros <= MAX_BOUND_MICROS);
   }
 
   /**
@@ -540,8 +546,6 @@ final class DuckDbDialect {
   static List<String> createComparison(String checkedCuratedRows) {
     return List.of(
         "CREATE TEMP TABLE exp AS SELECT e.* FROM expected e SEMI JOIN checked c ON e.key = c.key",
-        // IN rather than a semi join: the checked keys are few, the curated rows many, and DuckDB
-        // builds its hash table on the subquery's side.
         checkedCuratedRows,
         "CREATE TEMP TABLE cur AS SELECT key, count(*) AS n, max(marker) AS marker FROM cur_rows"
             + " GROUP BY key");

@@ -346,15 +346,9 @@ public final class DuckDbEngine implements ReconciliationEngine {
   }
 
   /**
-   * What loading curated did.
-   *
-   * @param bytes bytes of the live data and delete files
-   * @param types the table's column types as contract type names
-   */
-  /**
    * What loading the curated table did.
    *
-   * @param bytes bytes of its live data files
+   * @param bytes bytes of its live data and delete files
    * @param types its columns' contract types
    * @param liveTypes the DuckDB column types of {@code curated_live}; null when the table has no
    *     data file

@@ -86,14 +86,16 @@ class TestDuckDbDialect {
   /**
    * The WINDOW's curated keys and curated's newest marker are read through a condition on the
    * marker column itself (so row groups outside are skipped); it must not change which rows count,
-   * at the window's bounds to the microsecond, for either kind of timestamp column.
+   * at the window's bounds to the microsecond, for either kind of timestamp column; a text marker
+   * column gets no such condition and the same answer.
    */
   @Test
   void curatedWindowKeysAndNewestMarkerAreExactAtTheBounds(@TempDir Path dir) throws Exception {
     long from = micros("2026-03-10T00:00:00Z");
     long to = micros("2026-03-11T00:00:00Z");
     DatasetSpec spec = DatasetSpec.customers("/raw", "curated.customers");
-    for (String type : List.of("TIMESTAMPTZ", "TIMESTAMP")) {
+    for (String type : List.of("TIMESTAMPTZ", "TIMESTAMP", "VARCHAR")) {
+      boolean timestamp = !type.equals("VARCHAR");
       try (Connection c = DuckDbEngine.open();
           Statement s = c.createStatement()) {
         // A month-old file, then one with rows on and beside each bound.
@@ -137,16 +139,27 @@ class TestDuckDbDialect {
                 + recent
                 + "'])");
         Map<String, String> types = DuckDbEngine.columnTypes(c, "curated_live");
-        assertThat(types.get("updated_at")).startsWith("TIMESTAMP");
+        s.execute(DuckDbDialect.createCuratedRows(spec, types));
+        String onColumn = "s.\"updated_at\" > ";
 
         Sql window = DuckDbDialect.curatedWindowKeys(spec, types, from, to);
-        assertThat(window.text()).contains("s.\"updated_at\" > ");
+        assertThat(window.text().contains(onColumn)).as(type).isEqualTo(timestamp);
         assertThat(keys(c, window)).as(type).containsExactlyInAnyOrder("after_from", "at_to");
+        List<String> upTo = keys(c, DuckDbDialect.curatedWindowKeys(spec, types, null, to));
+        assertThat(upTo)
+            .as(type)
+            .hasSize(1003)
+            .contains("at_from", "at_to")
+            .doesNotContain("after_to");
 
-        // From a marker some row holds, and from the oldest: both find the newest, after_to's.
-        for (long atLeast : List.of(to, from - 30L * 86_400_000_000L)) {
+        // From a marker some row holds, from the oldest, and from one past any timestamp DuckDB
+        // can build (no condition on the column then): each finds the newest, after_to's.
+        for (long atLeast : List.of(to, from - 30L * 86_400_000_000L, Long.MAX_VALUE / 2)) {
           Sql newest = DuckDbDialect.newestCurated(spec, types, atLeast);
-          assertThat(newest.text()).contains("s.\"updated_at\" > ");
+          boolean bounded = timestamp && atLeast != Long.MAX_VALUE / 2;
+          assertThat(newest.text().contains(onColumn))
+              .as(type + " from " + atLeast)
+              .isEqualTo(bounded);
           try (PreparedStatement ps = newest.prepare(c);
               ResultSet rs = ps.executeQuery()) {
             assertThat(rs.next()).isTrue();
