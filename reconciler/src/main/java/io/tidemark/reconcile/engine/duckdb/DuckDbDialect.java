@@ -577,6 +577,12 @@ final class DuckDbDialect {
   static final String NEWEST_CURATED = "SELECT max(marker) FROM curated_rows";
   static final String NEWEST_CHECKED = "SELECT max(marker) FROM cur_rows";
 
+  /** Joins build their hash tables on the side the query names second. */
+  static final String KEEP_BUILD_SIDES = "SET disabled_optimizers = 'build_side_probe_side'";
+
+  /** Joins build on the side DuckDB estimates smaller (its default). */
+  static final String CHOOSE_BUILD_SIDES = "RESET disabled_optimizers";
+
   /** The newest and the oldest valid raw change marker at or before the window end. */
   static Sql rawMarkerRange(Sql cap) {
     return new Sql().append("SELECT max(marker), min(marker) FROM raw_versions WHERE ").append(cap);
