@@ -240,8 +240,8 @@ final class DuckDbDialect {
           + " WHERE r.key IN (SELECT key FROM checked)";
     }
     String key = keyExpr(spec, liveTypes);
-    // IN rather than a semi join: the checked keys are few, the curated rows many, and DuckDB
-    // builds its hash table on the subquery's side.
+    // IN, the checked keys second: they are few, the curated rows many, and the engine runs this
+    // statement with the build sides as written (KEEP_BUILD_SIDES), so the hash table holds them.
     return "CREATE TEMP TABLE cur_rows AS SELECT "
         + key
         + " AS key, "
