@@ -538,18 +538,16 @@ final class DuckDbDialect {
   }
 
   /**
-   * The checked slices of both sides, the curated side grouped per key.
-   *
-   * @param checkedCuratedRows the statement creating {@code cur_rows}: {@link
-   *     #createCheckedCuratedRows}
+   * The checked keys' expected versions; with {@link #createCheckedCuratedRows}'s {@code cur_rows}
+   * and {@link #CREATE_CHECKED_CURATED}, the checked slices of both sides.
    */
-  static List<String> createComparison(String checkedCuratedRows) {
-    return List.of(
-        "CREATE TEMP TABLE exp AS SELECT e.* FROM expected e SEMI JOIN checked c ON e.key = c.key",
-        checkedCuratedRows,
-        "CREATE TEMP TABLE cur AS SELECT key, count(*) AS n, max(marker) AS marker FROM cur_rows"
-            + " GROUP BY key");
-  }
+  static final String CREATE_CHECKED_EXPECTED =
+      "CREATE TEMP TABLE exp AS SELECT e.* FROM expected e SEMI JOIN checked c ON e.key = c.key";
+
+  /** The checked curated rows grouped per key: how many rows a key has and its newest marker. */
+  static final String CREATE_CHECKED_CURATED =
+      "CREATE TEMP TABLE cur AS SELECT key, count(*) AS n, max(marker) AS marker FROM cur_rows"
+          + " GROUP BY key";
 
   static final String MISSING =
       "SELECT e.key FROM exp e WHERE NOT e.is_delete AND NOT EXISTS"

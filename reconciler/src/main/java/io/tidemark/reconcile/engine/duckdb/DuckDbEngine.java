@@ -489,24 +489,21 @@ public final class DuckDbEngine implements ReconciliationEngine {
         raw.strays());
   }
 
+  /** The checked slices of both sides: {@code exp}, {@code cur_rows} and {@code cur}. */
   private static void createComparison(Connection c, String checkedCuratedRows)
       throws SQLException {
-    for (String sql : DuckDbDialect.createComparison(checkedCuratedRows)) {
-      if (!sql.equals(checkedCuratedRows)) {
-        execute(c, sql);
-        continue;
-      }
-      // The joins of the checked rows build on the side written second: the checked keys, the
-      // position deletes, the file list. Left to choose, DuckDB sometimes built on the table's
-      // side instead (a one-day WINDOW over 10M keys then spilled a 118 MB hash table and took
-      // 6-14 s instead of 1.5-2 s, in about one run of three).
-      execute(c, DuckDbDialect.KEEP_BUILD_SIDES);
-      try {
-        execute(c, sql);
-      } finally {
-        execute(c, DuckDbDialect.CHOOSE_BUILD_SIDES);
-      }
+    execute(c, DuckDbDialect.CREATE_CHECKED_EXPECTED);
+    // The joins of the checked rows build on the side written second: the checked keys, the
+    // position deletes, the file list. Left to choose, DuckDB sometimes built on the table's
+    // side instead (a one-day WINDOW over 10M keys then spilled a 118 MB hash table and took
+    // 6-14 s instead of 1.5-2 s, in about one run of three).
+    execute(c, DuckDbDialect.KEEP_BUILD_SIDES);
+    try {
+      execute(c, checkedCuratedRows);
+    } finally {
+      execute(c, DuckDbDialect.CHOOSE_BUILD_SIDES);
     }
+    execute(c, DuckDbDialect.CREATE_CHECKED_CURATED);
   }
 
   private static Freshness freshness(Connection c, EngineRequest r, Sql cap, Long curated) {
