@@ -1,8 +1,8 @@
 package io.tidemark.model.contract;
 
+import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.time.format.ResolverStyle;
 import java.util.Locale;
 import java.util.Objects;
@@ -57,10 +57,29 @@ public final class RawLayout {
       return null;
     }
     try {
+      if (isPlainDate(text)) {
+        // The common case without the formatter (listing a year of partitions parses them all).
+        return LocalDate.of(
+            Integer.parseInt(text, 0, 4, 10),
+            Integer.parseInt(text, 5, 7, 10),
+            Integer.parseInt(text, 8, 10, 10));
+      }
       return LocalDate.parse(text, DATE);
-    } catch (DateTimeParseException e) {
+    } catch (DateTimeException e) {
       return null;
     }
+  }
+
+  /** Ten characters shaped {@code dddd-dd-dd} in ASCII digits, which is all DATE accepts. */
+  private static boolean isPlainDate(String text) {
+    for (int i = 0; i < 10; i++) {
+      char c = text.charAt(i);
+      boolean ok = i == 4 || i == 7 ? c == '-' : c >= '0' && c <= '9';
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.model.contract.RawLayout.Folder;
 import java.time.LocalDate;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.time.format.ResolverStyle;
+import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 class TestRawLayout {
@@ -58,6 +63,45 @@ class TestRawLayout {
     assertThat(RawLayout.parseDate("+2024-02-29")).isNull();
     assertThat(RawLayout.parseDate("2024-02-29 ")).isNull();
     assertThat(RawLayout.parseDate(null)).isNull();
+    assertThat(RawLayout.parseDate("0000-01-01")).isEqualTo(LocalDate.of(0, 1, 1));
+    assertThat(RawLayout.parseDate("9999-12-31")).isEqualTo(LocalDate.of(9999, 12, 31));
+    for (String bad :
+        List.of(
+            "2024-00-10",
+            "2024-13-01",
+            "2024-04-31",
+            "2024-02-30",
+            "2024-01-00",
+            "2024/01/01",
+            "2024-1-010",
+            "２０２４-01-01",
+            "-024-01-01",
+            "2024-01-+1",
+            "20240-1-01",
+            "abcd-ef-gh")) {
+      assertThat(RawLayout.parseDate(bad)).as(bad).isNull();
+    }
+  }
+
+  @Test
+  void everyDateShapedNameParsesAsTheStrictFormatterSays() {
+    DateTimeFormatter strict =
+        DateTimeFormatter.ofPattern("uuuu-MM-dd", Locale.ROOT)
+            .withResolverStyle(ResolverStyle.STRICT);
+    for (int year : new int[] {0, 1, 1900, 2000, 2023, 2024, 9999}) {
+      for (int month = 0; month <= 13; month++) {
+        for (int day = 0; day <= 32; day++) {
+          String text = String.format(Locale.ROOT, "%04d-%02d-%02d", year, month, day);
+          LocalDate expected;
+          try {
+            expected = LocalDate.parse(text, strict);
+          } catch (DateTimeParseException e) {
+            expected = null;
+          }
+          assertThat(RawLayout.parseDate(text)).as(text).isEqualTo(expected);
+        }
+      }
+    }
   }
 
   @Test
