@@ -173,6 +173,36 @@ class TestDiscovery extends SparkTestSupport {
   }
 
   @Test
+  void theRootListingKeepsPartitionsFromTheStartAndStraysWhateverTheRootIsCalled()
+      throws Exception {
+    // A local root whose path URI-escapes (space, '%', brackets), holding every kind of entry.
+    Path raw = dir.resolve("raw root [1]%20").resolve("customers");
+    for (String folder :
+        List.of(
+            "ingest_date=2024-02-28",
+            "ingest_date=2024-03-01",
+            "ingest_date=2024-03-03",
+            "ingest_date=garbage",
+            "_temporary",
+            ".hidden")) {
+      Files.createDirectories(raw.resolve(folder));
+    }
+    Files.writeString(raw.resolve("ingest_date=2024-03-02"), "a file, not a partition");
+    Files.writeString(raw.resolve("stray.parquet"), "a file directly under the dataset");
+    Files.writeString(raw.resolve("ingest_date=2024-03-01").resolve("a.parquet"), "x");
+
+    PartitionLister lister =
+        new PartitionLister(
+            new org.apache.hadoop.conf.Configuration(), raw.toString(), "ingest_date");
+
+    assertThat(lister.partitions(day(1))).containsExactly(day(1), day(3));
+    assertThat(lister.ignoredFolders()).containsExactly("ingest_date=garbage");
+    assertThat(lister.listCalls()).isEqualTo(1);
+    assertThat(lister.files(day(1))).extracting(RawFile::name).containsExactly("a.parquet");
+    assertThat(lister.partitions(null)).containsExactly(LocalDate.of(2024, 2, 28), day(1), day(3));
+  }
+
+  @Test
   void watermarkModeRereadsRewrittenFilesAndKeepsRecordsAfterWatermarkMinusLookback()
       throws Exception {
     IngestSettings s =

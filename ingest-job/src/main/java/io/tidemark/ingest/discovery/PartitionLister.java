@@ -3,6 +3,7 @@ package io.tidemark.ingest.discovery;
 import io.tidemark.ingest.ErrorCode;
 import io.tidemark.ingest.IngestException;
 import io.tidemark.model.contract.RawLayout;
+import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.time.LocalDate;
@@ -50,9 +51,9 @@ public final class PartitionLister {
 
   /** The dataset's partitions on or after {@code from} (all when null), in date order. */
   public List<LocalDate> partitions(LocalDate from) {
-    FileStatus[] children;
+    List<RootEntry> children;
     try {
-      children = list(root);
+      children = listRoot(from);
     } catch (FileNotFoundException e) {
       throw new IngestException(
           ErrorCode.RAW_ROOT_NOT_FOUND, "Cannot list raw root " + root + ": it does not exist", e);
@@ -61,27 +62,73 @@ public final class PartitionLister {
           ErrorCode.IO_FAILED, "Cannot list raw root " + root + ": " + e.getMessage(), e);
     }
     List<LocalDate> out = new ArrayList<>();
-    for (FileStatus s : children) {
-      String name = s.getPath().getName();
-      if (!s.isDirectory()) {
+    for (RootEntry child : children) {
+      if (!child.isDirectory()) {
         continue;
       }
-      RawLayout.Folder folder = RawLayout.classifyFolder(partitionColumn, name);
-      if (folder.kind() == RawLayout.Folder.Kind.HIDDEN) {
+      if (child.folder().kind() == RawLayout.Folder.Kind.STRAY) {
+        ignored.add(child.name());
+        LOG.warn("Ignoring folder {}: {}", new Path(root, child.name()), child.folder().problem());
         continue;
       }
-      if (folder.kind() == RawLayout.Folder.Kind.STRAY) {
-        ignored.add(name);
-        LOG.warn("Ignoring folder {}: {}", s.getPath(), folder.problem());
-        continue;
-      }
-      LocalDate date = folder.date();
-      if (from == null || !date.isBefore(from)) {
-        out.add(date);
-      }
+      out.add(child.folder().date());
     }
     out.sort(Comparator.naturalOrder());
     return out;
+  }
+
+  /** A root entry that may matter: a partition on or after the start, or a stray entry. */
+  private record RootEntry(String name, RawLayout.Folder folder, boolean isDirectory) {}
+
+  /**
+   * The root's entries that may matter, in listing order: hidden entries and partitions before
+   * {@code from} are left out. A local root is listed by name first, and only the entries kept are
+   * looked at (is it a folder?), so a run's discovery does not look at every day of history; an
+   * object store's listing says which entries are folders, one request per 1,000.
+   */
+  private List<RootEntry> listRoot(LocalDate from) throws IOException {
+    File local = localFolder();
+    String[] names = local == null ? null : local.list();
+    List<RootEntry> out = new ArrayList<>();
+    if (names == null) {
+      // Not local, or not a readable folder: Hadoop's listing, which names the cause.
+      for (FileStatus s : list(root)) {
+        String name = s.getPath().getName();
+        RawLayout.Folder folder = RawLayout.classifyFolder(partitionColumn, name);
+        if (matters(folder, from)) {
+          out.add(new RootEntry(name, folder, s.isDirectory()));
+        }
+      }
+      return out;
+    }
+    listCalls++;
+    for (String name : names) {
+      RawLayout.Folder folder = RawLayout.classifyFolder(partitionColumn, name);
+      if (matters(folder, from)) {
+        out.add(new RootEntry(name, folder, new File(local, name).isDirectory()));
+      }
+    }
+    return out;
+  }
+
+  /** The root as a local folder; null when it is not on the local file system. */
+  private File localFolder() {
+    if (!"file".equals(fs.getScheme())) {
+      return null;
+    }
+    try {
+      return new File(root.toUri());
+    } catch (IllegalArgumentException e) {
+      return null; // a URI java.io cannot take (e.g. with an authority): Hadoop's listing
+    }
+  }
+
+  private static boolean matters(RawLayout.Folder folder, LocalDate from) {
+    return switch (folder.kind()) {
+      case HIDDEN -> false;
+      case STRAY -> true;
+      case PARTITION -> from == null || !folder.date().isBefore(from);
+    };
   }
 
   /**
