@@ -40,8 +40,10 @@ import org.apache.spark.sql.SparkSession;
  *       with the records it read and the bytes its commits added (Iceberg snapshot summaries).
  *   <li>B2, discovery as history grows ({@link DiscoveryBench}).
  *   <li>B3, reconciliation: FULL and a one-day WINDOW through the packaged service ({@link
- *       ServiceProcess}) against the naive Spark diff ({@link NaiveDiff}) over the same files.
- *   <li>B4, the service: start to ready, idle resident set, resident set after a FULL run.
+ *       ServiceProcess}) against the naive Spark diff ({@link NaiveDiff}) over the same files; the
+ *       median of three runs each.
+ *   <li>B4, the service: start to ready (the median of three starts), idle resident set, resident
+ *       set after a FULL run.
  * </ul>
  */
 public final class BenchMain {
@@ -97,7 +99,9 @@ public final class BenchMain {
                 B4  the service's start to ready and its idle resident set
 
               B3 and B4 run the packaged service (reconciler/target/quarkus-app) in a process
-              of its own on a free loopback port, after the Spark session has stopped.
+              of its own on a free loopback port, after the Spark session has stopped; the
+              service's start, FULL and WINDOW are each measured three times and the median
+              is the figure (every run is printed beside it).
 
                 --keys N   keys in the initial load (default: 10000000)
                 --dir DIR  working folder (default: bench-output; emptied at start)
@@ -192,18 +196,36 @@ public final class BenchMain {
    * after.
    */
   private void serviceBenchmarks(Path pipelineRoot, Path dir) throws Exception {
-    out.println("B4 starting the reconciler service...");
+    out.println("B4 starting the reconciler service (" + RUNS + " starts)...");
+    List<Duration> starts = new ArrayList<>();
+    for (int i = 1; i < RUNS; i++) {
+      try (ServiceProcess s = ServiceProcess.start(pipelineRoot, dir.resolve("service.log"))) {
+        starts.add(s.startToReady);
+      }
+    }
     try (ServiceProcess service = ServiceProcess.start(pipelineRoot, dir.resolve("service.log"))) {
+      starts.add(service.startToReady);
       Thread.sleep(2000); // let start-up work settle before the idle reading
       long idle = service.rss();
-      out.println("B3 FULL reconciliation through the service...");
-      ServiceProcess.Reconciliation fullRun = service.reconcile(null, null);
-      long afterFull = service.rss();
+      // FULL and WINDOW alternate, each run RUNS times: the figures are medians, since one run on
+      // this shared machine can be a fifth off either way.
+      List<ServiceProcess.Reconciliation> fulls = new ArrayList<>();
+      List<ServiceProcess.Reconciliation> windows = new ArrayList<>();
+      long afterFull = 0;
+      for (int i = 1; i <= RUNS; i++) {
+        out.println("B3 FULL reconciliation through the service (" + i + " of " + RUNS + ")...");
+        fulls.add(service.reconcile(null, null));
+        afterFull = service.rss();
+        out.println(
+            "B3 one-day WINDOW reconciliation through the service (" + i + " of " + RUNS + ")...");
+        windows.add(
+            service.reconcile(
+                DAY2 + "T00:00:00Z", LocalDate.parse(DAY2).plusDays(1) + "T00:00:00Z"));
+      }
       long peakFull = service.peakRss();
-      out.println("B3 one-day WINDOW reconciliation through the service...");
-      ServiceProcess.Reconciliation window =
-          service.reconcile(DAY2 + "T00:00:00Z", LocalDate.parse(DAY2).plusDays(1) + "T00:00:00Z");
-      for (var r : List.of(fullRun, window)) {
+      List<ServiceProcess.Reconciliation> all = new ArrayList<>(fulls);
+      all.addAll(windows);
+      for (var r : all) {
         // The bench's data is dated in the past: freshness fails by design. Anything else failing
         // means the reconciler and the job disagree, and the figures would be meaningless.
         List<String> wrong = r.notPassed(List.of("freshness"));
@@ -215,8 +237,33 @@ public final class BenchMain {
                   + wrong);
         }
       }
-      recordService(service, idle, fullRun, window, afterFull, peakFull);
+      recordService(
+          starts,
+          idle,
+          fulls.stream().map(ServiceProcess.Reconciliation::wall).toList(),
+          windows.stream().map(ServiceProcess.Reconciliation::wall).toList(),
+          afterFull,
+          peakFull);
     }
+  }
+
+  /** How many times B3's reconciliations and B4's start are measured (the median is the figure). */
+  static final int RUNS = 3;
+
+  /** The median of an odd number of durations. */
+  static Duration median(List<Duration> runs) {
+    List<Duration> sorted = runs.stream().sorted().toList();
+    return sorted.get(sorted.size() / 2);
+  }
+
+  /** The median, then every run in the order measured: {@code 14.7 s (runs 15.1, 14.7, 13.9 s)}. */
+  static String medianOf(List<Duration> runs) {
+    return secs(median(runs))
+        + " (runs "
+        + runs.stream()
+            .map(d -> String.format(Locale.ROOT, "%.1f", seconds(d)))
+            .collect(java.util.stream.Collectors.joining(", "))
+        + " s)";
   }
 
   /** A full refresh into a table of its own, with its own state root, over the same raw layer. */
@@ -377,24 +424,24 @@ public final class BenchMain {
   }
 
   private void recordService(
-      ServiceProcess service,
+      List<Duration> starts,
       long idleRss,
-      ServiceProcess.Reconciliation full,
-      ServiceProcess.Reconciliation window,
+      List<Duration> fulls,
+      List<Duration> windows,
       long afterFullRss,
       long peakFullRss) {
-    double fullSeconds = seconds(full.wall());
+    double fullSeconds = seconds(median(fulls));
     double naiveRatio = seconds(naive.wall()) / fullSeconds;
     figures.add(
         new Figure(
-            "B3", "FULL reconciliation wall", secs(full.wall()), "<= 15 s", fullSeconds <= 15));
+            "B3", "FULL reconciliation wall", medianOf(fulls), "<= 15 s", fullSeconds <= 15));
     figures.add(
         new Figure(
             "B3",
             "one-day WINDOW reconciliation wall",
-            secs(window.wall()),
+            medianOf(windows),
             "<= 2 s",
-            seconds(window.wall()) <= 2));
+            seconds(median(windows)) <= 2));
     figures.add(
         new Figure(
             "B3",
@@ -411,14 +458,14 @@ public final class BenchMain {
     figures.add(
         new Figure(
             "B3",
-            "naive Spark diff / FULL wall",
+            "naive Spark diff / FULL wall (median)",
             String.format(Locale.ROOT, "%.1fx", naiveRatio),
             ">= 5x",
             naiveRatio >= 5));
     figures.add(
         new Figure(
             "B3",
-            "service peak RSS through FULL",
+            "service peak RSS through FULL and WINDOW",
             mb(peakFullRss),
             "<= 2 GB",
             peakFullRss > 0 && peakFullRss <= 2_000_000_000L));
@@ -426,15 +473,19 @@ public final class BenchMain {
         new Figure(
             "B4",
             "service start to ready",
-            secs(service.startToReady),
+            medianOf(starts),
             "<= 2 s",
-            seconds(service.startToReady) <= 2));
+            seconds(median(starts)) <= 2));
     figures.add(
         new Figure(
             "B4", "service idle RSS", mb(idleRss), "<= 300 MB", idleRss > 0 && idleRss <= 300e6));
     figures.add(
         new Figure(
-            "B4", "service RSS after the FULL reconciliation", mb(afterFullRss), "context", null));
+            "B4",
+            "service RSS after the last FULL reconciliation",
+            mb(afterFullRss),
+            "context",
+            null));
   }
 
   private void print(Path dir, long keys) throws IOException {
