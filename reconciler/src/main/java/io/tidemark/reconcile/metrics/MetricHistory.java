@@ -6,7 +6,7 @@ import io.tidemark.model.metrics.Metric;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -40,19 +40,54 @@ public final class MetricHistory {
     this.retention = retention;
   }
 
+  /**
+   * Adds datapoints, in any order: each series keeps its points in time order (a point after those
+   * of the same time) from its newest point minus the retention on.
+   */
   public void record(List<Datum> datums) {
     for (Datum d : datums) {
       series.compute(
           new SeriesKey(d.metric(), d.dimensions()),
-          (k, list) -> {
-            List<Datum> next = list == null ? new ArrayList<>() : new ArrayList<>(list);
-            next.add(d);
-            Instant cutoff = d.timestamp().minus(retention);
-            next.removeIf(x -> x.timestamp().isBefore(cutoff));
-            next.sort(Comparator.comparing(Datum::timestamp));
-            return List.copyOf(next);
-          });
+          (k, list) -> withPoint(list == null ? List.of() : list, d));
     }
+  }
+
+  private List<Datum> withPoint(List<Datum> points, Datum d) {
+    Instant newest =
+        points.isEmpty()
+            ? d.timestamp()
+            : max(points.get(points.size() - 1).timestamp(), d.timestamp());
+    Instant cutoff = newest.minus(retention);
+    if (d.timestamp().isBefore(cutoff)) {
+      return points;
+    }
+    int from = firstAtOrAfter(points, cutoff, false);
+    int at = firstAtOrAfter(points, d.timestamp(), true);
+    List<Datum> next = new ArrayList<>(points.size() - from + 1);
+    next.addAll(points.subList(from, at));
+    next.add(d);
+    next.addAll(points.subList(at, points.size()));
+    return Collections.unmodifiableList(next);
+  }
+
+  /** The index of the first point at or after {@code t} ({@code after}: strictly after). */
+  private static int firstAtOrAfter(List<Datum> points, Instant t, boolean after) {
+    int lo = 0;
+    int hi = points.size();
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      int c = points.get(mid).timestamp().compareTo(t);
+      if (c < 0 || (after && c == 0)) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  private static Instant max(Instant a, Instant b) {
+    return a.isAfter(b) ? a : b;
   }
 
   /** The datapoints of one series in time order. */
