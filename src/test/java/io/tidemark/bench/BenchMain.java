@@ -21,6 +21,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -262,7 +263,7 @@ public final class BenchMain {
         + " (runs "
         + runs.stream()
             .map(d -> String.format(Locale.ROOT, "%.1f", seconds(d)))
-            .collect(java.util.stream.Collectors.joining(", "))
+            .collect(Collectors.joining(", "))
         + " s)";
   }
 

@@ -16,6 +16,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -65,7 +67,7 @@ final class DiscoveryBench {
     long lookbackDays = Math.max(1, settings.lookback().toDays());
     // The run's checkpoint was the last day of history: it listed from there minus the lookback.
     LocalDate from = FIRST_DAY.plusDays(days - 1 - lookbackDays);
-    long[] nanos = new long[LISTINGS];
+    List<Duration> listings = new ArrayList<>();
     for (int i = 0; i < LISTINGS; i++) {
       PartitionLister lister =
           new PartitionLister(
@@ -74,15 +76,14 @@ final class DiscoveryBench {
               spec.raw().partitionColumn());
       long l0 = System.nanoTime();
       lister.filesFrom(from);
-      nanos[i] = System.nanoTime() - l0;
+      listings.add(Duration.ofNanos(System.nanoTime() - l0));
     }
-    java.util.Arrays.sort(nanos);
     return new Result(
         days,
         report.discoveryListCalls() == null ? -1 : report.discoveryListCalls(),
         lookbackDays,
         wall,
-        Duration.ofNanos(nanos[LISTINGS / 2]));
+        BenchMain.median(listings));
   }
 
   /** Day {@code d}: its own keys, changed that day, in one file of its partition. */
