@@ -962,7 +962,10 @@ public final class IngestJob {
   private void checkReportWritable(RunRecorder run) {
     try {
       RunReports.checkWritable(
-          settings.stateRoot(), run.runId, spark.sparkContext().hadoopConfiguration());
+          settings.stateRoot(),
+          run.startedAt.atZone(ZoneOffset.UTC).toLocalDate(),
+          run.runId,
+          spark.sparkContext().hadoopConfiguration());
     } catch (IOException | RuntimeException e) {
       throw new IngestException(
           ErrorCode.IO_FAILED,

@@ -368,6 +368,46 @@ class TestBadInputs extends SparkTestSupport {
   }
 
   @Test
+  void aDayFolderOfTheReportsThatCannotBeWrittenFailsTheRunBeforeItCommits() throws Exception {
+    IngestSettings s = settings(dir);
+    Path raw = Path.of(s.dataset().raw().location());
+    RawFixtures.write(
+        spark, raw, "2024-03-01", "a.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
+    // _runs/ can be written, but the run's day folder, where its report goes, cannot: a file
+    // stands where the folder should be.
+    Path day = Path.of(s.stateRoot(), "_runs", "dt=" + NOW.toString().substring(0, 10));
+    Files.createDirectories(day.getParent());
+    Files.writeString(day, "not a folder");
+
+    IngestOutcome out = new IngestJob(spark, s).run();
+
+    assertThat(out.report().status()).as(out.report().error()).isEqualTo(IngestStatus.FAILED);
+    assertThat(out.exitCode()).isEqualTo(1);
+    assertThat(out.report().errorCode()).isEqualTo("IO_FAILED");
+    assertThat(out.report().error())
+        .startsWith(
+            "Cannot commit batch "
+                + out.report().batchId()
+                + ": its run report cannot be written under the state root "
+                + s.stateRoot())
+        .contains(day.toString())
+        .endsWith("; nothing was committed");
+    assertThat(spark.catalog().tableExists(s.curatedSparkName())).isFalse();
+
+    Files.delete(day);
+    IngestOutcome rerun = new IngestJob(spark, s).run();
+    assertThat(rerun.report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(rerun.report().batchId()).isEqualTo(out.report().batchId());
+    assertThat(Path.of(rerun.reportLocation())).exists();
+    // The probe leaves nothing beside the report.
+    try (var files = Files.list(day)) {
+      assertThat(files.map(f -> f.getFileName().toString()))
+          .containsExactly(rerun.report().runId() + ".json");
+    }
+    assertThat(curated(s).keySet()).containsExactly("A");
+  }
+
+  @Test
   void aReplayedDeleteIsUnchangedAndOnlyDeletesOfKeysNeverSeenAreWarnedAbout() throws Exception {
     IngestSettings s = settings(dir);
     Path raw = Path.of(s.dataset().raw().location());

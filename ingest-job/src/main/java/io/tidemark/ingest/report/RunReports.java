@@ -27,6 +27,7 @@ public final class RunReports {
   private static final Logger LOG = LoggerFactory.getLogger(RunReports.class);
   private static final int PRECONDITION_FAILED = 412;
   private static final int CONFLICT = 409;
+  private static final String WRITE_CHECK_PREFIX = "_write-check-";
 
   private RunReports() {}
 
@@ -56,17 +57,26 @@ public final class RunReports {
   }
 
   /**
-   * Checks that run reports can be written under the state root, by writing and deleting a small
-   * object where they go. The job calls it before it commits, so that a batch is never committed
-   * without its report being writable.
+   * Checks that the report of a run that started on {@code day} can be written, by writing and
+   * deleting a small object in the folder it goes to ({@code _runs/dt=<day>/}; its name starts with
+   * {@code _} and has no {@code .json}, so no reader takes it for a report). The job calls it
+   * before it commits, so that a batch is never committed without its report being writable.
    *
-   * @throws IOException when the state root cannot be written
+   * @throws IOException when that folder cannot be written
    */
-  public static void checkWritable(String stateRoot, String runId, Configuration conf)
-      throws IOException {
+  public static void checkWritable(
+      String stateRoot, LocalDate day, String runId, Configuration conf) throws IOException {
     String root =
         stateRoot.endsWith("/") ? stateRoot.substring(0, stateRoot.length() - 1) : stateRoot;
-    String location = root + "/" + RUNS_FOLDER + "/_write-check-" + runId;
+    String location =
+        root
+            + "/"
+            + RUNS_FOLDER
+            + "/"
+            + StateLayout.dayFolder(day)
+            + "/"
+            + WRITE_CHECK_PREFIX
+            + runId;
     URI uri = URI.create(location.replace(" ", "%20"));
     if (uri.getScheme() == null || "file".equals(uri.getScheme())) {
       Path p = uri.getScheme() == null ? Path.of(location) : Path.of(uri);
