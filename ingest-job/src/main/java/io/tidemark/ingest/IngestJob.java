@@ -925,10 +925,14 @@ public final class IngestJob {
                     .withColumn(Cols.CANDIDATE, candidate),
                 spec.keyColumns(),
                 validCandidate));
+    // Late: before the watermark and in a file the previous run could not have read. Watermark
+    // discovery reads processed files again, and their records before the watermark are no news.
     Column late =
         cp == null || cp.watermark() == null || full
             ? lit(false)
-            : col(Cols.MARKER).lt(lit(watermarkValue(markerType, cp.watermark())));
+            : col(Cols.MARKER)
+                .lt(lit(watermarkValue(markerType, cp.watermark())))
+                .and(col(Cols.NEW_FILE));
     Row agg =
         validated
             .agg(

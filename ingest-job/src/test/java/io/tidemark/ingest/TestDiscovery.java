@@ -249,6 +249,41 @@ class TestDiscovery extends SparkTestSupport {
   }
 
   @Test
+  void watermarkModeCountsAsLateOnlyRecordsOfNewFilesAsFilesModeDoes() throws Exception {
+    for (DiscoveryMode mode : DiscoveryMode.values()) {
+      Path sub = dir.resolve(mode.name());
+      IngestSettings s = settings(sub).withDiscovery(mode).withLookback(Duration.ofDays(2));
+      Path raw = Path.of(s.dataset().raw().location());
+      RawFixtures.write(
+          spark,
+          raw,
+          "2024-03-01",
+          "a.parquet",
+          List.of(u("A", "Ada", "2024-03-01T10:00:00Z"), u("B", "Bo", "2024-03-01T11:00:00Z")));
+      assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+
+      // Next day: a new file with one record after the watermark (03-01T11:00) and one before it,
+      // which the first run could not have seen. Watermark mode reads a.parquet again: A is within
+      // the watermark minus the lookback and before the watermark, but it is no late arrival.
+      RawFixtures.write(
+          spark,
+          raw,
+          "2024-03-02",
+          "b.parquet",
+          List.of(u("C", "Cy", "2024-03-02T09:00:00Z"), u("D", "Di", "2024-03-01T10:30:00Z")));
+      IngestRunReport day2 = new IngestJob(spark, s).run().report();
+      assertThat(day2.status()).as(day2.error()).isEqualTo(IngestStatus.SUCCEEDED);
+      assertThat(day2.counts().recordsLate()).as("records late in %s mode", mode).isEqualTo(1);
+      assertThat(day2.counts().recordsInserted()).isEqualTo(2);
+      assertThat(day2.counts().accountingErrors()).isEmpty();
+      assertThat(IngestRunMetrics.datums(day2))
+          .filteredOn(d -> d.metric() == Metric.RECORDS_LATE)
+          .singleElement()
+          .satisfies(d -> assertThat(d.value()).isEqualTo(1.0));
+    }
+  }
+
+  @Test
   void onlyParquetFilesAreDiscoveredAndOtherFilesAreNeitherReadNorQuarantined() throws Exception {
     IngestSettings s = settings(dir);
     Path raw = Path.of(s.dataset().raw().location());

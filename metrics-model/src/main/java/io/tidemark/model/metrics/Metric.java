@@ -52,7 +52,7 @@ public enum Metric {
       "RecordsLate",
       COUNT,
       INGEST_JOB,
-      "Rows whose change marker is older than the watermark before the run."),
+      "Rows of files new to the run whose change marker is older than the watermark before it."),
   RECORDS_WRITTEN(
       "RecordsWritten",
       COUNT,

@@ -24,7 +24,9 @@ import java.util.List;
  * @param recordsUnchanged rows the version guard ignored: the table already held a newer or equal
  *     version
  * @param deletesOfUnknownKeys deletes for keys the table did not hold
- * @param recordsLate rows whose change marker is older than the watermark before the run
+ * @param recordsLate rows of files new to the run (not read by an earlier batch) whose change
+ *     marker is older than the watermark before the run; rows that watermark discovery reads again
+ *     from processed files are not late
  */
 public record IngestCounts(
     long filesDiscovered,
