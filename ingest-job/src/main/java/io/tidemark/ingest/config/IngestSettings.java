@@ -3,6 +3,8 @@ package io.tidemark.ingest.config;
 import io.tidemark.model.cloudwatch.CloudWatchPublisher;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.config.LocalPaths;
+import io.tidemark.model.config.RawSource;
 import io.tidemark.model.contract.ContractDefaults;
 import io.tidemark.model.json.Checks;
 import io.tidemark.model.json.InvalidDocumentException;
@@ -28,7 +30,9 @@ import java.util.Optional;
  *     #MAX_INVALID_RATIO_DEFAULT}
  * @param futureTolerance a change marker later than now plus this is invalid; default {@value
  *     #FUTURE_TOLERANCE_DEFAULT_TEXT}
- * @param stateRoot where run reports go: {@code <stateRoot>/_runs/dt=YYYY-MM-DD/<run-id>.json}
+ * @param stateRoot where run reports go: {@code <stateRoot>/_runs/dt=YYYY-MM-DD/<run-id>.json}; a
+ *     relative local path is made absolute, as are the catalog's local warehouse and the raw
+ *     location (see {@link LocalPaths})
  * @param cloudWatch publisher settings when metrics are on, empty when off (the default)
  * @param runId the run's id; null to generate one
  * @param clock the clock for "now" (run times, the future-marker check)
@@ -68,6 +72,18 @@ public record IngestSettings(
   public IngestSettings {
     Objects.requireNonNull(dataset, "dataset is null");
     Objects.requireNonNull(catalog, "catalog is null");
+    // Relative local paths would be written relative into the catalog, the tables' metadata, the
+    // quarantine's source files and the run reports: resolve them once, before anything is.
+    catalog = catalog.withAbsoluteLocalPaths();
+    String rawLocation = dataset.raw().location();
+    if (LocalPaths.isRelative(rawLocation)) {
+      dataset =
+          dataset.withRaw(
+              new RawSource(
+                  LocalPaths.absolute(rawLocation),
+                  dataset.raw().partitionColumn(),
+                  dataset.raw().format()));
+    }
     tombstoneTable =
         Checks.qualifiedIdentifier(
             "tombstoneTable",
@@ -100,6 +116,7 @@ public record IngestSettings(
           "futureTolerance", futureTolerance, "must not be negative");
     }
     Checks.nonBlank("stateRoot", stateRoot);
+    stateRoot = LocalPaths.absolute(stateRoot);
     cloudWatch = cloudWatch == null ? Optional.empty() : cloudWatch;
     if (runId != null) {
       Checks.name("runId", runId);

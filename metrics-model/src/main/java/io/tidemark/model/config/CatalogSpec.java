@@ -30,6 +30,18 @@ public record CatalogSpec(String name, Map<String, String> properties) {
     properties = java.util.Collections.unmodifiableMap(new TreeMap<>(properties));
   }
 
+  /**
+   * This catalog with a relative local {@code warehouse} and a relative SQLite {@code uri} resolved
+   * against the working folder (see {@link LocalPaths}); remote and absolute locations unchanged. A
+   * relative warehouse would be recorded relative in the catalog and in every table's metadata.
+   */
+  public CatalogSpec withAbsoluteLocalPaths() {
+    Map<String, String> props = new TreeMap<>(properties);
+    props.computeIfPresent("warehouse", (k, v) -> LocalPaths.absolute(v));
+    props.computeIfPresent("uri", (k, v) -> LocalPaths.absoluteSqliteUrl(v));
+    return props.equals(properties) ? this : new CatalogSpec(name, props);
+  }
+
   /** The embedded default: a JDBC catalog on {@code <warehouse>/catalog.db} (SQLite). */
   public static CatalogSpec localJdbc(String warehouse) {
     String w = warehouse.endsWith("/") ? warehouse.substring(0, warehouse.length() - 1) : warehouse;
