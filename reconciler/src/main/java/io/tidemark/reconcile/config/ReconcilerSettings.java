@@ -7,6 +7,7 @@ import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.ChangeMarker;
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.config.LocalPaths;
 import io.tidemark.model.config.RawSource;
 import io.tidemark.model.config.RuleKind;
 import io.tidemark.model.config.RuleSpec;
@@ -214,6 +215,7 @@ public record ReconcilerSettings(
         warehouse != null && uri.equals(CatalogSpec.localJdbc(warehouse).properties().get("uri"));
     Path db = Path.of(uri.substring(SQLITE.length()).replaceFirst("[?].*$", ""));
     if (Files.isRegularFile(db)) {
+      requireAbsoluteTableLocations(prefix, d, uri, derived ? "warehouse" : "properties.uri");
       return;
     }
     if (derived) {
@@ -228,6 +230,55 @@ public record ReconcilerSettings(
     }
     throw new InvalidConfigException(
         prefix + "properties.uri", uri, "names a SQLite catalog file that does not exist");
+  }
+
+  /**
+   * Refuses an embedded catalog that records a table at a relative location, as an ingest job given
+   * a relative {@code --warehouse} wrote before it resolved it: the table's metadata and files are
+   * then found only by a process started in the folder that job ran in (else every rule fails to
+   * open its metadata file). One query on the catalog's own table, read-only; a catalog database
+   * without Iceberg's tables yet has nothing to check.
+   */
+  private static void requireAbsoluteTableLocations(
+      String prefix, ReconciledDataset d, String uri, String key) {
+    io.tidemark.reconcile.engine.IcebergTables.loadDriver("org.sqlite.JDBC");
+    java.util.Properties open = new java.util.Properties();
+    open.setProperty("open_mode", "1"); // SQLITE_OPEN_READONLY
+    String first = null;
+    String table = null;
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(uri, open);
+        java.sql.PreparedStatement st =
+            c.prepareStatement(
+                "SELECT table_namespace, table_name, metadata_location FROM iceberg_tables"
+                    + " WHERE catalog_name = ? ORDER BY table_namespace, table_name")) {
+      st.setString(1, d.catalog().name());
+      try (java.sql.ResultSet rs = st.executeQuery()) {
+        while (rs.next() && first == null) {
+          String location = rs.getString(3);
+          if (LocalPaths.isRelative(location)) {
+            first = location;
+            table = rs.getString(1) + "." + rs.getString(2);
+          }
+        }
+      }
+    } catch (java.sql.SQLException e) {
+      // No iceberg_tables yet (a catalog the job has not written a table into), or not Iceberg's
+      // layout: the table is then not found when a run loads it, with its own error.
+      return;
+    }
+    if (first != null) {
+      String value = "warehouse".equals(key) ? d.catalog().properties().get("warehouse") : uri;
+      throw new InvalidConfigException(
+          prefix + key,
+          value,
+          "its catalog records table "
+              + table
+              + " at the relative location '"
+              + first
+              + "' (written by an ingest job given a relative --warehouse), which each process"
+              + " resolves against the folder it started in; rebuild the tables into a warehouse"
+              + " named by an absolute path (the job's first run there loads every raw file)");
+    }
   }
 
   /** Whether a listening address is loopback only: {@code localhost}, 127.0.0.0/8 or ::1. */
@@ -357,7 +408,9 @@ public record ReconcilerSettings(
       c.warehouse().ifPresent(w -> props.put("warehouse", w));
     }
     props.putAll(c.properties());
-    return at(prefix, () -> new CatalogSpec(c.name(), props));
+    // Resolved once, at start, as the ingest job resolves its own: a relative warehouse would be
+    // looked for wherever each process happens to start.
+    return at(prefix, () -> new CatalogSpec(c.name(), props).withAbsoluteLocalPaths());
   }
 
   static List<RuleSpec> rules(String prefix, Map<String, TidemarkConfig.RuleConfig> configured) {

@@ -186,6 +186,8 @@ public interface TidemarkConfig {
      * properties.type} defaults to {@code glue} (so {@code
      * TIDEMARK_DATASETS_<NAME>_CATALOG_WAREHOUSE=s3://...} alone configures it). When {@code
      * properties} names a catalog type or impl, it is passed on as the {@code warehouse} property.
+     * A relative local path is resolved against the folder the service starts in, once, at start; a
+     * catalog that records a table at a relative location stops the start.
      */
     Optional<String> warehouse();
 

@@ -7,6 +7,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
+import io.tidemark.model.config.CatalogSpec;
+import io.tidemark.reconcile.engine.IcebergTables;
 import io.tidemark.reconcile.engine.duckdb.DuckDbEngine;
 import io.tidemark.reconcile.metrics.MeterPublisher;
 import io.tidemark.reconcile.service.ReconciliationService;
@@ -17,6 +19,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -128,6 +137,60 @@ class TestStartupChecks {
         .hasMessageContaining("'" + P + "catalog.warehouse' has invalid value '" + missing + "'")
         .hasMessageEndingWith("does not exist");
     assertThat(Path.of(missing)).doesNotExist();
+  }
+
+  @Test
+  void aRelativeWarehouseIsResolvedAgainstTheWorkingFolderAtStart() {
+    Map<String, String> m = working();
+    String relative = Path.of("").toAbsolutePath().relativize(warehouse).toString();
+    assertThat(Path.of(relative).isAbsolute()).isFalse();
+    m.put(P + "catalog.warehouse", relative);
+
+    CatalogSpec catalog = check(m).datasets().get("customers").catalog();
+
+    assertThat(catalog.properties())
+        .containsEntry("warehouse", warehouse.toString())
+        .containsEntry("uri", "jdbc:sqlite:" + warehouse + "/catalog.db");
+  }
+
+  @Test
+  void aCatalogThatRecordsARelativeTableLocationIsNamedAtStart() throws Exception {
+    // What an ingest job that was given a relative --warehouse wrote before it resolved it: the
+    // catalog database is found, but the table's metadata location is relative to the folder that
+    // job ran in.
+    Path old = Files.createDirectories(dir.resolve("old-warehouse"));
+    String relative = Path.of("").toAbsolutePath().relativize(old).toString();
+    IcebergTables.loadDriver("org.sqlite.JDBC");
+    Map<String, String> props = new HashMap<>(CatalogSpec.localJdbc(old.toString()).properties());
+    props.put("warehouse", relative);
+    Catalog writer =
+        CatalogUtil.buildIcebergCatalog(
+            CatalogSpec.NAME_DEFAULT, props, new org.apache.hadoop.conf.Configuration());
+    try {
+      ((SupportsNamespaces) writer).createNamespace(Namespace.of("curated"));
+      writer.createTable(
+          TableIdentifier.of("curated", "customers"),
+          new Schema(Types.NestedField.required(1, "customer_id", Types.StringType.get())));
+    } finally {
+      IcebergTables.close(writer);
+    }
+    Map<String, String> m = working();
+    m.put(P + "catalog.warehouse", old.toString());
+
+    assertThatThrownBy(() -> check(m))
+        .isInstanceOf(InvalidConfigException.class)
+        .hasMessageStartingWith(
+            "Cannot start the reconciler: config key '"
+                + P
+                + "catalog.warehouse' has invalid value '"
+                + old
+                + "': its catalog records table curated.customers at the relative location '"
+                + relative
+                + "/curated/customers/metadata/")
+        .hasMessageEndingWith(
+            "(written by an ingest job given a relative --warehouse), which each process resolves"
+                + " against the folder it started in; rebuild the tables into a warehouse named by"
+                + " an absolute path (the job's first run there loads every raw file)");
   }
 
   @Test
