@@ -94,4 +94,48 @@ class TestRelativePaths extends SparkTestSupport {
         .singleElement()
         .satisfies(f -> assertThat(f).contains(absolute + "/raw/customers/"));
   }
+
+  @Test
+  void aTableAnOlderRunWroteAtARelativeLocationIsRefusedNamingIt() throws Exception {
+    // As a job given a relative --warehouse left it before relative paths were resolved: the
+    // catalog records the table relative to the folder that job ran in.
+    IngestSettings s = settings(dir);
+    String relative = Path.of("").toAbsolutePath().relativize(dir.resolve("warehouse")).toString();
+    java.nio.file.Files.createDirectories(dir.resolve("warehouse"));
+    java.util.Map<String, String> props = new java.util.HashMap<>(s.catalog().properties());
+    props.put("warehouse", relative);
+    org.apache.iceberg.catalog.Catalog writer =
+        org.apache.iceberg.CatalogUtil.buildIcebergCatalog(
+            s.catalog().name(), props, new org.apache.hadoop.conf.Configuration());
+    ((org.apache.iceberg.catalog.SupportsNamespaces) writer)
+        .createNamespace(org.apache.iceberg.catalog.Namespace.of("curated"));
+    writer.createTable(
+        org.apache.iceberg.catalog.TableIdentifier.of("curated", "customers"),
+        new org.apache.iceberg.Schema(
+            org.apache.iceberg.types.Types.NestedField.required(
+                1, "customer_id", org.apache.iceberg.types.Types.StringType.get())));
+    ((java.io.Closeable) writer).close();
+    RawFixtures.write(
+        spark,
+        dir.resolve("raw/customers"),
+        "2024-03-01",
+        "a.parquet",
+        List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
+
+    IngestOutcome out = new IngestJob(spark, s).run();
+
+    assertThat(out.report().status()).isEqualTo(IngestStatus.FAILED);
+    assertThat(out.report().errorCode()).isEqualTo("INVALID_CONFIG");
+    assertThat(out.exitCode()).isEqualTo(2);
+    assertThat(out.report().error())
+        .isEqualTo(
+            "Cannot use table "
+                + s.curatedSparkName()
+                + ": the catalog records it at the relative location '"
+                + relative
+                + "/curated/customers' (written by a run given a relative --warehouse), which"
+                + " each process resolves against the folder it started in; rebuild the tables"
+                + " into a warehouse named by an absolute path (the first run there loads every"
+                + " raw file)");
+  }
 }

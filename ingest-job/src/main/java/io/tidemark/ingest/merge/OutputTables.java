@@ -6,6 +6,7 @@ import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.sql.IngestSql;
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.config.LocalPaths;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
@@ -103,7 +104,16 @@ public final class OutputTables {
 
   public Table load(String sparkName) {
     try {
-      return Spark3Util.loadIcebergTable(spark, sparkName);
+      return requireAbsoluteLocation(sparkName, Spark3Util.loadIcebergTable(spark, sparkName));
+    } catch (org.apache.iceberg.exceptions.NotFoundException e) {
+      // The catalog names a metadata file that is not there: relative to another folder?
+      String prefix = "for file: ";
+      String m = String.valueOf(e.getMessage());
+      int at = m.indexOf(prefix);
+      if (at >= 0 && LocalPaths.isRelative(m.substring(at + prefix.length()).trim())) {
+        throw relativeLocation(sparkName, m.substring(at + prefix.length()).trim(), e);
+      }
+      throw e;
     } catch (org.apache.spark.sql.catalyst.analysis.NoSuchTableException e) {
       return null;
     } catch (org.apache.spark.sql.catalyst.parser.ParseException e) {
@@ -112,6 +122,30 @@ public final class OutputTables {
           "Cannot parse table name " + sparkName + ": " + e.getMessage(),
           e);
     }
+  }
+
+  /**
+   * A table an older job given a relative {@code --warehouse} wrote: the catalog and its metadata
+   * name places relative to the folder that job ran in, and every commit would go on doing so.
+   */
+  private static Table requireAbsoluteLocation(String sparkName, Table t) {
+    if (LocalPaths.isRelative(t.location())) {
+      throw relativeLocation(sparkName, t.location(), null);
+    }
+    return t;
+  }
+
+  private static IngestException relativeLocation(String sparkName, String location, Throwable e) {
+    return new IngestException(
+        ErrorCode.INVALID_CONFIG,
+        "Cannot use table "
+            + sparkName
+            + ": the catalog records it at the relative location '"
+            + location
+            + "' (written by a run given a relative --warehouse), which each process resolves"
+            + " against the folder it started in; rebuild the tables into a warehouse named by an"
+            + " absolute path (the first run there loads every raw file)",
+        e);
   }
 
   /**
