@@ -27,6 +27,11 @@ public enum ErrorCode {
    * another run took it over); nothing committed, a rerun is safe.
    */
   LEASE_LOST(Type.EXTERNAL),
+  /**
+   * The run was stopped by SIGTERM (an operator's stop, a scheduler's timeout) before its batch was
+   * published; nothing committed, a rerun is safe.
+   */
+  STOPPED_BY_SIGTERM(Type.STOPPED),
   /** Listing or reading raw files, or reading the tables, failed. */
   IO_FAILED(Type.EXTERNAL),
   /** Anything else: a bug or an unexpected failure of Spark or Iceberg. */
@@ -41,7 +46,9 @@ public enum ErrorCode {
     /** A dependency failed or raced us; a rerun is safe: exit code 1. */
     EXTERNAL(1),
     /** Anything else: exit code 1. */
-    INTERNAL(1);
+    INTERNAL(1),
+    /** Stopped by SIGTERM: exit code 143 (128 + 15), as a shell reports a process it ended. */
+    STOPPED(143);
 
     private final int exitCode;
 

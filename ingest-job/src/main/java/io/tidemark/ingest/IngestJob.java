@@ -94,6 +94,7 @@ public final class IngestJob {
   private final IngestSettings settings;
   private final FailurePoints failurePoints;
   private final FailurePoints hooks;
+  private final StopRequest stop;
   private RunLease lease;
   private final DatasetSpec spec;
   private final IngestSql sql;
@@ -103,15 +104,39 @@ public final class IngestJob {
   }
 
   public IngestJob(SparkSession spark, IngestSettings settings, FailurePoints failurePoints) {
+    this(spark, settings, failurePoints, new StopRequest());
+  }
+
+  /**
+   * A run that {@code stop} can end early (see {@link StopRequest}): before its batch is published
+   * it stops at the next {@link FailurePoint} and reports {@link ErrorCode#STOPPED_BY_SIGTERM};
+   * once the batch is published it finishes, and its report says the batch is committed.
+   */
+  public IngestJob(
+      SparkSession spark, IngestSettings settings, FailurePoints failurePoints, StopRequest stop) {
     this.spark = java.util.Objects.requireNonNull(spark, "spark is null");
     this.settings = java.util.Objects.requireNonNull(settings, "settings is null");
     this.failurePoints = java.util.Objects.requireNonNull(failurePoints, "failurePoints is null");
+    this.stop = java.util.Objects.requireNonNull(stop, "stop is null");
     // Before writing to its branch and before main is fast-forwarded, a run with a lease renews
     // it: a run whose lease lapsed or was taken over does not commit.
     this.hooks =
         FailurePoints.withBatchId(
             (point, batchId) -> {
               failurePoints.reached(point, batchId);
+              if (stop.requested() && point != FailurePoint.AFTER_COMMIT) {
+                throw new IngestException(
+                    ErrorCode.STOPPED_BY_SIGTERM,
+                    "Cannot finish batch "
+                        + batchId
+                        + ": stopped by "
+                        + stop.signal()
+                        + " at "
+                        + point
+                        + "; nothing was published to "
+                        + settings.curatedSparkName()
+                        + " and rerunning is safe");
+              }
               if (lease != null
                   && (point == FailurePoint.BEFORE_COMMIT
                       || point == FailurePoint.BEFORE_PUBLISH)) {
@@ -128,6 +153,8 @@ public final class IngestJob {
     String runId = settings.runId() != null ? settings.runId() : newRunId(started);
     RunRecorder run = new RunRecorder(runId, started, settings);
     LeaseStore leaseStore = null;
+    // A stop cancels the Spark jobs in flight, so that a long step ends early and the run stops.
+    stop.onRequest(() -> spark.sparkContext().cancelAllJobs());
     try {
       leaseStore = RunLeases.store(settings).orElse(null);
       if (leaseStore == null || takeLease(run, leaseStore)) {
@@ -168,6 +195,9 @@ public final class IngestJob {
     } finally {
       run.cleanUp(spark);
     }
+    if (stop.requested()) {
+      settleStop(run);
+    }
     IngestRunReport report = run.report(settings.clock().instant());
     String location = null;
     int exit = exitCode(report);
@@ -189,6 +219,75 @@ public final class IngestJob {
     }
     RunMetrics.publish(settings.cloudWatch(), report);
     return new IngestOutcome(report, location, exit, run.partitionsListed);
+  }
+
+  /**
+   * What a stopped run reports. The truth is the table: a batch published before the stop took
+   * effect is committed, and the report says so (with a warning naming the signal), never FAILED; a
+   * run that failed because of the stop (at a failure point, or a Spark job the stop cancelled) and
+   * whose batch is not on the table reports {@link ErrorCode#STOPPED_BY_SIGTERM}. A run that ended
+   * on its own before the stop mattered (nothing to do, rejected) keeps its status.
+   */
+  private void settleStop(RunRecorder run) {
+    String signal = stop.signal();
+    if (!run.committed && run.status == IngestStatus.FAILED && run.batchId != null) {
+      // The stop may have ended the run while its commit landed: look at the table.
+      try {
+        Table curated = new OutputTables(spark, settings).loadCurated();
+        Optional<org.apache.iceberg.Snapshot> landed =
+            curated == null ? Optional.empty() : CheckpointLog.findBatch(curated, run.batchId);
+        if (landed.isPresent()) {
+          run.committed = true;
+          run.status = IngestStatus.SUCCEEDED;
+          run.snapshotId = landed.get().snapshotId();
+          run.warnings.add("Before the stop: " + run.errorCode + ": " + run.error);
+          run.errorCode = null;
+          run.error = null;
+        }
+      } catch (RuntimeException e) {
+        LOG.warn(
+            "Run {}: cannot check whether batch {} landed before {}: {}",
+            run.runId,
+            run.batchId,
+            signal,
+            e.toString());
+      }
+    }
+    if (run.committed) {
+      if (run.status == null) {
+        run.status = IngestStatus.SUCCEEDED;
+      }
+      String warning =
+          "Stopped by "
+              + signal
+              + " after batch "
+              + run.batchId
+              + " was committed (snapshot "
+              + run.snapshotId
+              + "): the batch is on the table, and this report accounts for it";
+      LOG.warn("Run {}: {}", run.runId, warning);
+      run.warnings.add(warning);
+      return;
+    }
+    if (run.status != IngestStatus.FAILED
+        || ErrorCode.STOPPED_BY_SIGTERM.name().equals(run.errorCode)) {
+      return;
+    }
+    // Another failure, most often a Spark job the stop cancelled: the stop is why.
+    run.fail(
+        ErrorCode.STOPPED_BY_SIGTERM,
+        "Cannot finish batch "
+            + run.batchId
+            + ": stopped by "
+            + signal
+            + "; nothing was published to "
+            + settings.curatedSparkName()
+            + " and rerunning is safe (the step in progress ended with "
+            + run.errorCode
+            + ": "
+            + run.error
+            + ")",
+        null);
   }
 
   /**

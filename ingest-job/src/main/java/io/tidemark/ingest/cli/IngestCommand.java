@@ -6,6 +6,7 @@ import io.tidemark.ingest.FailurePoint;
 import io.tidemark.ingest.FailurePoints;
 import io.tidemark.ingest.IngestJob;
 import io.tidemark.ingest.IngestOutcome;
+import io.tidemark.ingest.StopRequest;
 import io.tidemark.ingest.config.Durations;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.config.IngestSpark;
@@ -365,6 +366,15 @@ public final class IngestCommand {
               + " in production. Default: none.")
   FailurePoint crashAt;
 
+  @Option(
+      names = "--pause-at",
+      paramLabel = "POINT",
+      description =
+          "Stop drill: when the run reaches POINT (${COMPLETION-CANDIDATES}), print a line saying"
+              + " so and wait there until the process is sent SIGTERM. For stop drills and tests,"
+              + " never in production. Default: none.")
+  FailurePoint pauseAt;
+
   /** The exit status of a crash drill, as a process killed with SIGKILL would have. */
   public static final int CRASH_EXIT_CODE = 137;
 
@@ -383,6 +393,67 @@ public final class IngestCommand {
             halt.accept(CRASH_EXIT_CODE);
           }
         });
+  }
+
+  /** An installed signal handler; closing it puts the previous one back. */
+  interface Handler extends AutoCloseable {
+    @Override
+    void close();
+  }
+
+  /** A hook that waits at {@code at} until {@code stop} is requested, after saying so. */
+  static FailurePoints pauseDrill(FailurePoint at, StopRequest stop) {
+    return FailurePoints.withBatchId(
+        (point, batchId) -> {
+          if (point == at) {
+            System.err.println(
+                "tidemark-ingest: pause drill at "
+                    + point
+                    + " (batch "
+                    + batchId
+                    + "): waiting for SIGTERM");
+            System.err.flush();
+            try {
+              stop.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+        });
+  }
+
+  /**
+   * Makes SIGTERM request {@code stop} while a run is under way, instead of the JVM's default (run
+   * the shutdown hooks and exit, which would stop Spark under the run and leave no report): the run
+   * then stops at its next point, writes its report and releases its lease, and the command
+   * returns. A second SIGTERM halts at once (exit 143). Closing restores the previous handler.
+   */
+  static Handler onSigterm(StopRequest stop) {
+    sun.misc.Signal term = new sun.misc.Signal("TERM");
+    sun.misc.SignalHandler previous;
+    try {
+      previous =
+          sun.misc.Signal.handle(
+              term,
+              sig -> {
+                if (stop.request("SIG" + sig.getName())) {
+                  System.err.println(
+                      "tidemark-ingest: SIG"
+                          + sig.getName()
+                          + ": stopping the run; its report says what was committed (send it"
+                          + " again to halt now)");
+                } else {
+                  System.err.println("tidemark-ingest: SIG" + sig.getName() + " again: halting");
+                  System.err.flush();
+                  Runtime.getRuntime().halt(ErrorCode.STOPPED_BY_SIGTERM.exitCode());
+                }
+                System.err.flush();
+              });
+    } catch (IllegalArgumentException e) {
+      // The JVM does not let SIGTERM be handled here (e.g. -Xrs): keep its default.
+      return () -> {};
+    }
+    return () -> sun.misc.Signal.handle(term, previous);
   }
 
   /** Runs the command line and returns the exit code; never calls System.exit. */
@@ -427,11 +498,23 @@ public final class IngestCommand {
       return ErrorCode.INVALID_CONFIG.exitCode();
     }
     SparkSession spark = sessions.create(settings, cmd.sparkMaster);
-    FailurePoints hook =
+    FailurePoints crash =
         cmd.crashAt == null
             ? FailurePoints.none()
             : crashDrill(cmd.crashAt, code -> Runtime.getRuntime().halt(code));
-    IngestOutcome outcome = new IngestJob(spark, settings, hook).run();
+    StopRequest stop = new StopRequest();
+    FailurePoints pause =
+        cmd.pauseAt == null ? FailurePoints.none() : pauseDrill(cmd.pauseAt, stop);
+    FailurePoints hook =
+        FailurePoints.withBatchId(
+            (point, batchId) -> {
+              crash.reached(point, batchId);
+              pause.reached(point, batchId);
+            });
+    IngestOutcome outcome;
+    try (Handler sigterm = onSigterm(stop)) {
+      outcome = new IngestJob(spark, settings, hook, stop).run();
+    }
     IngestRunReport r = outcome.report();
     var c = r.counts();
     out.printf(
