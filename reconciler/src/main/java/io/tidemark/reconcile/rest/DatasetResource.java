@@ -20,6 +20,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +39,13 @@ public class DatasetResource {
   private static final String RUNS = "list ingest runs";
   private static final String QUARANTINE = "count quarantined rows";
 
+  /**
+   * The earliest projection start: the earliest instant a reconciliation window may name, as a
+   * date. Athena refuses a projection range from year 0 or before.
+   */
+  public static final LocalDate PROJECTION_START_MIN =
+      LocalDate.ofInstant(ReconciliationResource.EARLIEST, ZoneOffset.UTC);
+
   private final ReconciliationService service;
   private final TidemarkConfig config;
 
@@ -53,7 +61,9 @@ public class DatasetResource {
    *
    * @param projectionStart the oldest date folder to read ({@code YYYY-MM-DD}); every day from it
    *     on is probed by a query without a date predicate, so a start close to the oldest raw folder
-   *     keeps FULL reconciliations cheap. Default {@link RawTable#PROJECTION_START_DEFAULT}.
+   *     keeps FULL reconciliations cheap. From {@link #PROJECTION_START_MIN} to today (UTC); a
+   *     later start projects no folder that exists. Default {@link
+   *     RawTable#PROJECTION_START_DEFAULT}.
    */
   @GET
   @Path("/{dataset}/raw-table-ddl")
@@ -74,6 +84,21 @@ public class DatasetResource {
             "projection-start",
             projectionStart,
             "expected a date such as 2024-01-31");
+      }
+      LocalDate today = LocalDate.now(ZoneOffset.UTC);
+      if (start.isBefore(PROJECTION_START_MIN)) {
+        throw new InvalidRequestException(
+            "get the raw table DDL",
+            "projection-start",
+            projectionStart,
+            "is before " + PROJECTION_START_MIN);
+      }
+      if (start.isAfter(today)) {
+        throw new InvalidRequestException(
+            "get the raw table DDL",
+            "projection-start",
+            projectionStart,
+            "is after today (" + today + "): the projection would hold no raw folder");
       }
     }
     ReconciledDataset d = service.datasets().get(dataset);

@@ -277,6 +277,72 @@ class TestReconciliationApiErrors {
         .body("message", containsString("unknown query parameter"));
   }
 
+  /**
+   * A parameter given twice: before this change the endpoint took one of the values silently
+   * ({@code limit=1&limit=1000} answered one report).
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "/api/reconciliations?limit=1&limit=1000",
+        "/api/reconciliations?dataset=customers&dataset=damaged",
+        "/api/alarms?dataset=customers&dataset=damaged",
+        "/api/datasets/customers/runs?limit=1&limit=1000",
+        "/api/datasets/customers/raw-table-ddl?projection-start=2025-01-01"
+            + "&projection-start=2026-01-01"
+      })
+  void aRepeatedQueryParameterIs400NamingItAndItsValues(String url) {
+    String query = url.substring(url.indexOf('?') + 1);
+    String name = query.substring(0, query.indexOf('='));
+    String first = query.replaceAll("^[^=]+=([^&]+)&.*", "$1");
+    String second = query.replaceAll(".*&[^=]+=([^&]+)$", "$1");
+    given()
+        .get(url)
+        .then()
+        .statusCode(400)
+        .contentType(ContentType.JSON)
+        .body("code", equalTo("INVALID_FIELD"))
+        .body("field", equalTo(name))
+        .body("message", containsString("field '" + name + "'"))
+        .body("message", containsString("'" + first + "', '" + second + "'"))
+        .body("message", containsString("given 2 times; give it once"));
+  }
+
+  /**
+   * Dates {@code LocalDate} parses but Athena cannot project from: before this change each was 200
+   * with a DDL Athena rejects (year 0) or that projects no partition (a start in the future).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"0000-01-01", "-999999999-01-01", "1969-12-31", "2099-01-01"})
+  void aProjectionStartOutsideTheEpochAndTodayIs400NamingTheValue(String value) {
+    given()
+        .get("/api/datasets/customers/raw-table-ddl?projection-start=" + value)
+        .then()
+        .statusCode(400)
+        .contentType(ContentType.JSON)
+        .body("code", equalTo("INVALID_FIELD"))
+        .body("field", equalTo("projection-start"))
+        .body(
+            "message",
+            containsString(
+                "Cannot get the raw table DDL: field 'projection-start' has invalid value '"
+                    + value
+                    + "': "))
+        .body(
+            "message",
+            containsString(value.startsWith("2099") ? "is after today" : "is before 1970-01-01"));
+  }
+
+  @Test
+  void aProjectionStartOfTodayIsServed() {
+    String today = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString();
+    given()
+        .get("/api/datasets/customers/raw-table-ddl?projection-start=" + today)
+        .then()
+        .statusCode(200)
+        .body(containsString("'projection.ingest_date.range' = '" + today + ",NOW+1DAYS'"));
+  }
+
   @Test
   void aBadQueryValueIsReportedForTheListNotAsAStart() {
     given()
