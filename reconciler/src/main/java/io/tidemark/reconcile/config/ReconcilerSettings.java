@@ -41,12 +41,14 @@ import java.util.TreeSet;
  * @param datasets the datasets by name, in name order
  * @param apiKeys the accepted API keys; never logged
  * @param protectReads whether the GET endpoints need an API key too
+ * @param hosts the host names the service answers and the origins its API serves
  */
 public record ReconcilerSettings(
     String stateRoot,
     Map<String, ReconciledDataset> datasets,
     List<String> apiKeys,
-    boolean protectReads) {
+    boolean protectReads,
+    HostPolicy hosts) {
   public static final String PREFIX = "tidemark.";
 
   /** The operation-column value that means "the source only upserts". */
@@ -83,6 +85,8 @@ public record ReconcilerSettings(
         + apiKeys.size()
         + " configured, protectReads="
         + protectReads
+        + ", allowedHosts="
+        + hosts.allowed()
         + "]";
   }
 
@@ -160,7 +164,8 @@ public record ReconcilerSettings(
       throw new InvalidConfigException(
           PREFIX + "state-root", stateRoot, "must be a local folder or an s3://bucket/prefix URI");
     }
-    return new ReconcilerSettings(stateRoot, datasets, keys, protectReads);
+    HostPolicy hosts = HostPolicy.of(config.api().allowedHosts());
+    return new ReconcilerSettings(stateRoot, datasets, keys, protectReads, hosts);
   }
 
   /**

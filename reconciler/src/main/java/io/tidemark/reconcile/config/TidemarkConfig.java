@@ -66,7 +66,20 @@ public interface TidemarkConfig {
      * loopback, off on loopback (the default host, 127.0.0.1). {@code /q/health} stays open.
      */
     Optional<Boolean> protectReads();
+
+    /**
+     * The host names the service answers to, as the {@code Host} header carries them: a name, an
+     * IPv4 address or a bracketed IPv6 address, with {@code :port} to allow that port only; {@code
+     * *} allows any. A request naming another host gets 421 (a DNS-rebinding page names its own),
+     * except {@code /q/health}, which load balancers probe by address. Behind a load balancer or on
+     * a task's address, list the names clients use ({@code TIDEMARK_API_ALLOWED_HOSTS}).
+     */
+    @WithDefault(ALLOWED_HOSTS_DEFAULT)
+    List<String> allowedHosts();
   }
+
+  /** The loopback names, each with any port. */
+  String ALLOWED_HOSTS_DEFAULT = "localhost,127.0.0.1,[::1]";
 
   /** One dataset: its data contract, catalog, rules and schedule. */
   interface DatasetConfig {

@@ -8,6 +8,8 @@ public enum ErrorCode {
   MALFORMED_BODY(400),
   /** No API key, or not one the service accepts. */
   UNAUTHORIZED(401),
+  /** A call to the API from a web page of another origin. */
+  CROSS_ORIGIN(403),
   /** No such resource. */
   NOT_FOUND(404),
   METHOD_NOT_ALLOWED(405),
@@ -17,6 +19,10 @@ public enum ErrorCode {
   RECONCILIATION_NOT_FOUND(404),
   /** The dataset already has a reconciliation running. */
   ALREADY_RUNNING(409),
+  /**
+   * The Host header names another host than this service's ({@code tidemark.api.allowed-hosts}).
+   */
+  MISDIRECTED_HOST(421),
   /** Anything else: the details are in the service's log, never in the answer. */
   INTERNAL(500);
 

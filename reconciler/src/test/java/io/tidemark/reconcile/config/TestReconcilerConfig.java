@@ -55,6 +55,7 @@ class TestReconcilerConfig {
     assertThat(c.cloudwatch().endpoint()).isEmpty();
     assertThat(c.cloudwatch().namespace()).isEqualTo("Tidemark");
     assertThat(c.cloudwatch().step()).isEqualTo(Duration.ofMinutes(1));
+    assertThat(c.api().allowedHosts()).containsExactly("localhost", "127.0.0.1", "[::1]");
 
     ReconcilerSettings s = ReconcilerSettings.from(c, ENGINES);
     ReconciledDataset d = s.datasets().get("customers");
@@ -114,6 +115,7 @@ class TestReconcilerConfig {
     env.put("TIDEMARK_DATASETS_CUSTOMERS_CATALOG_WAREHOUSE", "s3://lake/warehouse");
     env.put("TIDEMARK_DATASETS_CUSTOMERS_COMPARED_COLUMNS", "customer_name,email");
     env.put("TIDEMARK_DATASETS_CUSTOMERS_CATALOG_PROPERTIES_CLIENT_REGION", "eu-west-1");
+    env.put("TIDEMARK_API_ALLOWED_HOSTS", "tidemark.example.com,localhost");
     TidemarkConfig c =
         new SmallRyeConfigBuilder()
             .withMapping(TidemarkConfig.class)
@@ -129,6 +131,8 @@ class TestReconcilerConfig {
     assertThat(s.stateRoot()).isEqualTo("s3://lake/state");
     assertThat(s.apiKeys()).containsExactly("first-key-123", "second-key-456");
     assertThat(s.protectReads()).isTrue();
+    assertThat(s.hosts().allowsHost("tidemark.example.com")).isTrue();
+    assertThat(s.hosts().allowsHost("127.0.0.1")).as("not listed").isFalse();
     assertThat(s.datasets()).containsOnlyKeys("customers");
     ReconciledDataset d = s.datasets().get("customers");
     assertThat(d.engine()).isEqualTo("athena");

@@ -286,6 +286,59 @@ class TestStartupChecks {
         .isFalse();
   }
 
+  @Test
+  void theServiceAnswersTheLoopbackNamesByDefaultAndTheConfiguredOnesOtherwise() {
+    HostPolicy loopback = ReconcilerSettings.from(config(working()), ENGINES, "127.0.0.1").hosts();
+    for (String host : List.of("localhost", "localhost:8080", "127.0.0.1:1", "[::1]:8080")) {
+      assertThat(loopback.allowsHost(host)).as(host).isTrue();
+    }
+    for (String host : List.of("evil.example", "127.0.0.2", "localhost.evil.example", "")) {
+      assertThat(loopback.allowsHost(host)).as(host).isFalse();
+    }
+    assertThat(loopback.allowsHost(null)).as("no Host header").isFalse();
+    Map<String, String> m = working();
+    m.put("tidemark.api.allowed-hosts", "tidemark.example.com,10.0.3.17:8080");
+    HostPolicy configured = ReconcilerSettings.from(config(m), ENGINES, "127.0.0.1").hosts();
+    assertThat(configured.allowsHost("Tidemark.Example.com")).isTrue();
+    assertThat(configured.allowsHost("tidemark.example.com:443")).isTrue();
+    assertThat(configured.allowsHost("10.0.3.17:8080")).isTrue();
+    assertThat(configured.allowsHost("10.0.3.17:9090")).as("another port").isFalse();
+    assertThat(configured.allowsHost("localhost")).as("not listed").isFalse();
+    m.put("tidemark.api.allowed-hosts", "*");
+    assertThat(ReconcilerSettings.from(config(m), ENGINES, "127.0.0.1").hosts().allowsHost("x.y"))
+        .isTrue();
+  }
+
+  @Test
+  void anAllowedHostThatIsNotAHostNameIsNamed() {
+    for (String bad : List.of("http://tidemark.example.com", "tidemark.example.com/api", "::1")) {
+      Map<String, String> m = working();
+      m.put("tidemark.api.allowed-hosts", "localhost," + bad);
+      assertThatThrownBy(() -> ReconcilerSettings.from(config(m), ENGINES, "127.0.0.1"))
+          .as(bad)
+          .isInstanceOf(InvalidConfigException.class)
+          .hasMessageStartingWith(
+              "Cannot start the reconciler: config key 'tidemark.api.allowed-hosts[1]' has invalid"
+                  + " value '"
+                  + bad
+                  + "': not a host name");
+    }
+  }
+
+  @Test
+  void anOriginIsTheServicesOwnOnlyWhenItNamesTheHostTheRequestWasSentTo() {
+    assertThat(HostPolicy.sameOrigin(null, "localhost:8080")).as("no Origin").isTrue();
+    assertThat(HostPolicy.sameOrigin("http://localhost:8080", "localhost:8080")).isTrue();
+    assertThat(HostPolicy.sameOrigin("https://tidemark.example.com", "tidemark.example.com"))
+        .isTrue();
+    assertThat(HostPolicy.sameOrigin("https://tidemark.example.com", "tidemark.example.com:443"))
+        .isTrue();
+    assertThat(HostPolicy.sameOrigin("http://evil.example", "localhost:8080")).isFalse();
+    assertThat(HostPolicy.sameOrigin("http://localhost:8081", "localhost:8080")).isFalse();
+    assertThat(HostPolicy.sameOrigin("null", "localhost:8080")).isFalse();
+    assertThat(HostPolicy.sameOrigin("http://localhost:8080/x", "localhost:8080")).isFalse();
+  }
+
   /** Started without bin/reconciler, the service listens on loopback only. */
   @Test
   void theServiceListensOnLoopbackByDefault() throws Exception {
