@@ -343,6 +343,24 @@ public record ReconcilerSettings(
                     ds.quarantineTable().orElse(null)));
     CatalogSpec catalog = catalog(prefix + "catalog.", ds.catalog());
     List<RuleSpec> rules = rules(prefix + "rules.", ds.rules());
+    if (spec.comparedColumns().isEmpty()) {
+      // A comparison of no column finds no damage: such a rule could only ever pass.
+      for (RuleSpec r : rules) {
+        if (r.kind() == RuleKind.VALUE_MISMATCHES) {
+          throw new InvalidConfigException(
+              prefix + "compared-columns",
+              null,
+              "is empty, yet rule "
+                  + r.id()
+                  + " compares these columns: list the payload columns to compare (e.g."
+                  + " customer_name,email), or remove the rule ("
+                  + prefix
+                  + "rules."
+                  + r.id()
+                  + ".enabled=false)");
+        }
+      }
+    }
     String cron = ds.cron().trim();
     if (cron.isEmpty()) {
       throw new InvalidConfigException(prefix + "cron", cron, "must be a cron or 'off'");

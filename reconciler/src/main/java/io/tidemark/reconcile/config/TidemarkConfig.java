@@ -98,7 +98,11 @@ public interface TidemarkConfig {
     @WithDefault("op")
     String operationColumn();
 
-    /** Payload columns whose values are compared (hashed) between raw and curated. */
+    /**
+     * Payload columns whose values are compared (hashed) between raw and curated. Required while
+     * the dataset has a {@code value_mismatches} rule (a default one): comparing no column could
+     * only ever pass, so the start fails instead.
+     */
     Optional<List<String>> comparedColumns();
 
     /** Where the raw files land. */

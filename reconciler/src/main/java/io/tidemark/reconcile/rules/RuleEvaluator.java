@@ -33,6 +33,8 @@ public final class RuleEvaluator {
    * @param markerType how the dataset orders versions (freshness units)
    * @param unprocessed the raw files no committed batch read; null when they could not be listed
    * @param unprocessedError why they could not be listed
+   * @param comparedColumns the columns value_mismatches compares: none makes it an ERROR, as a
+   *     comparison of nothing finds no damage
    */
   public record Inputs(
       Observations observations,
@@ -41,7 +43,32 @@ public final class RuleEvaluator {
       String runsError,
       ChangeMarkerType markerType,
       UnprocessedFiles.Outcome unprocessed,
-      String unprocessedError) {
+      String unprocessedError,
+      List<String> comparedColumns) {
+    public Inputs {
+      comparedColumns = comparedColumns == null ? List.of() : List.copyOf(comparedColumns);
+    }
+
+    /** Inputs of a dataset that compares no column: value_mismatches reports an ERROR. */
+    public Inputs(
+        Observations observations,
+        String engineError,
+        RunAccounting.Outcome runs,
+        String runsError,
+        ChangeMarkerType markerType,
+        UnprocessedFiles.Outcome unprocessed,
+        String unprocessedError) {
+      this(
+          observations,
+          engineError,
+          runs,
+          runsError,
+          markerType,
+          unprocessed,
+          unprocessedError,
+          List.of());
+    }
+
     /** Inputs without the unprocessed-files check: its rule reports an ERROR. */
     public Inputs(
         Observations observations,
@@ -95,10 +122,15 @@ public final class RuleEvaluator {
               "keys hold another version in curated than raw's latest valid one (older, or newer"
                   + " than any raw version)");
       case VALUE_MISMATCHES ->
-          keys(
-              rule,
-              o.mismatched(),
-              "keys have compared columns that differ from raw at the same version");
+          in.comparedColumns().isEmpty()
+              ? RuleResult.error(
+                  rule,
+                  "Cannot check value mismatches: no column is compared (the dataset's"
+                      + " compared-columns is empty), so no damaged value could be found")
+              : keys(
+                  rule,
+                  o.mismatched(),
+                  "keys have compared columns that differ from raw at the same version");
       case FRESHNESS -> freshness(rule, o.freshness(), in.markerType());
       case RUN_ACCOUNTING, UNPROCESSED_FILES -> throw new IllegalStateException("handled above");
     };

@@ -327,7 +327,8 @@ public final class Reconciler {
                   runsError,
                   ds.spec().changeMarker().type(),
                   unprocessed,
-                  unprocessedError));
+                  unprocessedError,
+                  ds.spec().comparedColumns()));
       if (report.mode() == ReconciliationMode.WINDOW) {
         results = carryOverFullFailures(report, results);
       }

@@ -41,6 +41,7 @@ class TestReconcilerConfig {
     m.put("tidemark.datasets.customers.raw.location", "/data/raw/customers");
     m.put("tidemark.datasets.customers.curated-table", "curated.customers");
     m.put("tidemark.datasets.customers.catalog.warehouse", "/data/warehouse");
+    m.put("tidemark.datasets.customers.compared-columns", "customer_name,email");
     return m;
   }
 
@@ -71,7 +72,7 @@ class TestReconcilerConfig {
     assertThat(d.spec().changeMarker().column()).isEqualTo("updated_at");
     assertThat(d.spec().changeMarker().type()).isEqualTo(ChangeMarkerType.TIMESTAMP);
     assertThat(d.spec().operationColumn()).isEqualTo("op");
-    assertThat(d.spec().comparedColumns()).isEmpty();
+    assertThat(d.spec().comparedColumns()).containsExactly("customer_name", "email");
     assertThat(d.spec().raw().partitionColumn()).isEqualTo("ingest_date");
     assertThat(d.spec().quarantineTable()).isEqualTo("curated.customers_quarantine");
     assertThat(d.catalog().properties())

@@ -55,6 +55,7 @@ class TestStartupChecks {
     m.put(P + "raw.location", raw.toString());
     m.put(P + "curated-table", "curated.customers");
     m.put(P + "catalog.warehouse", warehouse.toString());
+    m.put(P + "compared-columns", "customer_name,email");
     return m;
   }
 
@@ -337,6 +338,30 @@ class TestStartupChecks {
     assertThat(HostPolicy.sameOrigin("http://localhost:8081", "localhost:8080")).isFalse();
     assertThat(HostPolicy.sameOrigin("null", "localhost:8080")).isFalse();
     assertThat(HostPolicy.sameOrigin("http://localhost:8080/x", "localhost:8080")).isFalse();
+  }
+
+  /** Before this change such a dataset started, and its value_mismatches passed over any value. */
+  @Test
+  void aValueRuleWithNoComparedColumnsStopsTheStart() {
+    Map<String, String> m = working();
+    m.remove(P + "compared-columns");
+    assertThatThrownBy(() -> ReconcilerSettings.from(config(m), ENGINES, "127.0.0.1"))
+        .isInstanceOf(InvalidConfigException.class)
+        .hasMessage(
+            "Cannot start the reconciler: config key '"
+                + P
+                + "compared-columns': is empty, yet rule value_mismatches compares these columns:"
+                + " list the payload columns to compare (e.g. customer_name,email), or remove the"
+                + " rule ("
+                + P
+                + "rules.value_mismatches.enabled=false)");
+    m.put(P + "rules.value_mismatches.enabled", "false");
+    assertThat(
+            ReconcilerSettings.from(config(m), ENGINES, "127.0.0.1")
+                .datasets()
+                .get("customers")
+                .rules())
+        .noneMatch(r -> r.kind() == io.tidemark.model.config.RuleKind.VALUE_MISMATCHES);
   }
 
   /** Started without bin/reconciler, the service listens on loopback only. */

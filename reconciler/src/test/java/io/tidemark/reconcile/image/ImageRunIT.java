@@ -102,6 +102,7 @@ class ImageRunIT {
     env.put("TIDEMARK_DATASETS_CUSTOMERS_RAW_LOCATION", "s3://" + BUCKET + "/raw/customers");
     env.put("TIDEMARK_DATASETS_CUSTOMERS_CURATED_TABLE", "curated.customers");
     env.put("TIDEMARK_DATASETS_CUSTOMERS_CATALOG_WAREHOUSE", "s3://" + BUCKET + "/warehouse");
+    env.put("TIDEMARK_DATASETS_CUSTOMERS_COMPARED_COLUMNS", "customer_name,email");
     // Test-only: a free port and every AWS endpoint on moto.
     env.put("QUARKUS_HTTP_PORT", String.valueOf(port));
     String endpoint = moto.endpoint().toString();

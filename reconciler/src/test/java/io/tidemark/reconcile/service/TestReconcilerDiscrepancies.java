@@ -207,6 +207,46 @@ class TestReconcilerDiscrepancies {
     assertOnlyFails(runFull(rules(0)), RuleKind.VALUE_MISMATCHES, List.of(key(9)));
   }
 
+  /**
+   * A dataset that compares no column: before this change value_mismatches passed over a damaged
+   * email, as a comparison of nothing finds no difference.
+   */
+  @Test
+  void aValueRuleWithNoComparedColumnsIsAnErrorNotAPass() {
+    scenario.curated.upsert(
+        List.of(new CuratedTable.Row(key(9), name(9, 1), "changed@example.com", at(30))));
+    io.tidemark.model.config.DatasetSpec s = scenario.spec();
+    io.tidemark.model.config.DatasetSpec nothingCompared =
+        new io.tidemark.model.config.DatasetSpec(
+            s.name(),
+            s.pipeline(),
+            s.keyColumns(),
+            s.changeMarker(),
+            s.operationColumn(),
+            List.of(),
+            s.raw(),
+            s.curatedTable(),
+            s.quarantineTable());
+    Reconciler r =
+        Reconciler.builder(scenario.stateRoot)
+            .dataset(nothingCompared, scenario.catalog(), rules(0))
+            .clock(Clock.fixed(NOW, ZoneOffset.UTC))
+            .build();
+    ReconciliationReport report = r.run("customers", ReconciliationMode.FULL, null, null, "test");
+
+    RuleResult values = byKind(report).get(RuleKind.VALUE_MISMATCHES);
+    assertThat(values.status()).isEqualTo(RuleStatus.ERROR);
+    assertThat(values.reason())
+        .isEqualTo(
+            "Cannot check value mismatches: no column is compared (the dataset's"
+                + " compared-columns is empty), so no damaged value could be found");
+    assertThat(report.status()).isEqualTo(ReconciliationStatus.FAILED);
+    assertThat(r.alarms())
+        .filteredOn(a -> "value_mismatches".equals(a.rule()))
+        .singleElement()
+        .satisfies(a -> assertThat(a.state()).isEqualTo(AlarmState.ALARM));
+  }
+
   @Test
   void countMismatch() {
     scenario.curated.delete(List.of(key(10), key(11), key(12), key(13)));
