@@ -727,6 +727,27 @@
       el('ul', { class: 'small points' }, a.datapoints.map((p) => el('li', {}, fmtTime(p.timestamp) + ': ' + fmtNumber(p.value)))));
   }
 
+  // ---------------------------------------------------------------- unreadable reports
+
+  /** Names the stored reports the service left out because they do not parse; hidden when none. */
+  async function showUnreadable() {
+    const box = document.getElementById('unreadable');
+    let list;
+    try {
+      list = await api('api/unreadable-reports');
+    } catch (e) {
+      return; // The view says why the service cannot be read.
+    }
+    clear(box);
+    box.hidden = !list || list.length === 0;
+    if (box.hidden) return;
+    box.append(
+      el('p', {}, list.length + ' stored report' + (list.length === 1 ? '' : 's') +
+        ' could not be read and ' + (list.length === 1 ? 'is' : 'are') + ' left out of this page:'),
+      el('ul', { class: 'small' }, list.map((u) =>
+        el('li', {}, el('code', {}, u.location), ' (' + u.kind + ' report): ' + u.reason))));
+  }
+
   // ---------------------------------------------------------------- routing
 
   async function route() {
@@ -750,6 +771,7 @@
           e instanceof ApiFailure ? describe(e, 'show this page') : 'Cannot show this page: ' + e.message));
       }
     }
+    await showUnreadable();
   }
 
   document.addEventListener('DOMContentLoaded', () => {

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -62,6 +63,19 @@ public class MeterPublisher {
   /** Whether the CloudWatch registry is on. */
   public boolean cloudWatchEnabled() {
     return cloudWatch != null;
+  }
+
+  /**
+   * A gauge of the service itself, outside the catalogue (on the application registry only, never
+   * CloudWatch), read whenever the registry is scraped.
+   */
+  public void serviceGauge(
+      String name, String description, String tagKey, String tagValue, Supplier<Number> value) {
+    Gauge.builder(name, value)
+        .description(description)
+        .tag(tagKey, tagValue)
+        .strongReference(true)
+        .register(registry);
   }
 
   public void publish(List<Datum> datapoints) {

@@ -24,6 +24,23 @@ abstract class IndexedReportStore implements ReportStore {
   /** Every report of the store, by id. */
   protected final Map<String, ReconciliationReport> byId = new ConcurrentHashMap<>();
 
+  /** The reports that did not parse, by location. */
+  private final Map<String, UnreadableReport> unreadable = new ConcurrentHashMap<>();
+
+  /** Leaves a report that does not parse out, and names it. */
+  protected final void unreadable(String location, RuntimeException e) {
+    UnreadableReport u = UnreadableReport.of(UnreadableReport.RECONCILIATION, location, e);
+    unreadable.put(location, u);
+    LOG.warn("{}", u.message());
+  }
+
+  @Override
+  public final List<UnreadableReport> unreadable() {
+    return unreadable.values().stream()
+        .sorted(Comparator.comparing(UnreadableReport::location))
+        .toList();
+  }
+
   @Override
   public final Optional<ReconciliationReport> find(String id) {
     return Optional.ofNullable(byId.get(id));

@@ -10,8 +10,6 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.stream.Stream;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Reports as JSON files: {@code <state-root>/_reconciliation/dt=YYYY-MM-DD/<id>.json}, dated by the
@@ -20,7 +18,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class LocalReportStore extends IndexedReportStore {
   public static final String FOLDER = StateLayout.RECONCILIATION_FOLDER;
-  private static final Logger LOG = LoggerFactory.getLogger(LocalReportStore.class);
 
   private final Path root;
 
@@ -49,7 +46,7 @@ public final class LocalReportStore extends IndexedReportStore {
           byId.put(r.id(), r);
         } catch (RuntimeException e) {
           // One unreadable report must not hide the others; it stays on disk for a person.
-          LOG.warn("Cannot read reconciliation report {}: {}", f, e.getMessage());
+          unreadable(f.toString(), e);
         }
       }
     } catch (IOException e) {

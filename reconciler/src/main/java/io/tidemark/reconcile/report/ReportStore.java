@@ -28,4 +28,7 @@ public interface ReportStore {
    * @return the reports rewritten
    */
   List<ReconciliationReport> abandonRunning(Instant now);
+
+  /** The stored reports that did not parse when the store read its history; they are left out. */
+  List<UnreadableReport> unreadable();
 }

@@ -11,8 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -34,7 +32,6 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * ({@code If-Match: <ETag>}). Either failing ends in a {@link ReportConflictException}.
  */
 public final class S3ReportStore extends IndexedReportStore {
-  private static final Logger LOG = LoggerFactory.getLogger(S3ReportStore.class);
 
   private final S3Client s3;
   private final S3Location root;
@@ -87,8 +84,7 @@ public final class S3ReportStore extends IndexedReportStore {
         etagByKey.put(object.key(), bytes.response().eTag());
       } catch (RuntimeException e) {
         // One unreadable report must not hide the others; it stays in the bucket for a person.
-        LOG.warn(
-            "Cannot read reconciliation report {}: {}", root.uri(object.key()), e.getMessage());
+        unreadable(root.uri(object.key()), e);
       }
     }
   }

@@ -1,13 +1,9 @@
 package io.tidemark.reconcile.report;
 
 import io.tidemark.model.contract.StateLayout;
-import io.tidemark.model.json.Json;
-import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.reconcile.engine.S3Location;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -19,11 +15,13 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 /**
  * Reads run reports from {@code s3://bucket/<prefix>/_runs/dt=YYYY-MM-DD/<run-id>.json}, as {@link
  * LocalRunReports} does from a folder: a report's {@code dt} is its start date, so the day before
- * the window start is read too, and only the day folders that can hold the window are listed.
+ * the window start is read too, and only the day folders that can hold the window are listed. An
+ * object's version is its ETag: an object is fetched again only when it changed.
  */
-public final class S3RunReports implements RunReportSource {
+public final class S3RunReports extends IndexedRunReports {
   private final S3Client s3;
   private final S3Location root;
+  private final String folder;
 
   /**
    * @param s3 the client; the caller owns (and closes) it
@@ -33,14 +31,12 @@ public final class S3RunReports implements RunReportSource {
   public S3RunReports(S3Client s3, String bucket, String prefix) {
     this.s3 = Objects.requireNonNull(s3, "s3 is null");
     this.root = new S3Location(bucket, Objects.requireNonNull(prefix, "prefix is null"));
+    this.folder = root.prefix() + StateLayout.RUNS_FOLDER + "/";
   }
 
   @Override
-  public List<IngestRunReport> read(String pipeline, String dataset, Instant from, Instant to) {
-    String folder = root.prefix() + StateLayout.RUNS_FOLDER + "/";
-    LocalDate fromDate =
-        from == null ? null : LocalDate.ofInstant(from, ZoneOffset.UTC).minusDays(1);
-    List<String> days = new ArrayList<>();
+  protected List<LocalDate> listDays() {
+    List<LocalDate> days = new ArrayList<>();
     listLevel(
         folder,
         object -> {},
@@ -48,40 +44,38 @@ public final class S3RunReports implements RunReportSource {
           LocalDate dt =
               StateLayout.parseDayFolder(
                   dayPrefix.substring(folder.length(), dayPrefix.length() - 1));
-          if (dt != null && (fromDate == null || !dt.isBefore(fromDate))) {
-            days.add(dayPrefix);
+          if (dt != null) {
+            days.add(dt);
           }
         });
-    List<IngestRunReport> out = new ArrayList<>();
-    for (String day : days) {
-      listLevel(
-          day,
-          object -> {
-            String name = object.key().substring(day.length());
-            if (name.startsWith(".") || !name.endsWith(StateLayout.REPORT_SUFFIX)) {
-              return;
-            }
-            IngestRunReport r = readReport(object.key());
-            boolean inWindow =
-                (from == null || r.finishedAt().isAfter(from)) && !r.finishedAt().isAfter(to);
-            if (inWindow && r.dataset().equals(dataset) && r.pipeline().equals(pipeline)) {
-              out.add(r);
-            }
-          },
-          subfolder -> {});
-    }
+    return days;
+  }
+
+  @Override
+  protected List<StoredFile> listFiles(LocalDate day) {
+    String prefix = folder + StateLayout.dayFolder(day) + "/";
+    List<StoredFile> out = new ArrayList<>();
+    listLevel(
+        prefix,
+        object -> {
+          String name = object.key().substring(prefix.length());
+          if (!name.startsWith(".") && name.endsWith(StateLayout.REPORT_SUFFIX)) {
+            out.add(new StoredFile(root.uri(object.key()), object.eTag() + "@" + object.size()));
+          }
+        },
+        subfolder -> {});
     return out;
   }
 
-  private IngestRunReport readReport(String key) {
+  @Override
+  protected String text(StoredFile file) {
+    String key = file.location().substring(root.uri("").length());
     try {
-      String text =
-          s3.getObjectAsBytes(r -> r.bucket(root.bucket()).key(key))
-              .asString(StandardCharsets.UTF_8);
-      return Json.read(text, IngestRunReport.class);
-    } catch (RuntimeException e) {
+      return s3.getObjectAsBytes(r -> r.bucket(root.bucket()).key(key))
+          .asString(StandardCharsets.UTF_8);
+    } catch (SdkException e) {
       throw new RunReportException(
-          "Cannot read run report " + root.uri(key) + ": " + e.getMessage(), e);
+          "Cannot read run report " + file.location() + ": " + e.getMessage(), e);
     }
   }
 

@@ -8,6 +8,7 @@ import io.tidemark.reconcile.engine.QuarantineCounts;
 import io.tidemark.reconcile.engine.RawFiles;
 import io.tidemark.reconcile.engine.athena.AthenaEngine;
 import io.tidemark.reconcile.engine.sql.RawTable;
+import io.tidemark.reconcile.report.RunReportSource;
 import io.tidemark.reconcile.service.InvalidRequestException;
 import io.tidemark.reconcile.service.ReconciliationService;
 import io.tidemark.reconcile.service.UnknownDatasetException;
@@ -18,6 +19,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -27,7 +29,11 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.catalog.Catalog;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** The configured datasets. */
@@ -140,7 +146,13 @@ public class DatasetResource {
       description =
           "Status, watermark and its lag, counts and duration of each run, from the ingest job's"
               + " run reports (without their file lists).")
-  public List<IngestRunView> runs(
+  @APIResponse(
+      responseCode = "200",
+      description =
+          "The runs; a run report that does not parse is left out and named in a Warning header",
+      content =
+          @Content(schema = @Schema(type = SchemaType.ARRAY, implementation = IngestRunView.class)))
+  public Response runs(
       @PathParam("dataset") String dataset,
       @Parameter(description = "At most this many, 1..1000, default 20") @QueryParam("limit")
           String limit,
@@ -148,7 +160,9 @@ public class DatasetResource {
     QueryParams.onlyKnown(RUNS, uri, "limit");
     ReconciliationResource.dataset(service, RUNS, dataset, true);
     int n = ReconciliationResource.limit(RUNS, limit);
-    return service.ingestRuns(dataset).stream().limit(n).map(IngestRunView::of).toList();
+    RunReportSource.Listing runs = service.ingestRuns(dataset, n);
+    return UnreadableWarnings.ok(
+        runs.reports().stream().map(IngestRunView::of).toList(), runs.unreadable());
   }
 
   /** The rows of the dataset's quarantine table by reason code. */

@@ -3,6 +3,7 @@ package io.tidemark.reconcile.rest;
 import io.tidemark.model.json.Checks;
 import io.tidemark.model.report.ReconciliationMode;
 import io.tidemark.model.report.ReconciliationReport;
+import io.tidemark.reconcile.report.UnreadableReport;
 import io.tidemark.reconcile.service.InvalidRequestException;
 import io.tidemark.reconcile.service.ReconciliationService;
 import io.tidemark.reconcile.service.UnknownDatasetException;
@@ -122,7 +123,16 @@ public class ReconciliationResource {
   @GET
   @ReadKeyRequired
   @Operation(summary = "List reconciliations", description = "Newest first.")
-  @APIResponse(responseCode = "200", description = "The reports")
+  @APIResponse(
+      responseCode = "200",
+      description =
+          "The reports; one that does not parse is left out and named in a Warning header",
+      content =
+          @Content(
+              schema =
+                  @Schema(
+                      type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.ARRAY,
+                      implementation = ReconciliationReport.class)))
   @APIResponse(
       responseCode = "400",
       description = "A malformed dataset or limit",
@@ -131,7 +141,7 @@ public class ReconciliationResource {
       responseCode = "404",
       description = "Unknown dataset",
       content = @Content(schema = @Schema(implementation = ApiError.class)))
-  public List<ReconciliationReport> list(
+  public Response list(
       @Parameter(description = "Only this dataset's reconciliations") @QueryParam("dataset")
           String dataset,
       @Parameter(description = "At most this many, 1..1000, default 20") @QueryParam("limit")
@@ -140,7 +150,12 @@ public class ReconciliationResource {
     QueryParams.onlyKnown(LIST, uri, "dataset", "limit");
     Optional<String> ds =
         dataset == null ? Optional.empty() : Optional.of(dataset(LIST, dataset, true));
-    return service.list(ds, limit(LIST, limit));
+    List<ReconciliationReport> reports = service.list(ds, limit(LIST, limit));
+    return UnreadableWarnings.ok(
+        reports,
+        service.unreadableReports().stream()
+            .filter(u -> u.kind().equals(UnreadableReport.RECONCILIATION))
+            .toList());
   }
 
   @GET

@@ -28,6 +28,7 @@ import io.tidemark.reconcile.report.LocalReportStore;
 import io.tidemark.reconcile.report.LocalRunReports;
 import io.tidemark.reconcile.report.ReportStore;
 import io.tidemark.reconcile.report.RunReportSource;
+import io.tidemark.reconcile.report.UnreadableReport;
 import io.tidemark.reconcile.rules.RuleEvaluator;
 import io.tidemark.reconcile.rules.RunAccounting;
 import io.tidemark.reconcile.rules.UnprocessedFiles;
@@ -274,7 +275,12 @@ public final class Reconciler {
       List<IngestRunReport> allReports = null;
       String reportsError = null;
       try {
-        allReports = runReports.read(ds.spec().pipeline(), ds.name(), null, Instant.MAX);
+        RunReportSource.Listing listing =
+            runReports.read(ds.spec().pipeline(), ds.name(), null, Instant.MAX);
+        allReports = listing.reports();
+        for (UnreadableReport u : listing.unreadable()) {
+          LOG.warn("Reconciliation {} of {}: {}", report.id(), ds.name(), u.message());
+        }
       } catch (RuntimeException e) {
         reportsError = message(e);
       }
@@ -446,21 +452,23 @@ public final class Reconciler {
   }
 
   /**
-   * The dataset's ingest run reports, newest first (by end time).
+   * The dataset's newest ingest run reports, newest first (by end time), at most {@code limit}, and
+   * the report files read that do not parse.
    *
    * @throws UnknownDatasetException for a dataset that is not configured
    */
-  public List<IngestRunReport> ingestRuns(String dataset) {
+  public RunReportSource.Listing ingestRuns(String dataset, int limit) {
     ReconciledDataset ds = datasets.get(dataset);
     if (ds == null) {
       throw new UnknownDatasetException(dataset);
     }
-    List<IngestRunReport> out =
-        new ArrayList<>(runReports.read(ds.spec().pipeline(), dataset, null, Instant.MAX));
-    out.sort(
-        java.util.Comparator.comparing(IngestRunReport::finishedAt)
-            .thenComparing(IngestRunReport::runId)
-            .reversed());
+    return runReports.newest(ds.spec().pipeline(), dataset, limit);
+  }
+
+  /** Every stored report, of runs and of reconciliations, that does not parse and is left out. */
+  public List<UnreadableReport> unreadableReports() {
+    List<UnreadableReport> out = new ArrayList<>(reports.unreadable());
+    out.addAll(runReports.unreadable());
     return out;
   }
 
@@ -506,7 +514,7 @@ public final class Reconciler {
     String pipeline = alarm.dimensions().get(io.tidemark.model.metrics.Dimension.PIPELINE);
     String dataset = alarm.dimensions().get(io.tidemark.model.metrics.Dimension.DATASET);
     List<Datum> out = new ArrayList<>();
-    for (IngestRunReport r : runReports.read(pipeline, dataset, from, to)) {
+    for (IngestRunReport r : runReports.read(pipeline, dataset, from, to).reports()) {
       for (Datum d : IngestRunMetrics.datums(r)) {
         if (d.metric() == alarm.metric() && d.dimensions().equals(alarm.dimensions())) {
           out.add(d);

@@ -36,6 +36,9 @@ import org.jboss.logging.Logger;
 public class ReconciliationService {
   private static final Logger LOG = Logger.getLogger(ReconciliationService.class);
 
+  /** Prometheus: {@code tidemark_unreadable_reports{kind="run"|"reconciliation"}}. */
+  public static final String UNREADABLE_REPORTS_GAUGE = "tidemark.unreadable.reports";
+
   private final ReconcilerSettings settings;
   private final Reconciler reconciler;
   private final ExecutorService executor;
@@ -59,6 +62,17 @@ public class ReconciliationService {
     config.alarms().template().ifPresent(b::alarmTemplate);
     this.reconciler = b.build();
     List<ReconciliationReport> abandoned = reconciler.recover();
+    for (String kind :
+        List.of(
+            io.tidemark.reconcile.report.UnreadableReport.RUN,
+            io.tidemark.reconcile.report.UnreadableReport.RECONCILIATION)) {
+      meters.serviceGauge(
+          UNREADABLE_REPORTS_GAUGE,
+          "Stored reports left out because they do not parse (GET /api/unreadable-reports)",
+          "kind",
+          kind,
+          () -> reconciler.unreadableReports().stream().filter(u -> u.kind().equals(kind)).count());
+    }
     AtomicInteger n = new AtomicInteger();
     this.executor =
         Executors.newFixedThreadPool(
@@ -115,8 +129,14 @@ public class ReconciliationService {
     return reconciler.running(dataset);
   }
 
-  public List<io.tidemark.model.report.IngestRunReport> ingestRuns(String dataset) {
-    return reconciler.ingestRuns(dataset);
+  public io.tidemark.reconcile.report.RunReportSource.Listing ingestRuns(
+      String dataset, int limit) {
+    return reconciler.ingestRuns(dataset, limit);
+  }
+
+  /** Every stored report that does not parse and is left out of the answers. */
+  public List<io.tidemark.reconcile.report.UnreadableReport> unreadableReports() {
+    return reconciler.unreadableReports();
   }
 
   public io.tidemark.reconcile.engine.QuarantineCounts quarantine(String dataset) {

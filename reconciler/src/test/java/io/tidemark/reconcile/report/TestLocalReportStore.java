@@ -90,6 +90,18 @@ class TestLocalReportStore {
     new LocalReportStore(state).save(running("r1", "customers", t, t));
     Files.writeString(state.resolve("_reconciliation/dt=2026-03-10/broken.json"), "{not json");
 
-    assertThat(new LocalReportStore(state).find("r1")).isPresent();
+    LocalReportStore store = new LocalReportStore(state);
+    assertThat(store.find("r1")).isPresent();
+    Path broken = state.resolve("_reconciliation/dt=2026-03-10/broken.json");
+    assertThat(store.unreadable())
+        .singleElement()
+        .satisfies(
+            u -> {
+              assertThat(u.kind()).isEqualTo("reconciliation");
+              assertThat(u.location()).isEqualTo(broken.toString());
+              assertThat(u.message())
+                  .startsWith("Cannot read reconciliation report " + broken + ": ")
+                  .endsWith("; skipped");
+            });
   }
 }

@@ -131,7 +131,12 @@ class TestS3ReportStore {
         r -> r.bucket(BUCKET).key("prod/state/_reconciliation/dt=2026-03-10/broken.json"),
         RequestBody.fromString("{not json"));
 
-    assertThat(store().find("r1")).isPresent();
+    S3ReportStore store = store();
+    assertThat(store.find("r1")).isPresent();
+    assertThat(store.unreadable())
+        .extracting(UnreadableReport::location)
+        .containsExactly(
+            "s3://" + BUCKET + "/prod/state/_reconciliation/dt=2026-03-10/broken.json");
   }
 
   @AwsTest

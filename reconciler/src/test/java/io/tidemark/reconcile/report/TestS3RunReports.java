@@ -1,7 +1,6 @@
 package io.tidemark.reconcile.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tidemark.model.json.Json;
 import io.tidemark.model.report.DiscoveryMode;
@@ -90,14 +89,17 @@ class TestS3RunReports {
     put("state/_runs/not-a-day/x.json", "{not read");
 
     List<IngestRunReport> runs =
-        new S3RunReports(s3, BUCKET, "state").read("default", "customers", T, T.plusSeconds(3600));
+        new S3RunReports(s3, BUCKET, "state")
+            .read("default", "customers", T, T.plusSeconds(3600))
+            .reports();
 
     assertThat(runs)
         .extracting(IngestRunReport::runId)
         .containsExactlyInAnyOrder("inside", "atEnd");
     assertThat(
             new S3RunReports(s3, BUCKET, "state")
-                .read("default", "customers", null, T.plusSeconds(3600)))
+                .read("default", "customers", null, T.plusSeconds(3600))
+                .reports())
         .extracting(IngestRunReport::runId)
         .containsExactlyInAnyOrder("old", "before", "atStart", "inside", "atEnd");
   }
@@ -108,25 +110,72 @@ class TestS3RunReports {
 
     assertThat(
             new S3RunReports(s3, BUCKET, "state")
-                .read("default", "customers", Instant.parse("2026-03-10T00:00:00Z"), T))
+                .read("default", "customers", Instant.parse("2026-03-10T00:00:00Z"), T)
+                .reports())
         .extracting(IngestRunReport::runId)
         .containsExactly("overnight");
   }
 
+  /** Before this change one truncated report made the whole read fail. */
   @AwsTest
-  void anUnreadableReportInRangeIsAnError() {
-    put("state/_runs/dt=2026-03-10/broken.json", "{not json");
+  void anUnreadableReportIsSkippedAndNamed() {
+    land("default", "customers", "inside", T);
+    put("state/_runs/dt=2026-03-10/broken.json", "{\"runId\":\"trunc");
 
-    assertThatThrownBy(
-            () -> new S3RunReports(s3, BUCKET, "state").read("default", "customers", T, T))
-        .isInstanceOf(RunReportSource.RunReportException.class)
-        .hasMessageStartingWith(
-            "Cannot read run report s3://tidemark-state/state/_runs/dt=2026-03-10/broken.json: ");
+    RunReportSource.Listing listing =
+        new S3RunReports(s3, BUCKET, "state").read("default", "customers", null, T);
+
+    assertThat(listing.reports()).extracting(IngestRunReport::runId).containsExactly("inside");
+    assertThat(listing.unreadable())
+        .singleElement()
+        .satisfies(
+            u -> {
+              assertThat(u.kind()).isEqualTo("run");
+              assertThat(u.location())
+                  .isEqualTo("s3://tidemark-state/state/_runs/dt=2026-03-10/broken.json");
+              assertThat(u.message())
+                  .startsWith(
+                      "Cannot read run report"
+                          + " s3://tidemark-state/state/_runs/dt=2026-03-10/broken.json: ")
+                  .endsWith("; skipped");
+            });
+  }
+
+  /**
+   * The newest runs read only the newest day folders, each object once; an object that lands or
+   * changes later is fetched when its day is read again.
+   */
+  @AwsTest
+  void theNewestRunsReadOnlyTheNewestDaysAndEachObjectOnce() {
+    for (int day = 0; day < 10; day++) {
+      for (int run = 0; run < 3; run++) {
+        Instant at = T.minus(Duration.ofDays(day)).plusSeconds(run * 600L);
+        land("default", "customers", "d" + day + "-r" + run, at);
+      }
+    }
+    S3RunReports reports = new S3RunReports(s3, BUCKET, "state");
+
+    assertThat(reports.newest("default", "customers", 4).reports())
+        .extracting(IngestRunReport::runId)
+        .containsExactly("d0-r2", "d0-r1", "d0-r0", "d1-r2");
+    assertThat(reports.parsedCount())
+        .as("days 0 and 1 hold the four, and day 2 may hold a run that ended after them")
+        .isEqualTo(9);
+    reports.newest("default", "customers", 4);
+    assertThat(reports.parsedCount()).as("nothing changed: nothing fetched again").isEqualTo(9);
+
+    land("default", "customers", "new", T.plusSeconds(3000));
+    assertThat(reports.newest("default", "customers", 1).reports())
+        .extracting(IngestRunReport::runId)
+        .containsExactly("new");
+    assertThat(reports.parsedCount()).isEqualTo(10);
   }
 
   @AwsTest
   void noRunsFolderMeansNoRuns() {
-    assertThat(new S3RunReports(s3, BUCKET, "state").read("default", "customers", null, T))
-        .isEmpty();
+    RunReportSource.Listing listing =
+        new S3RunReports(s3, BUCKET, "state").read("default", "customers", null, T);
+    assertThat(listing.reports()).isEmpty();
+    assertThat(listing.unreadable()).isEmpty();
   }
 }

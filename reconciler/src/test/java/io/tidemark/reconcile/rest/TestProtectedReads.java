@@ -44,7 +44,9 @@ class TestProtectedReads {
         "/api/datasets",
         "/api/alarms?dataset=customers",
         "/api/reconciliations?limit=5",
-        "/api/reconciliations/" + QuarkusFixtures.ABANDONED_ID
+        "/api/reconciliations/" + QuarkusFixtures.ABANDONED_ID,
+        "/api/datasets/customers/runs",
+        "/api/unreadable-reports"
       })
   void aReadWithoutAKeyIs401AndShowsNothing(String url) {
     given()

@@ -47,6 +47,66 @@ class TestStatusApi {
     assertThat(body).as("the run's raw file paths stay in its report").doesNotContain("file:");
   }
 
+  /**
+   * Before this change the fixture's truncated run report made this answer a 500 "Internal error":
+   * the whole run history was off the API and the page.
+   */
+  @Test
+  void aTruncatedRunReportIsSkippedAndNamedInTheAnswerAndAMetric() {
+    String warning =
+        given()
+            .get("/api/datasets/customers/runs")
+            .then()
+            .statusCode(200)
+            .body("size()", equalTo(1))
+            .body("[0].runId", equalTo(CustomersScenario.RUN_ID))
+            .extract()
+            .header("Warning");
+    String file =
+        QuarkusFixtures.stateRoot.resolve(QuarkusFixtures.TRUNCATED_RUN_REPORT).toString();
+    assertThat(warning)
+        .startsWith("199 tidemark \"Cannot read run report " + file + ": ")
+        .endsWith("; skipped\"");
+    given()
+        .get("/api/unreadable-reports")
+        .then()
+        .statusCode(200)
+        .body("find { it.kind == 'run' }.location", equalTo(file))
+        .body("find { it.kind == 'run' }.reason", containsString("end-of-input"));
+    given()
+        .get("/q/metrics")
+        .then()
+        .statusCode(200)
+        .body(containsString("tidemark_unreadable_reports{kind=\"run\"} 1.0"));
+  }
+
+  /** Before this change the broken report was only logged: no answer said one was left out. */
+  @Test
+  void anUnreadableReconciliationReportIsSkippedAndNamedInTheAnswerAndAMetric() {
+    String file =
+        QuarkusFixtures.stateRoot.resolve(QuarkusFixtures.BROKEN_RECONCILIATION_REPORT).toString();
+    String warning =
+        given()
+            .get("/api/reconciliations?limit=1000")
+            .then()
+            .statusCode(200)
+            .body("id", org.hamcrest.Matchers.hasItem(QuarkusFixtures.ABANDONED_ID))
+            .extract()
+            .header("Warning");
+    assertThat(warning)
+        .startsWith("199 tidemark \"Cannot read reconciliation report " + file + ": ");
+    given()
+        .get("/api/unreadable-reports")
+        .then()
+        .statusCode(200)
+        .body("find { it.kind == 'reconciliation' }.location", equalTo(file));
+    given()
+        .get("/q/metrics")
+        .then()
+        .statusCode(200)
+        .body(containsString("tidemark_unreadable_reports{kind=\"reconciliation\"} 1.0"));
+  }
+
   @Test
   void ingestRunsAreNewestFirstAndLimited() {
     given()

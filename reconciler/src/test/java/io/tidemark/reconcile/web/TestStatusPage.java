@@ -160,6 +160,24 @@ class TestStatusPage {
     browser.screenshot("overview-phone.png");
   }
 
+  /**
+   * Before this change a dataset page said only "the service answered 500" when one run report of
+   * the state root was truncated; it now shows the runs and names what was left out.
+   */
+  @Test
+  void aTruncatedRunReportLeavesTheRunsShownAndIsNamedOnThePage() {
+    open("#/dataset/customers");
+    assertThat(visible("[data-testid=last-run]").getText()).contains("SUCCEEDED");
+    String named = visible("[data-testid=unreadable]").getText();
+    assertThat(named)
+        .contains("2 stored reports could not be read")
+        .contains(QuarkusFixtures.TRUNCATED_RUN_REPORT)
+        .contains("(run report)")
+        .contains(QuarkusFixtures.BROKEN_RECONCILIATION_REPORT)
+        .contains("(reconciliation report)");
+    assertThat(driver().findElements(By.cssSelector("[data-testid=view-error]"))).isEmpty();
+  }
+
   @Test
   void aDamagedTableShowsItsFailingRulesWithTheirSampleKeysAndReason() {
     startFromPage("damaged", "full", QuarkusFixtures.API_KEY);
