@@ -306,7 +306,7 @@ public final class RuleEvaluator {
         o.offendingRuns().size()
             + " of "
             + o.runsChecked()
-            + " runs do not account for their records or files: "
+            + " runs do not account for their records, files or commits: "
             + String.join("; ", o.errors().stream().limit(10).toList());
     return RuleResult.evaluate(rule, o.unaccounted(), reason, o.offendingRuns(), 0);
   }

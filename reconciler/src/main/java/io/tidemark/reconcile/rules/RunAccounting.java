@@ -20,9 +20,13 @@ import java.util.TreeSet;
  *
  * <p>With the curated table's history ({@link #check(List, Ledger)}), reports and commits are also
  * matched both ways, so that a deleted report, or a report of a commit that is not on the table,
- * cannot go unnoticed: every ingest commit in the window has a report of its run (or of a retry
- * that found its batch committed), and every SUCCEEDED report in the window has its batch on the
- * table's main history (unless that part of the history was expired).
+ * cannot go unnoticed: every ingest commit up to the window end has a report of its run (or of a
+ * retry that found its batch committed), and every SUCCEEDED report up to the window end has its
+ * batch on the table's main history (unless that part of the history was expired). The matching
+ * covers the whole ledger, not only the window: main rolled back behind a run that finished before
+ * the window starts takes that run's batch out of the history, and only the whole ledger shows it.
+ * It costs one pass over the reports and the commits, which the caller has read anyway (the
+ * unprocessed-files check needs every report too): no reads of its own, linear in their number.
  */
 public final class RunAccounting {
   private RunAccounting() {}
@@ -30,7 +34,8 @@ public final class RunAccounting {
   /**
    * The outcome over a set of reports.
    *
-   * @param runsChecked successful runs checked
+   * @param runsChecked runs checked: the successful runs whose counts were checked, and with a
+   *     ledger every run a SUCCEEDED report or an ingest commit up to the window end names
    * @param unaccounted records plus files the reports do not account for
    * @param offendingRuns run ids whose counts break an identity, in run-id order
    * @param errors what each offending run breaks, e.g. {@code run-7: recordsChanged 10 != ...}
@@ -50,8 +55,9 @@ public final class RunAccounting {
    * @param retainedSince when the history was expired, the oldest retained snapshot's time; null
    *     when the history is complete
    * @param allReports every run report of the dataset, whenever it finished
-   * @param from the window start, exclusive; null for the beginning
-   * @param to the window end, inclusive
+   * @param from the window start, exclusive; null for the beginning (the counts of the reports that
+   *     finished in the window are checked; the matching looks at the whole ledger)
+   * @param to the window end, inclusive: later commits and reports are not matched yet
    */
   public record Ledger(
       List<IngestCommit> commits,
@@ -85,17 +91,20 @@ public final class RunAccounting {
     ledger.commits().forEach(c -> committedBatches.add(c.batchId()));
 
     Set<String> offending = new TreeSet<>(counts.offendingRuns());
+    Set<String> checked = new HashSet<>();
+    reports.stream().filter(r -> r.status().successful()).forEach(r -> checked.add(r.runId()));
     List<String> errors = new ArrayList<>(counts.errors());
     long unaccounted = counts.unaccounted();
     for (IngestCommit c : ledger.commits()) {
-      if (!ledger.inWindow(c.committedAt())) {
+      if (c.committedAt().isAfter(ledger.to())) {
         continue;
       }
+      String run = c.runId() == null ? "batch-" + c.batchId() : c.runId();
+      checked.add(run);
       boolean reported =
           (c.runId() != null && reportedRuns.contains(c.runId()))
               || retriedBatches.contains(c.batchId());
       if (!reported) {
-        String run = c.runId() == null ? "batch-" + c.batchId() : c.runId();
         offending.add(run);
         errors.add(
             run
@@ -109,10 +118,13 @@ public final class RunAccounting {
         unaccounted++;
       }
     }
-    for (IngestRunReport r : reports) {
-      if (r.status() != IngestStatus.SUCCEEDED || r.batchId() == null) {
+    for (IngestRunReport r : ledger.allReports()) {
+      if (r.status() != IngestStatus.SUCCEEDED
+          || r.batchId() == null
+          || r.finishedAt().isAfter(ledger.to())) {
         continue;
       }
+      checked.add(r.runId());
       boolean expired =
           ledger.retainedSince() != null && r.finishedAt().isBefore(ledger.retainedSince());
       if (!committedBatches.contains(r.batchId()) && !expired) {
@@ -125,7 +137,7 @@ public final class RunAccounting {
         unaccounted++;
       }
     }
-    return new Outcome(counts.runsChecked(), unaccounted, List.copyOf(offending), errors);
+    return new Outcome(checked.size(), unaccounted, List.copyOf(offending), errors);
   }
 
   public static Outcome check(List<IngestRunReport> reports) {

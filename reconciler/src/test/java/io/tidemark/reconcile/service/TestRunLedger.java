@@ -45,11 +45,15 @@ class TestRunLedger {
   }
 
   private RuleResult runAccounting() {
+    return runAccounting(ReconciliationMode.FULL, null);
+  }
+
+  private RuleResult runAccounting(ReconciliationMode mode, Instant from) {
     return Reconciler.builder(s.stateRoot)
         .dataset(s.spec(), s.catalog(), List.of(RuleSpec.of(RuleKind.RUN_ACCOUNTING)))
         .clock(Clock.fixed(now, ZoneOffset.UTC))
         .build()
-        .run("customers", ReconciliationMode.FULL, null, null, "test")
+        .run("customers", mode, from, mode == ReconciliationMode.FULL ? null : now, "test")
         .results()
         .get(0);
   }
@@ -117,5 +121,56 @@ class TestRunLedger {
     RuleResult r = runAccounting();
 
     assertThat(r.status()).as(r.reason()).isEqualTo(RuleStatus.PASS);
+  }
+
+  @Test
+  void aWindowAfterTheLastPassSeesMainRolledBackBehindASucceededRun() {
+    long before = s.curated.table().currentSnapshot().snapshotId();
+    s.curated
+        .asIngestRun("run-0002", "batch-run-0002")
+        .upsert(
+            List.of(
+                new CuratedTable.Row(
+                    CustomersScenario.key(19),
+                    CustomersScenario.name(19, 2),
+                    CustomersScenario.email(19, 2),
+                    s.ago(1))));
+    s.writeRunReport(
+        "run-0002", now.minus(Duration.ofMinutes(90)), CustomersScenario.consistentCounts());
+    // A pass after run-0002 finished, then main is set back one ingest commit.
+    Instant lastPass = now.minus(Duration.ofMinutes(60));
+    s.curated.table().manageSnapshots().rollbackTo(before).commit();
+
+    RuleResult r = runAccounting(ReconciliationMode.WINDOW, lastPass);
+
+    assertThat(r.status()).as(r.reason()).isEqualTo(RuleStatus.FAIL);
+    assertThat(r.sampleKeys()).containsExactly("run-0002");
+    assertThat(r.reason())
+        .isEqualTo(
+            "1 of 2 runs do not account for their records, files or commits: run-0002: reports"
+                + " batch batch-run-0002 committed, but no commit on the curated table's main"
+                + " history holds it");
+  }
+
+  @Test
+  void aCommitWithoutAReportCountsItsRunAmongTheRunsChecked() throws Exception {
+    try (var files = Files.walk(s.stateRoot.resolve("_runs"))) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".json")).toList()) {
+        Files.delete(f);
+      }
+    }
+    var commit = s.curated.table().currentSnapshot();
+
+    RuleResult r = runAccounting(ReconciliationMode.WINDOW, now.minus(Duration.ofHours(1)));
+
+    assertThat(r.status()).isEqualTo(RuleStatus.FAIL);
+    assertThat(r.reason())
+        .isEqualTo(
+            "1 of 1 runs do not account for their records, files or commits: run-0001: committed"
+                + " batch batch-run-0001 at "
+                + Instant.ofEpochMilli(commit.timestampMillis())
+                + " (snapshot "
+                + commit.snapshotId()
+                + ") but no run report of it exists");
   }
 }
