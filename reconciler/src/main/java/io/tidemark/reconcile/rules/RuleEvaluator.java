@@ -245,7 +245,7 @@ public final class RuleEvaluator {
           rule,
           behind,
           "the curated table is empty while raw holds versions up to "
-              + f.newestRaw()
+              + marker(f.newestRaw(), timestamps)
               + (timestamps ? " (behind by " + Math.round(behind) + " s, since the oldest)" : "")
               + "; "
               + f.pending().count()
@@ -266,13 +266,26 @@ public final class RuleEvaluator {
                 + f.pending().count()
                 + " keys wait in raw"
             : "the newest curated sequence is "
-                + observed
+                + Math.round(observed)
                 + " behind raw (threshold "
                 + rule.threshold()
                 + "); "
                 + f.pending().count()
                 + " keys wait in raw";
     return RuleResult.evaluate(rule, observed, reason, f.pending().sample(), bytes);
+  }
+
+  /**
+   * A change marker as a reason shows it: an instant for a timestamp marker (the engines measure
+   * epoch seconds with microseconds), the integer for a sequence.
+   */
+  static String marker(double value, boolean timestamps) {
+    if (!timestamps) {
+      return Long.toString(Math.round(value));
+    }
+    return java.time.Instant.EPOCH
+        .plus(Math.round(value * 1e6), java.time.temporal.ChronoUnit.MICROS)
+        .toString();
   }
 
   /**

@@ -273,6 +273,28 @@ class TestReconcilerDiscrepancies {
   }
 
   @Test
+  void freshnessOfAnEmptyTableNamesRawsNewestVersionAsAnInstant() {
+    List<String> live = new java.util.ArrayList<>();
+    for (int i = 1; i <= 20; i++) {
+      if (i != 3) {
+        live.add(key(i));
+      }
+    }
+    scenario.curated.delete(live);
+    List<RuleSpec> rules =
+        List.of(new RuleSpec(null, RuleKind.FRESHNESS, 3600.0, null, null, null));
+
+    RuleResult freshness = runFull(rules).results().get(0);
+
+    assertThat(freshness.status()).isEqualTo(RuleStatus.FAIL);
+    assertThat(freshness.reason())
+        .isEqualTo(
+            "the curated table is empty while raw holds versions up to "
+                + at(3)
+                + " (behind by 108000 s, since the oldest); 20 keys wait in raw");
+  }
+
+  @Test
   void freshnessSamplesTheKeysWaitingInRaw() {
     scenario.raw.write(
         CustomersScenario.day(at(1)),
