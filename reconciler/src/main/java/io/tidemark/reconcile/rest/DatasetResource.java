@@ -113,9 +113,12 @@ public class DatasetResource {
     }
     DatasetSpec spec = d.spec();
     Map<String, String> curatedTypes;
+    Map<String, String> keyTypes;
     Catalog catalog = IcebergTables.catalog(d.catalog());
     try {
-      curatedTypes = IcebergTables.contractTypes(IcebergTables.load(catalog, spec.curatedTable()));
+      org.apache.iceberg.Table curated = IcebergTables.load(catalog, spec.curatedTable());
+      curatedTypes = IcebergTables.contractTypes(curated);
+      keyTypes = service.rawKeyTypes(dataset, curated.io());
     } finally {
       IcebergTables.close(catalog);
     }
@@ -130,7 +133,7 @@ public class DatasetResource {
     if (!location.contains("://")) {
       location = RawFiles.localPath(location).toAbsolutePath().toUri().toString();
     }
-    return RawTable.athenaDdl(spec, curatedTypes, table, location, start) + ";\n";
+    return RawTable.athenaDdl(spec, curatedTypes, keyTypes, table, location, start) + ";\n";
   }
 
   /**

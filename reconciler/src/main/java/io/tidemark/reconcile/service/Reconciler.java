@@ -491,6 +491,19 @@ public final class Reconciler {
     }
   }
 
+  /**
+   * The key columns' types in the dataset's newest raw files, read through {@code files} (the
+   * curated table's, which reaches the raw location): what the raw table's DDL declares them as.
+   */
+  public Map<String, String> rawKeyTypes(String dataset, org.apache.iceberg.io.FileIO files) {
+    ReconciledDataset ds = datasets.get(dataset);
+    if (ds == null) {
+      throw new UnknownDatasetException(dataset);
+    }
+    return io.tidemark.reconcile.engine.RawKeyTypes.read(
+        ds.spec(), files, engines.get(ds.engine()).listRawFiles(ds.spec().raw()).files());
+  }
+
   /** Evaluates every alarm of every dataset now. */
   public List<AlarmStatus> alarms() {
     return alarms.evaluate(clock.instant(), this::datapoints);

@@ -143,6 +143,11 @@ public class ReconciliationService {
     return reconciler.quarantine(dataset);
   }
 
+  public java.util.Map<String, String> rawKeyTypes(
+      String dataset, org.apache.iceberg.io.FileIO files) {
+    return reconciler.rawKeyTypes(dataset, files);
+  }
+
   public List<AlarmStatus> alarms() {
     return reconciler.alarms();
   }

@@ -17,9 +17,11 @@ import java.util.regex.Pattern;
  * that Athena needs no crawler and no {@code MSCK REPAIR}: a query's predicate on the partition
  * column names the folders it reads.
  *
- * <p>Its columns follow the data contract: keys are text; the change marker, the operation column
- * and the compared columns keep the curated table's types (what a raw file must carry to be valid).
- * The same columns serve the Athena DDL, the Trino DDL that proves it, and the types the {@link
+ * <p>Its columns follow the data contract: keys take the raw files' own type (text or an integer,
+ * read from their footers by {@link io.tidemark.reconcile.engine.RawKeyTypes}: the curated table
+ * holds every key as text, so it cannot tell); the change marker, the operation column and the
+ * compared columns keep the curated table's types (what a raw file must carry to be valid). The
+ * same columns serve the Athena DDL, the Trino DDL that proves it, and the types the {@link
  * TrinoDialect} reads.
  */
 public final class RawTable {
@@ -50,9 +52,20 @@ public final class RawTable {
    * @param curatedTypes the curated table's columns as contract type names
    */
   public static Map<String, String> columns(DatasetSpec spec, Map<String, String> curatedTypes) {
+    return columns(spec, curatedTypes, Map.of());
+  }
+
+  /**
+   * The raw table's data columns with the key columns at the raw files' types.
+   *
+   * @param keyTypes the key columns' types in the raw files (lower-case names to contract type
+   *     names); a key it lacks is text
+   */
+  public static Map<String, String> columns(
+      DatasetSpec spec, Map<String, String> curatedTypes, Map<String, String> keyTypes) {
     Map<String, String> out = new LinkedHashMap<>();
     for (String k : spec.keyColumns()) {
-      out.put(lower(k), "string");
+      out.put(lower(k), keyTypes.getOrDefault(lower(k), "string"));
     }
     String marker = lower(spec.changeMarker().column());
     String markerType = curatedTypes.get(marker);
@@ -101,10 +114,27 @@ public final class RawTable {
       String table,
       String location,
       LocalDate projectionStart) {
+    return athenaDdl(spec, curatedTypes, Map.of(), table, location, projectionStart);
+  }
+
+  /**
+   * Athena's DDL with the key columns at the raw files' types.
+   *
+   * @param keyTypes the key columns' types in the raw files ({@link
+   *     io.tidemark.reconcile.engine.RawKeyTypes}); a key it lacks is text
+   */
+  public static String athenaDdl(
+      DatasetSpec spec,
+      Map<String, String> curatedTypes,
+      Map<String, String> keyTypes,
+      String table,
+      String location,
+      LocalDate projectionStart) {
     String partition = lower(spec.raw().partitionColumn());
     StringBuilder ddl = new StringBuilder("CREATE EXTERNAL TABLE IF NOT EXISTS ");
     ddl.append(backquoted(table)).append(" (\n");
-    List<Map.Entry<String, String>> cols = List.copyOf(columns(spec, curatedTypes).entrySet());
+    List<Map.Entry<String, String>> cols =
+        List.copyOf(columns(spec, curatedTypes, keyTypes).entrySet());
     for (int i = 0; i < cols.size(); i++) {
       ddl.append("  `")
           .append(identifier(cols.get(i).getKey()))
@@ -155,10 +185,21 @@ public final class RawTable {
       String table,
       String location,
       LocalDate projectionStart) {
+    return trinoDdl(spec, curatedTypes, Map.of(), table, location, projectionStart);
+  }
+
+  /** Trino's DDL with the key columns at the raw files' types (see {@link #athenaDdl}). */
+  public static String trinoDdl(
+      DatasetSpec spec,
+      Map<String, String> curatedTypes,
+      Map<String, String> keyTypes,
+      String table,
+      String location,
+      LocalDate projectionStart) {
     String partition = lower(spec.raw().partitionColumn());
     StringBuilder ddl = new StringBuilder("CREATE TABLE ");
     ddl.append(TrinoDialect.quoteTable(table)).append(" (\n");
-    for (Map.Entry<String, String> c : columns(spec, curatedTypes).entrySet()) {
+    for (Map.Entry<String, String> c : columns(spec, curatedTypes, keyTypes).entrySet()) {
       ddl.append("  ")
           .append(TrinoDialect.quote(c.getKey()))
           .append(" ")

@@ -46,12 +46,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The packaged service ({@code target/quarkus-app}, started as the image starts it) over a
- * composite-key dataset with decimal and date columns, on the embedded engine: its quarantine
- * endpoint reads the quarantine table through the service's own classpath, which holds only what
- * the package ships (the test classpath holds more, e.g. {@code iceberg-orc}), so a class the
- * package lacks fails here as it would in production.
+ * composite-key {@code orders} dataset with an integer key and decimal and date columns, on the
+ * embedded engine: its quarantine endpoint reads the quarantine table and its raw-table DDL reads
+ * raw footers through the service's own classpath, which holds only what the package ships (the
+ * test classpath holds more, e.g. {@code iceberg-orc}), so a class the package lacks fails here as
+ * it would in production.
  */
-class PackagedQuarantineIT {
+class PackagedOrdersIT {
   private static final Path TARGET = Path.of("target").toAbsolutePath();
   private static final Duration READY_WITHIN = Duration.ofSeconds(60);
   private static final HttpClient HTTP =
@@ -75,6 +76,16 @@ class PackagedQuarantineIT {
     }
     Path warehouse = Files.createDirectories(dir.resolve("warehouse"));
     Path raw = Files.createDirectories(dir.resolve("raw/orders/ingest_date=2026-03-01"));
+    Class.forName("org.duckdb.DuckDBDriver");
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:");
+        java.sql.Statement s = c.createStatement()) {
+      s.execute(
+          "COPY (SELECT 'o-1' AS order_id, CAST(1 AS INTEGER) AS line_no,"
+              + " TIMESTAMPTZ '2026-03-01 10:00:00+00' AS updated_at,"
+              + " CAST(19.99 AS DECIMAL(12,2)) AS amount, DATE '2026-03-01' AS order_date) TO '"
+              + raw.resolve("part-000.parquet")
+              + "' (FORMAT PARQUET)");
+    }
     CatalogSpec spec = CatalogSpec.localJdbc(warehouse.toString());
     writeOrders(spec, Instant.parse("2026-03-01T10:00:00Z"));
     QuarantineTable.write(
@@ -85,7 +96,7 @@ class PackagedQuarantineIT {
         List.of("NULL_KEY", "NULL_KEY", "MALFORMED_KEY"));
 
     int port = freePort();
-    Path log = TARGET.resolve("packaged-quarantine-" + port + ".log");
+    Path log = TARGET.resolve("packaged-orders-" + port + ".log");
     Process p = start(port, raw.getParent(), warehouse, log);
     try {
       URI base = URI.create("http://127.0.0.1:" + port);
@@ -107,6 +118,18 @@ class PackagedQuarantineIT {
       assertThat(counts.path("total").asLong()).isEqualTo(3);
       assertThat(counts.path("byReason").path("NULL_KEY").asLong()).isEqualTo(2);
       assertThat(counts.path("byReason").path("MALFORMED_KEY").asLong()).isEqualTo(1);
+
+      // The raw table's DDL types the integer key as the raw file does, from its footer.
+      HttpResponse<String> ddl =
+          HTTP.send(
+              HttpRequest.newBuilder(base.resolve("/api/datasets/orders/raw-table-ddl"))
+                  .timeout(Duration.ofSeconds(30))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(ddl.statusCode()).as(ddl.body()).isEqualTo(200);
+      assertThat(ddl.body())
+          .contains("  `order_id` string,\n  `line_no` int,\n  `updated_at` timestamp,\n")
+          .contains("  `amount` decimal(12,2),\n  `order_date` date\n");
 
       p.destroy();
       assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("stopped within 30 s of SIGTERM").isTrue();
