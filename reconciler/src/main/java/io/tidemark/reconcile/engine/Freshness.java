@@ -7,8 +7,11 @@ package io.tidemark.reconcile.engine;
  * @param newestCurated the newest curated change marker (epoch seconds or sequence); null when the
  *     table is empty
  * @param newestRaw the newest valid raw change marker up to the window end; null when there is none
- * @param lagBehindNow seconds the newest curated marker is behind the reference time (for an empty
- *     table while raw holds versions: since the oldest raw version); null for sequence markers
+ * @param lagBehindNow seconds curated is behind the reference time. Timestamp markers: since the
+ *     newest curated marker (for an empty table while raw holds versions: since the oldest raw
+ *     version). Sequence markers, which carry no time: since the oldest arrival (modification time)
+ *     of a raw file holding a version newer than the newest curated sequence (any version, for an
+ *     empty table), 0 when there is none
  * @param pending keys whose newest raw version is newer than the newest curated marker (a sample)
  * @param error why freshness could not be measured; null when it was
  * @param bytesScanned bytes freshness's own queries scanned (see {@link Finding#bytesScanned()})
@@ -41,6 +44,30 @@ public record Freshness(
       return newestRaw;
     }
     return Math.max(0, newestRaw - newestCurated);
+  }
+
+  /**
+   * Seconds from the oldest arrival among {@code files} to {@code now}, at least 0; 0 for no file.
+   *
+   * @param arrivals when each raw file read arrived, by its path as the engine names it
+   */
+  public static double sinceOldestArrival(
+      java.util.Collection<String> files,
+      java.util.Map<String, java.time.Instant> arrivals,
+      java.time.Instant now) {
+    java.time.Instant oldest = null;
+    for (String f : files) {
+      java.time.Instant a = arrivals.get(f);
+      if (a == null) {
+        throw new IllegalStateException(
+            "Cannot measure freshness: raw file " + f + " was read but not listed");
+      }
+      oldest = oldest == null || a.isBefore(oldest) ? a : oldest;
+    }
+    if (oldest == null) {
+      return 0;
+    }
+    return Math.max(0, java.time.Duration.between(oldest, now).toNanos() / 1e9);
   }
 
   public static Freshness failed(String error) {

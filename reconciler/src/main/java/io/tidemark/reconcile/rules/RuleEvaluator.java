@@ -240,20 +240,22 @@ public final class RuleEvaluator {
       if (f.newestRaw() == null) {
         return RuleResult.evaluate(rule, 0, "", List.of(), bytes);
       }
-      double behind = timestamps && f.lagBehindNow() != null ? f.lagBehindNow() : f.lagBehindRaw();
+      double behind = f.lagBehindNow() != null ? f.lagBehindNow() : f.lagBehindRaw();
       return RuleResult.evaluate(
           rule,
           behind,
           "the curated table is empty while raw holds versions up to "
               + marker(f.newestRaw(), timestamps)
-              + (timestamps ? " (behind by " + Math.round(behind) + " s, since the oldest)" : "")
+              + (timestamps
+                  ? " (behind by " + Math.round(behind) + " s, since the oldest)"
+                  : " (behind by " + Math.round(behind) + " s, since the oldest raw file arrived)")
               + "; "
               + f.pending().count()
               + " keys wait in raw",
           f.pending().sample(),
           bytes);
     }
-    double observed = timestamps ? f.lagBehindNow() : f.lagBehindRaw();
+    double observed = f.lagBehindNow() != null ? f.lagBehindNow() : 0;
     String reason =
         timestamps
             ? "the newest curated change is "
@@ -265,11 +267,16 @@ public final class RuleEvaluator {
                 + " s); "
                 + f.pending().count()
                 + " keys wait in raw"
-            : "the newest curated sequence is "
+            : "the oldest raw file holding a sequence newer than the newest curated one ("
+                + marker(f.newestCurated(), false)
+                + ") arrived "
                 + Math.round(observed)
-                + " behind raw (threshold "
+                + " s ago (threshold "
                 + rule.threshold()
-                + "); "
+                + " s; sequence markers carry no time, so freshness measures file arrival); the"
+                + " newest curated sequence is "
+                + Math.round(f.lagBehindRaw())
+                + " behind raw; "
                 + f.pending().count()
                 + " keys wait in raw";
     return RuleResult.evaluate(rule, observed, reason, f.pending().sample(), bytes);

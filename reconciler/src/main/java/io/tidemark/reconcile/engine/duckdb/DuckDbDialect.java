@@ -590,6 +590,15 @@ final class DuckDbDialect {
    * Keys whose latest valid version at or before the window end is newer than the curated table's
    * newest: the latest version is the newest, so any such version makes its key pending.
    */
+  /** The raw files holding a valid version newer than the curated table's newest. */
+  static Sql pendingFiles(Sql cap, long newestCurated) {
+    return new Sql()
+        .append("SELECT DISTINCT src FROM raw_versions WHERE ")
+        .append(cap)
+        .append(" AND marker > ")
+        .param(newestCurated);
+  }
+
   static Sql pending(Sql cap, long newestCurated) {
     return new Sql()
         .append("SELECT DISTINCT key FROM raw_versions WHERE ")

@@ -172,7 +172,16 @@ public final class DuckDbEngine implements ReconciliationEngine {
    * @param excluded the files left out whole
    * @param strays entries of the raw root that are neither partitions nor hidden
    */
-  record RawLoad(long bytes, List<ExcludedFile> excluded, List<StrayEntry> strays) {}
+  /**
+   * What loading raw read.
+   *
+   * @param arrivals when each file read arrived (its modification time), by path
+   */
+  record RawLoad(
+      long bytes,
+      List<ExcludedFile> excluded,
+      List<StrayEntry> strays,
+      Map<String, Instant> arrivals) {}
 
   /** Loads the raw partitions the request needs into {@code raw_versions}. */
   static RawLoad loadRaw(Connection c, EngineRequest request, Map<String, String> tableTypes)
@@ -211,7 +220,7 @@ public final class DuckDbEngine implements ReconciliationEngine {
       s.execute(DuckDbDialect.createFileTable("raw_files"));
       if (files.isEmpty()) {
         s.execute(DuckDbDialect.emptyCanonicalRaw());
-        return new RawLoad(0, excluded, listing.strays());
+        return new RawLoad(0, excluded, listing.strays(), Map.of());
       }
     }
     try (PreparedStatement ps = c.prepareStatement(DuckDbDialect.insertFile("raw_files"))) {
@@ -236,8 +245,13 @@ public final class DuckDbEngine implements ReconciliationEngine {
     } else {
       execute(c, new Sql().append("CREATE TEMP TABLE raw_versions AS ").append(versions));
     }
+    Map<String, Instant> arrivals = new java.util.HashMap<>();
+    files.forEach(f -> arrivals.put(f.path(), f.arrived()));
     return new RawLoad(
-        files.stream().mapToLong(RawFiles.RawFile::bytes).sum(), excluded, listing.strays());
+        files.stream().mapToLong(RawFiles.RawFile::bytes).sum(),
+        excluded,
+        listing.strays(),
+        arrivals);
   }
 
   /**
@@ -483,7 +497,7 @@ public final class DuckDbEngine implements ReconciliationEngine {
         finding(c, DuckDbDialect.DUPLICATES, n, compareRows),
         finding(c, DuckDbDialect.STALE, n, compareRows),
         finding(c, DuckDbDialect.MISMATCHED, n, compareRows),
-        freshness(c, r, cap, newestCurated),
+        freshness(c, r, cap, newestCurated, raw.arrivals()),
         bytes,
         raw.excluded(),
         raw.strays());
@@ -506,7 +520,8 @@ public final class DuckDbEngine implements ReconciliationEngine {
     execute(c, DuckDbDialect.CREATE_CHECKED_CURATED);
   }
 
-  private static Freshness freshness(Connection c, EngineRequest r, Sql cap, Long curated) {
+  private static Freshness freshness(
+      Connection c, EngineRequest r, Sql cap, Long curated, Map<String, Instant> arrivals) {
     boolean timestamps = r.dataset().changeMarker().type() == ChangeMarkerType.TIMESTAMP;
     try {
       Long raw;
@@ -532,6 +547,21 @@ public final class DuckDbEngine implements ReconciliationEngine {
       Double lagNow = null;
       if (timestamps && behindSince != null) {
         lagNow = Math.max(0, (micros(r.now()) - behindSince) / 1e6);
+      } else if (!timestamps) {
+        // A sequence carries no time: how long the oldest file curated has not caught up with
+        // has been waiting.
+        List<String> waiting = new ArrayList<>();
+        if (behindSince != null) {
+          try (PreparedStatement ps =
+                  DuckDbDialect.pendingFiles(cap, curated != null ? curated : Long.MIN_VALUE)
+                      .prepare(c);
+              ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+              waiting.add(rs.getString(1));
+            }
+          }
+        }
+        lagNow = Freshness.sinceOldestArrival(waiting, arrivals, r.now());
       }
       return new Freshness(
           curated == null ? null : marker(curated, timestamps),

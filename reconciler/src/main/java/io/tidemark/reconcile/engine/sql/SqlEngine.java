@@ -185,7 +185,10 @@ public final class SqlEngine implements ReconciliationEngine {
       Future<Measured> counts =
           pool.submit(
               () -> measure(runner, "count_match rows", prelude, TrinoDialect.BUCKETS_DIFFERING));
-      Future<Freshness> freshness = pool.submit(() -> freshness(runner, prelude, request, bounds));
+      Map<String, Instant> arrivals = new java.util.HashMap<>();
+      listing.files().forEach(f -> arrivals.put(enginePath.apply(f.path()), f.arrived()));
+      Future<Freshness> freshness =
+          pool.submit(() -> freshness(runner, prelude, request, bounds, arrivals));
       Measured c = get(counts);
       boolean compare = c.error() != null || number(c.result().rows().get(0).get(0)) > 0;
       List<Measured> keyMeasures;
@@ -286,7 +289,11 @@ public final class SqlEngine implements ReconciliationEngine {
   }
 
   private static Freshness freshness(
-      QueryRunner runner, Sql prelude, EngineRequest r, TrinoDialect.Bounds bounds) {
+      QueryRunner runner,
+      Sql prelude,
+      EngineRequest r,
+      TrinoDialect.Bounds bounds,
+      Map<String, Instant> arrivals) {
     ChangeMarkerType type = r.dataset().changeMarker().type();
     boolean timestamps = type == ChangeMarkerType.TIMESTAMP;
     Measured markers =
@@ -319,6 +326,31 @@ public final class SqlEngine implements ReconciliationEngine {
     Double lagNow = null;
     if (timestamps && behindSince != null) {
       lagNow = Math.max(0, (micros(r.now()) - behindSince) / 1e6);
+    } else if (!timestamps) {
+      // A sequence carries no time: how long the oldest file curated has not caught up with has
+      // been waiting (the same measure as the embedded engine's).
+      List<String> waiting = new ArrayList<>();
+      if (behindSince != null) {
+        Measured f =
+            measure(
+                runner,
+                "freshness waiting files",
+                new Sql()
+                    .append(prelude)
+                    .append(
+                        TrinoDialect.pendingFiles(
+                            type, bounds, curated != null ? curated : Long.MIN_VALUE)));
+        bytes += f.bytes();
+        if (f.error() != null) {
+          return Freshness.failed(f.error(), bytes);
+        }
+        f.result().rows().forEach(file -> waiting.add(file.get(0)));
+      }
+      try {
+        lagNow = Freshness.sinceOldestArrival(waiting, arrivals, r.now());
+      } catch (IllegalStateException e) {
+        return Freshness.failed(e.getMessage(), bytes);
+      }
     }
     return new Freshness(
         curated == null ? null : marker(curated, timestamps),

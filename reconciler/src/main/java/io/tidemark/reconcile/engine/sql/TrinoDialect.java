@@ -334,6 +334,15 @@ public final class TrinoDialect {
         .append(")");
   }
 
+  /** The raw files holding a valid version up to the window end newer than {@code newest}. */
+  static Sql pendingFiles(ChangeMarkerType type, Bounds b, long newestCurated) {
+    return new Sql()
+        .append("SELECT DISTINCT src FROM raw_versions WHERE ")
+        .append(cap(type, b))
+        .append(" AND marker > ")
+        .param(newestCurated);
+  }
+
   /** Keys whose expected version is newer than the newest curated marker. */
   static Sql pending(long newestCurated) {
     return new Sql().append("SELECT key FROM expected WHERE marker > ").param(newestCurated);
