@@ -5,17 +5,19 @@ import io.tidemark.reconcile.config.HostPolicy;
 import io.tidemark.reconcile.service.ReconciliationService;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.HostAndPort;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Provider;
 
 /**
- * Refuses, before any route runs (the status page and {@code /q/*} included), a request whose
- * {@code Host} is not one of {@code tidemark.api.allowed-hosts} (421), and a call to {@code /api}
- * whose {@code Origin} is not the host it was sent to (403). A page that rebinds its DNS name to
- * the loopback address sends its own name and origin, so it reads nothing. {@code /q/health}
- * answers any host: load balancers probe it by address, and it shows no data.
+ * Refuses, before any route runs (the status page and {@code /q/*} included), a request whose host
+ * ({@code Host}, or HTTP/2's {@code :authority}) is not one of {@code tidemark.api.allowed-hosts}
+ * (421), and a call to {@code /api} whose {@code Origin} is not the host it was sent to (403). A
+ * page that rebinds its DNS name to the loopback address sends its own name and origin, so it reads
+ * nothing. {@code /q/health} answers any host: load balancers probe it by address, and it shows no
+ * data.
  */
 @ApplicationScoped
 public class HostFilter {
@@ -44,7 +46,7 @@ public class HostFilter {
 
   private void filter(RoutingContext ctx) {
     String path = ctx.normalizedPath();
-    String host = ctx.request().getHeader(HttpHeaders.HOST);
+    String host = authority(ctx);
     if (!isHealth(path) && !policy().allowsHost(host)) {
       refuse(
           ctx,
@@ -71,6 +73,22 @@ public class HostFilter {
       return;
     }
     ctx.next();
+  }
+
+  /**
+   * The host the request was sent to: {@code Host} on HTTP/1.1, {@code :authority} on HTTP/2 (which
+   * carries no Host header); null when it names none.
+   */
+  private static String authority(RoutingContext ctx) {
+    HostAndPort a = ctx.request().authority();
+    if (a == null || a.host() == null || a.host().isEmpty()) {
+      return null;
+    }
+    String host = a.host();
+    if (host.indexOf(':') >= 0 && !host.startsWith("[")) {
+      host = "[" + host + "]";
+    }
+    return a.port() >= 0 ? host + ":" + a.port() : host;
   }
 
   private static boolean isHealth(String path) {
