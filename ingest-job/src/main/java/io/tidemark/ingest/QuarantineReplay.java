@@ -117,10 +117,10 @@ final class QuarantineReplay {
     OperatorOptions o = settings.operator();
     String selection = describe(o);
     LOG.info(
-        "Run {}: replay of {} rows of {} into {}{}",
+        "Run {}: replaying the rows of {} {} into {}{}",
         run.runId,
-        selection,
         settings.quarantineSparkName(),
+        selection,
         settings.curatedSparkName(),
         o.dryRun() ? " (dry run)" : "");
     Table curated = tables.loadCurated();
@@ -153,13 +153,10 @@ final class QuarantineReplay {
     if (run.inputFiles.isEmpty()) {
       nothingToDo(
           run,
-          "Nothing to replay: no quarantined row of "
+          "Nothing to replay: "
               + settings.quarantineSparkName()
-              + " matches "
+              + " holds no row "
               + selection
-              + (o.reason() == null
-                  ? ""
-                  : " (no row not yet replayed has reason " + o.reason() + ")")
               + "; nothing committed");
       return;
     }
@@ -586,20 +583,23 @@ final class QuarantineReplay {
         .substring(0, 32);
   }
 
+  /**
+   * The selection as a phrase that follows "row(s)": {@code not yet replayed with reason X,
+   * quarantined by batch B, from file F}.
+   */
   private static String describe(OperatorOptions o) {
     List<String> f = new ArrayList<>();
+    f.add("not yet replayed");
     if (o.reason() != null) {
-      f.add("reason " + o.reason());
+      f.add(" with reason " + o.reason());
     }
     if (o.batchId() != null) {
-      f.add("batch " + o.batchId());
+      f.add((f.size() > 1 ? "," : "") + " quarantined by batch " + o.batchId());
     }
     if (o.file() != null) {
-      f.add("file " + o.file());
+      f.add((f.size() > 1 ? "," : "") + " from file " + o.file());
     }
-    return f.isEmpty()
-        ? "all not yet replayed"
-        : "the not yet replayed with " + String.join(", ", f);
+    return String.join("", f);
   }
 
   private static long number(Row r, int i) {

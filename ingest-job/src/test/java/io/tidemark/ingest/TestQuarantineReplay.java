@@ -229,8 +229,22 @@ class TestQuarantineReplay extends SparkTestSupport {
             .report();
     assertThat(none.status()).isEqualTo(IngestStatus.NOTHING_TO_DO);
     assertThat(none.warnings())
-        .anySatisfy(
-            w -> assertThat(w).contains("no row not yet replayed has reason UNKNOWN_OPERATION"));
+        .containsExactly(
+            "Nothing to replay: "
+                + s.quarantineSparkName()
+                + " holds no row not yet replayed with reason UNKNOWN_OPERATION, quarantined by"
+                + " batch "
+                + day1Batch
+                + "; nothing committed");
+    IngestRunReport noFile =
+        replay(s, LATER, OperatorOptions.replay(null, null, b + ".old", false)).report();
+    assertThat(noFile.warnings())
+        .containsExactly(
+            "Nothing to replay: "
+                + s.quarantineSparkName()
+                + " holds no row not yet replayed from file "
+                + b
+                + ".old; nothing committed");
 
     // Day 1's null keys: selected, still invalid, left unmarked.
     IngestRunReport nulls =
