@@ -55,6 +55,55 @@ final class RawFixtures {
     return write(spark, raw.resolve("ingest_date=" + date).resolve(name), CUSTOMERS, rows);
   }
 
+  /**
+   * Writes many files of the customers schema in one Spark job: {@code <raw>/ingest_date=<date>/
+   * <name>} for each entry of {@code files} (partition date -> file name -> its records).
+   */
+  static void writeMany(
+      SparkSession spark, Path raw, java.util.Map<String, java.util.Map<String, List<Rec>>> files) {
+    try {
+      List<Path> targets = new ArrayList<>();
+      List<Row> rows = new ArrayList<>();
+      files.forEach(
+          (date, byName) ->
+              byName.forEach(
+                  (name, recs) -> {
+                    int index = targets.size();
+                    targets.add(raw.resolve("ingest_date=" + date).resolve(name));
+                    for (Rec r : recs) {
+                      Row row = r.row();
+                      rows.add(
+                          RowFactory.create(
+                              row.get(0), row.get(1), row.get(2), row.get(3), row.get(4), index));
+                    }
+                  }));
+      Path tmp = Files.createTempDirectory("tidemark-fixtures");
+      Files.delete(tmp);
+      spark
+          .createDataFrame(rows, CUSTOMERS.add("fixture_file", DataTypes.IntegerType))
+          .repartition(org.apache.spark.sql.functions.col("fixture_file"))
+          .write()
+          .partitionBy("fixture_file")
+          .parquet(tmp.toString());
+      for (int i = 0; i < targets.size(); i++) {
+        Path part;
+        try (Stream<Path> s = Files.list(tmp.resolve("fixture_file=" + i))) {
+          part =
+              s.filter(p -> p.getFileName().toString().endsWith(".parquet"))
+                  .findFirst()
+                  .orElseThrow();
+        }
+        Files.createDirectories(targets.get(i).getParent());
+        Files.move(part, targets.get(i));
+      }
+      try (Stream<Path> s = Files.walk(tmp)) {
+        s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Writes one Parquet file with any schema at exactly {@code target}. */
   static Path write(SparkSession spark, Path target, StructType schema, List<Row> rows) {
     try {

@@ -11,6 +11,7 @@ import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.contract.RawSchema;
 import io.tidemark.model.contract.ReasonCode;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -172,8 +173,10 @@ public final class RawReader {
 
     Set<String> contract = new TreeSet<>(spec.contractColumns());
     Map<Set<String>, List<String>> drift = new LinkedHashMap<>();
-    List<Dataset<Row>> conforming = new ArrayList<>();
-    List<Dataset<Row>> problemRows = new ArrayList<>();
+    // Files of one footer schema are read by one scan: a scan (and a union branch) per file makes
+    // planning grow with the square of the batch's files.
+    Map<ReadGroup, List<RawFile>> conformingBySchema = new LinkedHashMap<>();
+    Map<ReadGroup, List<FileProblem>> rejectedBySchema = new LinkedHashMap<>();
     for (Map.Entry<RawFile, StructType> e : schemas.entrySet()) {
       RawFile f = e.getKey();
       StructType schema = e.getValue();
@@ -181,7 +184,9 @@ public final class RawReader {
       if (problem != null) {
         LOG.warn("Quarantining raw file {}: {} ({})", f.path(), problem.reason(), problem.detail());
         problems.add(problem);
-        problemRows.add(quarantineRows(f, schema, problem));
+        rejectedBySchema
+            .computeIfAbsent(ReadGroup.of(f, schema), k -> new ArrayList<>())
+            .add(problem);
         continue;
       }
       Set<String> extra = new TreeSet<>(Arrays.asList(schema.fieldNames()));
@@ -189,16 +194,21 @@ public final class RawReader {
       if (!extra.isEmpty()) {
         drift.computeIfAbsent(extra, k -> new ArrayList<>()).add(f.path());
       }
-      conforming.add(normalize(f, schema, types, isNew.contains(f.path())));
+      conformingBySchema.computeIfAbsent(ReadGroup.of(f, schema), k -> new ArrayList<>()).add(f);
     }
+    List<Dataset<Row>> conforming = new ArrayList<>();
+    conformingBySchema.forEach(
+        (g, group) -> conforming.add(normalize(group, g.schema(), types, isNew)));
+    List<Dataset<Row>> problemRows = new ArrayList<>();
+    rejectedBySchema.forEach((g, group) -> problemRows.add(quarantineRows(group, g.schema())));
+    List<Row> noValues = new ArrayList<>();
     for (FileProblem p : problems) {
       if (p.reason() == ReasonCode.UNREADABLE_FILE || p.reason() == DUPLICATE_COLUMN) {
-        problemRows.add(
-            spark.createDataFrame(
-                List.of(
-                    RowFactory.create(p.file().path(), -1L, p.reason().name(), p.detail(), null)),
-                PROBLEM_SCHEMA));
+        noValues.add(RowFactory.create(p.file().path(), -1L, p.reason().name(), p.detail(), null));
       }
+    }
+    if (!noValues.isEmpty()) {
+      problemRows.add(spark.createDataFrame(noValues, PROBLEM_SCHEMA));
     }
     List<String> warnings = new ArrayList<>();
     drift.forEach(
@@ -251,7 +261,7 @@ public final class RawReader {
    * failed.
    */
   public Map<String, String> findUnreadable(List<RawFile> files) {
-    Map<String, String> out = new LinkedHashMap<>();
+    Map<ReadGroup, List<RawFile>> bySchema = new LinkedHashMap<>();
     for (RawFile f : files) {
       StructType schema;
       try {
@@ -262,15 +272,32 @@ public final class RawReader {
       if (duplicateColumns(schema) != null) {
         continue;
       }
-      try {
-        readLiterally(f, schema).write().format("noop").mode("overwrite").save();
-      } catch (Exception e) {
+      bySchema.computeIfAbsent(ReadGroup.of(f, schema), k -> new ArrayList<>()).add(f);
+    }
+    Map<String, String> out = new LinkedHashMap<>();
+    bySchema.forEach((g, group) -> findUnreadable(group, g.schema(), out));
+    return out;
+  }
+
+  /**
+   * Reads the files of one schema together and, when that fails, each half again: a batch of n
+   * files with k bad ones costs about 2k log2(n) reads instead of n.
+   */
+  private void findUnreadable(List<RawFile> files, StructType schema, Map<String, String> out) {
+    try {
+      readLiterally(files, schema).write().format("noop").mode("overwrite").save();
+    } catch (Exception e) {
+      if (files.size() == 1) {
+        RawFile f = files.get(0);
         String why = firstLine(rootCause(e));
         LOG.warn("Raw file {} has a readable footer but unreadable data: {}", f.path(), why);
         out.put(f.path(), why);
+        return;
       }
+      int half = files.size() / 2;
+      findUnreadable(files.subList(0, half), schema, out);
+      findUnreadable(files.subList(half, files.size()), schema, out);
     }
-    return out;
   }
 
   /** Why the file's columns are ambiguous under the contract, or null when they are not. */
@@ -354,9 +381,25 @@ public final class RawReader {
   }
 
   private Dataset<Row> normalize(
-      RawFile f, StructType schema, Map<String, DataType> types, boolean isNew) {
-    Dataset<Row> df = readLiterally(f, schema);
+      List<RawFile> files, StructType schema, Map<String, DataType> types, Set<String> isNew) {
     String marker = spec.changeMarker().column();
+    String op = spec.operationColumn();
+    boolean hasOp = op != null && Arrays.asList(schema.fieldNames()).contains(op);
+    List<String> rawColumns = new ArrayList<>(spec.keyColumns());
+    rawColumns.addAll(spec.comparedColumns());
+    rawColumns.add(marker);
+    if (hasOp) {
+      rawColumns.add(op);
+    }
+    Dataset<Row> df =
+        withFileFacts(
+            files,
+            schema,
+            rawColumns.stream().distinct().toList(),
+            new StructType()
+                .add(Cols.SOURCE_FILE, DataTypes.StringType, false)
+                .add(Cols.NEW_FILE, DataTypes.BooleanType, false),
+            f -> new Object[] {f.path(), isNew.contains(f.path())});
     List<Column> select = new ArrayList<>();
     for (String k : spec.keyColumns()) {
       select.add(col(k).cast(DataTypes.StringType).as(k));
@@ -368,34 +411,181 @@ public final class RawReader {
     select.add(
         parseMarker(col(marker), schema.apply(marker).dataType(), spec.changeMarker().type())
             .as(Cols.MARKER));
-    String op = spec.operationColumn();
-    boolean hasOp = op != null && Arrays.asList(schema.fieldNames()).contains(op);
     select.add(
         (hasOp
                 ? org.apache.spark.sql.functions.coalesce(
                     col(op), lit(DatasetSpec.OPERATION_UPSERT))
                 : lit(DatasetSpec.OPERATION_UPSERT))
             .as(Cols.OP));
-    select.add(lit(f.path()).as(Cols.SOURCE_FILE));
-    select.add(col("_metadata.row_index").as(Cols.ROW_INDEX));
-    select.add(original(schema).as(Cols.ORIGINAL));
-    select.add(lit(isNew).as(Cols.NEW_FILE));
+    select.add(col(Cols.SOURCE_FILE));
+    select.add(col(ROW_INDEX_READ).as(Cols.ROW_INDEX));
+    select.add(col(ORIGINAL_READ).as(Cols.ORIGINAL));
+    select.add(col(Cols.NEW_FILE));
     return df.select(select.toArray(Column[]::new));
   }
 
-  private Dataset<Row> quarantineRows(RawFile f, StructType schema, FileProblem p) {
-    return readLiterally(f, schema)
+  /** The rows of files quarantined whole, with their values: one scan for the schema's files. */
+  private Dataset<Row> quarantineRows(List<FileProblem> problems, StructType schema) {
+    Map<RawFile, FileProblem> byFile = new LinkedHashMap<>();
+    problems.forEach(p -> byFile.put(p.file(), p));
+    return withFileFacts(
+            List.copyOf(byFile.keySet()),
+            schema,
+            List.of(),
+            new StructType()
+                .add(Cols.SOURCE_FILE, DataTypes.StringType, false)
+                .add(Cols.REASON, DataTypes.StringType, false)
+                .add(Cols.DETAIL, DataTypes.StringType, true),
+            f -> new Object[] {f.path(), byFile.get(f).reason().name(), byFile.get(f).detail()})
         .select(
-            lit(f.path()).as("source_file"),
-            col("_metadata.row_index").as("row_number"),
-            lit(p.reason().name()).as("reason"),
-            lit(p.detail()).as("detail"),
-            original(schema).as("original_values"));
+            col(Cols.SOURCE_FILE).as("source_file"),
+            col(ROW_INDEX_READ).as("row_number"),
+            col(Cols.REASON).as("reason"),
+            col(Cols.DETAIL).as("detail"),
+            col(ORIGINAL_READ).as("original_values"));
   }
 
-  /** Reads one raw file by its literal path (see {@link #LITERAL_READ_OPTIONS}). */
-  private Dataset<Row> readLiterally(RawFile f, StructType schema) {
-    return spark.read().schema(schema).options(LITERAL_READ_OPTIONS).parquet(f.path());
+  /**
+   * Files read by one scan: those of one footer schema whose paths are plain. A path with a
+   * character Spark would escape or take for a pattern ({@code [ ] { } * ? \ :}, a space, {@code
+   * %}, anything beyond ASCII letters, digits and {@code / . _ - =}) is read alone, as before:
+   * Spark's listing of several such paths at once reads some files more than once.
+   *
+   * @param alone the file read alone; null for the group of plain paths
+   */
+  private record ReadGroup(StructType schema, String alone) {
+    static ReadGroup of(RawFile f, StructType schema) {
+      return new ReadGroup(schema, isPlain(f.path()) ? null : f.path());
+    }
+  }
+
+  /** Whether a path holds only characters every spelling of it shares (see {@link ReadGroup}). */
+  static boolean isPlain(String path) {
+    int start = path.indexOf(":/");
+    String rest = start < 0 ? path : path.substring(start + 1);
+    for (int i = 0; i < rest.length(); i++) {
+      char c = rest.charAt(i);
+      boolean ok =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || c == '/'
+              || c == '.'
+              || c == '_'
+              || c == '-'
+              || c == '=';
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Working columns of {@link #withFileFacts}: a row's position in its file, its raw values. */
+  private static final String ROW_INDEX_READ = "_read_row_index";
+
+  private static final String ORIGINAL_READ = "_read_original";
+  private static final String FILE_KEY = "_read_file";
+  private static final String FACT_KEY = "_read_fact_file";
+
+  /**
+   * Reads files of one schema in one scan: the {@code rawColumns} of each row, its position in its
+   * file ({@value #ROW_INDEX_READ}), its values as JSON ({@value #ORIGINAL_READ}) and the facts of
+   * its file (the columns of {@code factSchema}, per file from {@code facts}), matched by the path
+   * Spark read the row from. A row whose path matches no file of the list fails the query, naming
+   * the path: no row is ever left without its file.
+   */
+  private Dataset<Row> withFileFacts(
+      List<RawFile> files,
+      StructType schema,
+      List<String> rawColumns,
+      StructType factSchema,
+      java.util.function.Function<RawFile, Object[]> facts) {
+    Dataset<Row> df = readLiterally(files, schema);
+    Map<String, RawFile> byLocation = new HashMap<>();
+    files.forEach(f -> byLocation.put(location(new Path(f.path()).toUri()), f));
+    List<Row> factRows = new ArrayList<>();
+    for (String listed : df.inputFiles()) {
+      RawFile f = byLocation.remove(location(URI.create(listed)));
+      if (f == null) {
+        throw new IllegalStateException(
+            "Cannot match the file Spark listed, "
+                + listed
+                + ", to a raw file of the batch ("
+                + files.size()
+                + " file(s) read with one schema, the first "
+                + files.get(0).path()
+                + ")");
+      }
+      Object[] values = facts.apply(f);
+      // Spark's listing and its rows' file_path may spell a path differently (file:/// and
+      // file:/): the file's facts go under each spelling; a row's path has one of them.
+      Set<String> spellings = new java.util.LinkedHashSet<>();
+      spellings.add(listed);
+      spellings.add(new Path(URI.create(listed)).toUri().toString());
+      spellings.add(new Path(f.path()).toUri().toString());
+      for (String spelling : spellings) {
+        Object[] row = new Object[values.length + 1];
+        row[0] = spelling;
+        System.arraycopy(values, 0, row, 1, values.length);
+        factRows.add(RowFactory.create(row));
+      }
+    }
+    if (!byLocation.isEmpty()) {
+      throw new IllegalStateException(
+          "Cannot read raw files "
+              + byLocation.values().stream().map(RawFile::path).sorted().limit(10).toList()
+              + ": Spark did not list them");
+    }
+    StructType keyed = new StructType().add(FACT_KEY, DataTypes.StringType, false);
+    for (StructField f : factSchema.fields()) {
+      keyed = keyed.add(f);
+    }
+    List<Column> select = new ArrayList<>();
+    rawColumns.forEach(c -> select.add(col(IngestSql.quote(c))));
+    select.add(col("_metadata.file_path").as(FILE_KEY));
+    select.add(col("_metadata.row_index").as(ROW_INDEX_READ));
+    select.add(original(schema).as(ORIGINAL_READ));
+    Dataset<Row> read = df.select(select.toArray(Column[]::new));
+    Dataset<Row> fileFacts = spark.createDataFrame(factRows, keyed);
+    Dataset<Row> joined =
+        read.join(
+            org.apache.spark.sql.functions.broadcast(fileFacts),
+            read.col(FILE_KEY).equalTo(fileFacts.col(FACT_KEY)),
+            "left");
+    String first = factSchema.fieldNames()[0];
+    return joined
+        .withColumn(
+            first,
+            org.apache.spark.sql.functions.coalesce(
+                col(first),
+                org.apache.spark.sql.functions.raise_error(
+                    org.apache.spark.sql.functions.concat(
+                        lit("Cannot tell which raw file of the batch a row read from "),
+                        col(FILE_KEY),
+                        lit(" came from")))))
+        .drop(FACT_KEY, FILE_KEY);
+  }
+
+  /**
+   * A location as scheme, authority and decoded path: what Hadoop's literal spelling of a path
+   * ({@code file:/a/q?.parquet}) and Spark's URI of it ({@code file:///a/q%3F.parquet}) share.
+   */
+  static String location(URI u) {
+    return u.getScheme()
+        + "|"
+        + (u.getAuthority() == null ? "" : u.getAuthority())
+        + "|"
+        + u.getPath();
+  }
+
+  /** Reads raw files of one schema by their literal paths (see {@link #LITERAL_READ_OPTIONS}). */
+  private Dataset<Row> readLiterally(List<RawFile> files, StructType schema) {
+    return spark
+        .read()
+        .schema(schema)
+        .options(LITERAL_READ_OPTIONS)
+        .parquet(files.stream().map(RawFile::path).toArray(String[]::new));
   }
 
   private static Column original(StructType schema) {
