@@ -15,6 +15,7 @@ import io.tidemark.ingest.config.Durations;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.config.IngestSpark;
 import io.tidemark.ingest.discovery.CommittedFiles;
+import io.tidemark.ingest.discovery.Fingerprints;
 import io.tidemark.ingest.discovery.PartitionLister;
 import io.tidemark.ingest.discovery.RawFile;
 import io.tidemark.ingest.lease.LeaseStore;
@@ -503,6 +504,10 @@ public final class IngestJob {
             ? lister.filesBetween(settings.operator().from(), settings.operator().to())
             : lister.filesFrom(sweep ? null : from);
     CommittedFiles committed = sweep && cp != null ? committedFiles(curated) : null;
+    // A file is identified by size, modification time and content: the store's fingerprint (an S3
+    // ETag, from the listing) or a checksum, read only for a file whose size and time match a
+    // processed version's and for the files the batch reads (whose stamps the checkpoint keeps).
+    Fingerprints fingerprints = new Fingerprints(spark.sparkContext().hadoopConfiguration());
     List<RawFile> newFiles = new ArrayList<>();
     List<RawFile> skippedFiles = new ArrayList<>();
     for (RawFile f : discovered) {
@@ -510,11 +515,15 @@ public final class IngestJob {
           !full
               && !backfill
               && cp != null
-              && (cp.isProcessed(f)
+              && (cp.isProcessed(f, fingerprints::of)
                   || (committed != null
                       && !cp.processed().containsKey(f.partition())
-                      && committed.contains(f)));
-      (processed ? skippedFiles : newFiles).add(f);
+                      && committed.contains(f, fingerprints::of)));
+      if (processed) {
+        skippedFiles.add(f);
+      } else {
+        newFiles.add(fingerprints.of(f)); // its stamp goes into the checkpoint
+      }
     }
     if (sweep) {
       List<RawFile> missed =
@@ -584,7 +593,14 @@ public final class IngestJob {
     boolean watermarkMode =
         mode == IngestMode.INCREMENTAL
             && settings.discovery() == io.tidemark.model.report.DiscoveryMode.WATERMARK;
-    List<RawFile> toRead = watermarkMode ? discovered : newFiles;
+    List<RawFile> toRead =
+        watermarkMode ? discovered.stream().map(fingerprints::of).toList() : newFiles;
+    if (fingerprints.filesRead() > 0) {
+      LOG.info(
+          "Discovery: checksummed {} file(s), {} byte(s), to tell their versions",
+          fingerprints.filesRead(),
+          fingerprints.bytesRead());
+    }
     String batchId =
         BatchIds.of(
             toRead,

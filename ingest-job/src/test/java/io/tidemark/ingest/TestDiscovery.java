@@ -3,6 +3,9 @@ package io.tidemark.ingest;
 import static io.tidemark.ingest.RawFixtures.u;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.ingest.checkpoint.Checkpoint;
+import io.tidemark.ingest.checkpoint.CheckpointCodec;
+import io.tidemark.ingest.checkpoint.CheckpointLog;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.discovery.PartitionLister;
 import io.tidemark.ingest.discovery.RawFile;
@@ -20,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -281,6 +285,84 @@ class TestDiscovery extends SparkTestSupport {
           .singleElement()
           .satisfies(d -> assertThat(d.value()).isEqualTo(1.0));
     }
+  }
+
+  @Test
+  void aFileRewrittenWithTheSameSizeAndModificationTimeIsReadAgain() throws Exception {
+    IngestSettings s = settings(dir);
+    Path raw = Path.of(s.dataset().raw().location());
+    Path file =
+        RawFixtures.write(
+            spark, raw, "2024-03-01", "a.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
+    FileTime mtime = Files.getLastModifiedTime(file);
+    assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+    // Another version of the same size, copied over it keeping the modification time (rsync -t).
+    Path other =
+        RawFixtures.write(
+            spark,
+            dir.resolve("elsewhere"),
+            "2024-03-01",
+            "a.parquet",
+            List.of(u("A", "Adb", "2024-03-01T11:00:00Z")));
+    assertThat(Files.size(other))
+        .as("the fixture's two versions' sizes")
+        .isEqualTo(Files.size(file));
+    Files.copy(other, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.setLastModifiedTime(file, mtime);
+
+    IngestOutcome out = new IngestJob(spark, s).run();
+
+    assertThat(out.report().status()).as(out.report().error()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(out.report().counts().filesNew()).isEqualTo(1);
+    assertThat(out.report().counts().recordsUpdated()).isEqualTo(1);
+    assertThat(curated(s).get("A").get(0)).isEqualTo("Adb");
+    // The same version again is not.
+    assertThat(new IngestJob(spark, s).run().report().status())
+        .isEqualTo(IngestStatus.NOTHING_TO_DO);
+  }
+
+  @Test
+  void aCheckpointWrittenBeforeFingerprintsStillSkipsItsFilesAndTheNextOneHasThem()
+      throws Exception {
+    IngestSettings s = settings(dir);
+    Path raw = Path.of(s.dataset().raw().location());
+    RawFixtures.write(
+        spark, raw, "2024-03-01", "a.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
+    assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+    // The checkpoint as the previous version wrote it: stamps of size and modification time.
+    org.apache.iceberg.Table t =
+        org.apache.iceberg.spark.Spark3Util.loadIcebergTable(spark, s.curatedSparkName());
+    Map<String, String> summary = new java.util.HashMap<>(t.currentSnapshot().summary());
+    String processed = summary.get(CheckpointCodec.PROCESSED_FILES);
+    assertThat(processed).contains(":sha256=");
+    String legacy = processed.replaceAll(":sha256=[0-9a-f]+", "");
+    org.apache.iceberg.AppendFiles legacyCommit = t.newAppend();
+    summary.forEach(
+        (k, v) -> {
+          if (k.startsWith(CheckpointCodec.PREFIX)) {
+            legacyCommit.set(k, k.equals(CheckpointCodec.PROCESSED_FILES) ? legacy : v);
+          }
+        });
+    legacyCommit.commit();
+
+    IngestOutcome again = new IngestJob(spark, s).run();
+    assertThat(again.report().status())
+        .as(again.report().error())
+        .isEqualTo(IngestStatus.NOTHING_TO_DO);
+    assertThat(again.report().counts().filesSkipped()).isEqualTo(1);
+
+    RawFixtures.write(
+        spark, raw, "2024-03-01", "b.parquet", List.of(u("B", "Bo", "2024-03-01T11:00:00Z")));
+    IngestOutcome next = new IngestJob(spark, s).run();
+    assertThat(next.report().status()).as(next.report().error()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(next.report().counts().filesNew()).isEqualTo(1);
+    Checkpoint cp =
+        CheckpointLog.latest(
+                org.apache.iceberg.spark.Spark3Util.loadIcebergTable(spark, s.curatedSparkName()))
+            .orElseThrow();
+    assertThat(cp.processed().get(day(1)).get("a.parquet")).doesNotContain("sha256=");
+    assertThat(cp.processed().get(day(1)).get("b.parquet"))
+        .matches("\\d+:\\d+:sha256=[0-9a-f]{32}");
   }
 
   @Test

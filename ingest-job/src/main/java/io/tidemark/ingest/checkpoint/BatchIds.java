@@ -11,8 +11,9 @@ import java.util.HexFormat;
 import java.util.List;
 
 /**
- * Deterministic batch ids: the same input files (path, size, modification time) on top of the same
- * previous checkpoint always give the same id, so a retry recognises its own committed batch.
+ * Deterministic batch ids: the same input files (path, size, modification time, content fingerprint
+ * where known) on top of the same previous checkpoint always give the same id, so a retry
+ * recognises its own committed batch.
  */
 public final class BatchIds {
   private BatchIds() {}
@@ -47,7 +48,16 @@ public final class BatchIds {
     }
     files.stream()
         .sorted(Comparator.comparing(RawFile::path))
-        .forEach(f -> line(sha, f.path() + "|" + f.size() + "|" + f.modificationTime()));
+        .forEach(
+            f ->
+                line(
+                    sha,
+                    f.path()
+                        + "|"
+                        + f.size()
+                        + "|"
+                        + f.modificationTime()
+                        + (f.fingerprint() == null ? "" : "|" + f.fingerprint())));
     return HexFormat.of().formatHex(sha.digest()).substring(0, 32);
   }
 

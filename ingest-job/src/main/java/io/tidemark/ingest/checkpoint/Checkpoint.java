@@ -1,5 +1,6 @@
 package io.tidemark.ingest.checkpoint;
 
+import io.tidemark.ingest.discovery.FileStamp;
 import io.tidemark.ingest.discovery.RawFile;
 import java.time.LocalDate;
 import java.util.Collections;
@@ -8,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.UnaryOperator;
 
 /**
  * The job's progress, stored in the summary of the curated table's snapshot that committed the
@@ -21,7 +23,8 @@ import java.util.TreeMap;
  * @param partition the latest raw partition holding processed files; discovery lists from this
  *     partition minus the lookback on
  * @param processed the files processed in partitions within the lookback: partition -> file name ->
- *     stamp (size:mtime)
+ *     stamp ({@link FileStamp}: size:mtime:fingerprint, or size:mtime when written before
+ *     fingerprints)
  * @param folded marks of the most recently folded partitions: partition -> "files=N;bytes=B"
  * @param foldedThrough every partition on or before this date has been folded; null when none
  */
@@ -44,10 +47,33 @@ public record Checkpoint(
     folded = Collections.unmodifiableSortedMap(new TreeMap<>(folded == null ? Map.of() : folded));
   }
 
-  /** Whether this exact version of the file was processed already. */
-  public boolean isProcessed(RawFile f) {
+  /**
+   * Whether this exact version of the file was processed already: the processed set holds its name
+   * with the same size and modification time and, when that stamp has a content fingerprint, the
+   * same fingerprint ({@code fingerprints} gives the listed file's, computed only then). A stamp
+   * written before fingerprints existed ({@code size:mtime}) is matched by size and time.
+   */
+  public boolean isProcessed(RawFile f, UnaryOperator<RawFile> fingerprints) {
     SortedMap<String, String> files = processed.get(f.partition());
-    return files != null && f.stamp().equals(files.get(f.name()));
+    String recorded = files == null ? null : files.get(f.name());
+    return recorded != null && sameVersion(FileStamp.parse(recorded), f, fingerprints);
+  }
+
+  /**
+   * Whether the listed file is the version the stamp names: same size and modification time, and
+   * the same fingerprint when the stamp has one.
+   */
+  public static boolean sameVersion(
+      FileStamp recorded, RawFile listed, UnaryOperator<RawFile> fingerprints) {
+    if (!recorded.sameSizeAndTime(listed.fileStamp())) {
+      return false;
+    }
+    if (recorded.fingerprint() == null) {
+      return true;
+    }
+    // The store's fingerprint comes with the listing; a checksum is computed only now.
+    RawFile known = listed.fingerprint() != null ? listed : fingerprints.apply(listed);
+    return recorded.fingerprint().equals(known.fingerprint());
   }
 
   /** How many files the processed set tracks. */

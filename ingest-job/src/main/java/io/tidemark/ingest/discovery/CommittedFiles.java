@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -85,18 +86,24 @@ public final class CommittedFiles {
 
   /**
    * Whether a committed batch read this version of the file: a checkpoint or a sweep's commit holds
-   * its stamp (size and modification time), or a committed run's report lists the file and the run
-   * started after the file was last modified. A file replaced since (a corrected re-delivery under
-   * the same name) is not read.
+   * its stamp (size and modification time, and content fingerprint where the stamp has one), or a
+   * committed run's report lists the file and the run started after the file was last modified. A
+   * file replaced since (a corrected re-delivery under the same name) is not read.
    */
-  public boolean contains(RawFile f) {
+  public boolean contains(RawFile f, UnaryOperator<RawFile> fingerprints) {
     String key = key(f.partition(), f.name());
     Set<String> read = stamps.get(key);
-    if (read != null && read.contains(f.stamp())) {
-      return true;
+    boolean rewritten = false;
+    for (String s : read == null ? Set.<String>of() : read) {
+      FileStamp stamp = FileStamp.parse(s);
+      if (Checkpoint.sameVersion(stamp, f, fingerprints)) {
+        return true;
+      }
+      // Same size and time, other content: a rewrite, whatever the run reports say.
+      rewritten |= stamp.sameSizeAndTime(f.fileStamp());
     }
     Long listed = listedBy.get(key);
-    return listed != null && f.modificationTime() <= listed;
+    return !rewritten && listed != null && f.modificationTime() <= listed;
   }
 
   /** The run reports read. */

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.EtagSource;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -158,10 +159,32 @@ public final class PartitionLister {
       }
       out.add(
           new RawFile(
-              s.getPath().toString(), partition, name, s.getLen(), s.getModificationTime()));
+              s.getPath().toString(),
+              partition,
+              name,
+              s.getLen(),
+              s.getModificationTime(),
+              etag(s)));
     }
     out.sort(Comparator.comparing(RawFile::name));
     return out;
+  }
+
+  /**
+   * The content fingerprint the store's listing gives, {@code etag=<ETag>} (S3A's statuses carry
+   * the object's ETag); null where it gives none (a local file system).
+   */
+  static String etag(FileStatus s) {
+    if (s instanceof EtagSource e) {
+      String tag = e.getEtag();
+      if (tag != null) {
+        tag = tag.replace("\"", "").trim();
+        if (!tag.isEmpty() && tag.indexOf(':') < 0) {
+          return Fingerprints.ETAG + tag;
+        }
+      }
+    }
+    return null;
   }
 
   /** Lists every partition on or after {@code from} and returns their files in path order. */

@@ -12,17 +12,36 @@ import java.util.Objects;
  * @param name the file name within the partition
  * @param size its length in bytes
  * @param modificationTime its modification time, epoch milliseconds
+ * @param fingerprint its content fingerprint (see {@link FileStamp}); null until known
  */
 public record RawFile(
-    String path, LocalDate partition, String name, long size, long modificationTime) {
+    String path,
+    LocalDate partition,
+    String name,
+    long size,
+    long modificationTime,
+    String fingerprint) {
   public RawFile {
     Objects.requireNonNull(path, "path is null");
     Objects.requireNonNull(partition, "partition is null");
     Objects.requireNonNull(name, "name is null");
   }
 
-  /** What identifies this version of the file: a rewritten file gets a new stamp. */
+  /** A file whose content fingerprint is not known yet. */
+  public RawFile(String path, LocalDate partition, String name, long size, long modificationTime) {
+    this(path, partition, name, size, modificationTime, null);
+  }
+
+  public RawFile withFingerprint(String fp) {
+    return new RawFile(path, partition, name, size, modificationTime, fp);
+  }
+
+  public FileStamp fileStamp() {
+    return new FileStamp(size, modificationTime, fingerprint);
+  }
+
+  /** What identifies this version of the file, as checkpoints hold it (see {@link FileStamp}). */
   public String stamp() {
-    return size + ":" + modificationTime;
+    return fileStamp().text();
   }
 }

@@ -49,12 +49,72 @@ class TestCheckpoint {
   }
 
   @Test
+  void aFileWithTheSameSizeAndTimeButOtherContentIsNotProcessed() {
+    RawFile a = file("2024-01-01", "a.parquet", 10, 1).withFingerprint("sha256=aa");
+    Checkpoint cp = Checkpoint.advance(null, "b1", null, List.of(a), 2);
+    assertThat(cp.processed().get(LocalDate.parse("2024-01-01")))
+        .containsEntry("a.parquet", "10:1:sha256=aa");
+    List<RawFile> checksummed = new ArrayList<>();
+    RawFile listed = file("2024-01-01", "a.parquet", 10, 1);
+    assertThat(
+            cp.isProcessed(
+                listed,
+                f -> {
+                  checksummed.add(f);
+                  return f.withFingerprint("sha256=bb");
+                }))
+        .isFalse();
+    assertThat(cp.isProcessed(listed, f -> f.withFingerprint("sha256=aa"))).isTrue();
+    // Another size or time: no checksum needed to tell.
+    checksummed.clear();
+    assertThat(
+            cp.isProcessed(
+                file("2024-01-01", "a.parquet", 11, 1),
+                f -> {
+                  checksummed.add(f);
+                  return f;
+                }))
+        .isFalse();
+    assertThat(checksummed).isEmpty();
+  }
+
+  @Test
+  void aStampWrittenBeforeFingerprintsIsMatchedBySizeAndTimeWithoutAChecksum() {
+    Map<String, String> summary = new java.util.HashMap<>();
+    summary.put(CheckpointCodec.VERSION, CheckpointCodec.CURRENT_VERSION);
+    summary.put(CheckpointCodec.BATCH_ID, "old");
+    summary.put(CheckpointCodec.PARTITION, "2024-01-01");
+    summary.put(CheckpointCodec.PROCESSED_FILES, "{\"2024-01-01\":{\"a.parquet\":\"10:1\"}}");
+    Checkpoint cp = CheckpointCodec.decode(7, summary).orElseThrow();
+    assertThat(
+            cp.isProcessed(
+                file("2024-01-01", "a.parquet", 10, 1),
+                f -> {
+                  throw new AssertionError("checksummed " + f.path());
+                }))
+        .isTrue();
+    assertThat(cp.isProcessed(file("2024-01-01", "a.parquet", 10, 2), f -> f)).isFalse();
+  }
+
+  @Test
+  void aStampThatIsNotSizeAndTimeIsRefusedNamingIt() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> io.tidemark.ingest.discovery.FileStamp.parse("10"))
+        .hasMessage("Cannot read file stamp '10': expected size:mtime or size:mtime:fingerprint");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> io.tidemark.ingest.discovery.FileStamp.parse("x:1"))
+        .hasMessage("Cannot read file stamp 'x:1': size and mtime must be whole numbers");
+    assertThat(io.tidemark.ingest.discovery.FileStamp.parse("10:1:etag=abc-2"))
+        .isEqualTo(new io.tidemark.ingest.discovery.FileStamp(10, 1, "etag=abc-2"));
+  }
+
+  @Test
   void aRewrittenFileIsNotProcessedButTheSameOneIs() {
     Checkpoint cp =
         Checkpoint.advance(null, "b1", null, List.of(file("2024-01-01", "a.parquet", 10, 1)), 2);
-    assertThat(cp.isProcessed(file("2024-01-01", "a.parquet", 10, 1))).isTrue();
-    assertThat(cp.isProcessed(file("2024-01-01", "a.parquet", 11, 2))).isFalse();
-    assertThat(cp.isProcessed(file("2024-01-02", "a.parquet", 10, 1))).isFalse();
+    assertThat(cp.isProcessed(file("2024-01-01", "a.parquet", 10, 1), f -> f)).isTrue();
+    assertThat(cp.isProcessed(file("2024-01-01", "a.parquet", 11, 2), f -> f)).isFalse();
+    assertThat(cp.isProcessed(file("2024-01-02", "a.parquet", 10, 1), f -> f)).isFalse();
     assertThat(cp.previousBatchId()).isNull();
     Checkpoint next = Checkpoint.advance(cp, "b2", null, List.of(), 2);
     assertThat(next.previousBatchId()).isEqualTo("b1");
