@@ -29,6 +29,7 @@ public final class Fingerprints {
 
   private final Configuration conf;
   private final Map<String, String> computed = new HashMap<>();
+  private final Map<String, FileSystem> fileSystems = new HashMap<>();
   private long bytesRead;
 
   public Fingerprints(Configuration conf) {
@@ -66,7 +67,14 @@ public final class Fingerprints {
     }
     Path p = new Path(f.path());
     try {
-      FileSystem fs = p.getFileSystem(conf);
+      // One file system per scheme and authority: the configuration disables Hadoop's cache.
+      java.net.URI u = p.toUri();
+      String key = u.getScheme() + "://" + u.getAuthority();
+      FileSystem fs = fileSystems.get(key);
+      if (fs == null) {
+        fs = p.getFileSystem(conf);
+        fileSystems.put(key, fs);
+      }
       byte[] buf = new byte[1 << 16];
       try (InputStream in = fs.open(p)) {
         for (int n; (n = in.read(buf)) > 0; ) {

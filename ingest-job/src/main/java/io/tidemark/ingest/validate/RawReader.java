@@ -22,10 +22,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.hadoop.util.HadoopStreams;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.schema.MessageType;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -340,9 +343,41 @@ public final class RawReader {
     return t;
   }
 
+  /**
+   * The file systems footers are read through, one per scheme and authority: the literal-read
+   * configuration disables Hadoop's cache, and a file system made per file cost more than reading a
+   * one-row file's footer.
+   */
+  private final Map<String, FileSystem> fileSystems = new HashMap<>();
+
+  private FileSystem fileSystem(Path p) throws java.io.IOException {
+    URI u = p.toUri();
+    String key = u.getScheme() + "://" + u.getAuthority();
+    FileSystem fs = fileSystems.get(key);
+    if (fs == null) {
+      fs = p.getFileSystem(conf);
+      fileSystems.put(key, fs);
+    }
+    return fs;
+  }
+
   private StructType footerSchema(RawFile f) throws Exception {
-    try (ParquetFileReader r =
-        ParquetFileReader.open(HadoopInputFile.fromPath(new Path(f.path()), conf))) {
+    Path p = new Path(f.path());
+    FileSystem fs = fileSystem(p);
+    // The listed length: no second status request per file.
+    InputFile in =
+        new InputFile() {
+          @Override
+          public long getLength() {
+            return f.size();
+          }
+
+          @Override
+          public SeekableInputStream newStream() throws java.io.IOException {
+            return HadoopStreams.wrap(fs.open(p));
+          }
+        };
+    try (ParquetFileReader r = ParquetFileReader.open(in)) {
       MessageType mt = r.getFooter().getFileMetaData().getSchema();
       return new ParquetToSparkSchemaConverter(spark.sessionState().conf()).convert(mt);
     }
