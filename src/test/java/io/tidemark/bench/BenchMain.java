@@ -45,6 +45,8 @@ import org.apache.spark.sql.SparkSession;
  *       median of three runs each.
  *   <li>B4, the service: start to ready (the median of three starts), idle resident set, resident
  *       set after a FULL run.
+ *   <li>B6, many tiny files: a first run over 2,000, then 20,000 one-row files ({@link
+ *       SmallFilesBench}).
  * </ul>
  */
 public final class BenchMain {
@@ -70,8 +72,10 @@ public final class BenchMain {
   public static void main(String[] args) throws Exception {
     Path dir = Path.of("bench-output");
     long keys = 10_000_000;
+    boolean smallFilesOnly = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
+        case "--small-files" -> smallFilesOnly = true;
         case "--dir" -> dir = Path.of(value(args, ++i, "--dir"));
         case "--keys" -> {
           String v = value(args, ++i, "--keys");
@@ -87,7 +91,7 @@ public final class BenchMain {
         case "--help", "-h" -> {
           System.out.println(
               """
-              Usage: bin/bench [--keys N] [--dir DIR]
+              Usage: bin/bench [--keys N] [--dir DIR] [--small-files]
 
               Measures Tidemark on this machine and prints each figure with its target:
                 B5  generating N keys of raw Parquet vs the full refresh that reads them
@@ -98,6 +102,8 @@ public final class BenchMain {
                 B3  the reconciler service's FULL and one-day WINDOW reconciliations of B1's
                     table vs a naive diff in Spark, and the service's peak resident set
                 B4  the service's start to ready and its idle resident set
+                B6  a first run over a batch of 2,000, then 20,000 one-row files: wall time
+                    and the Spark jobs it started
 
               B3 and B4 run the packaged service (reconciler/target/quarkus-app) in a process
               of its own on a free loopback port, after the Spark session has stopped; the
@@ -106,6 +112,7 @@ public final class BenchMain {
 
                 --keys N   keys in the initial load (default: 10000000)
                 --dir DIR  working folder (default: bench-output; emptied at start)
+                --small-files  B6 alone (no N-key layer, no service)
 
               The figures are also written to DIR/bench.md.
               """);
@@ -114,7 +121,10 @@ public final class BenchMain {
         default -> usage("Unknown option " + args[i] + " (try --help)");
       }
     }
-    System.exit(new BenchMain().run(dir.toAbsolutePath(), keys));
+    System.exit(
+        smallFilesOnly
+            ? new BenchMain().runSmallFiles(dir.toAbsolutePath())
+            : new BenchMain().run(dir.toAbsolutePath(), keys));
   }
 
   private static String value(String[] args, int i, String option) {
@@ -180,6 +190,8 @@ public final class BenchMain {
       }
       recordDiscovery(discovery);
 
+      smallFiles(spark, pipeline.catalog(), dir);
+
       out.println("B3 the naive Spark diff...");
       naive = NaiveDiff.run(spark, raw, pipeline.sparkTable());
     }
@@ -190,6 +202,62 @@ public final class BenchMain {
   }
 
   private NaiveDiff.Result naive;
+
+  /** B6's batches: this many one-row files each. */
+  static final List<Integer> SMALL_FILES = List.of(2_000, 20_000);
+
+  /** B6: a first run over 2,000, then 20,000 one-row files. */
+  private void smallFiles(
+      SparkSession spark, io.tidemark.model.config.CatalogSpec catalog, Path dir) throws Exception {
+    for (int n : SMALL_FILES) {
+      out.printf(Locale.ROOT, "B6 a batch of %,d one-row files...%n", n);
+      SmallFilesBench.Result r = SmallFilesBench.run(spark, catalog, dir.resolve("b6-" + n), n);
+      out.printf(
+          Locale.ROOT,
+          "B6 %,d one-row files: %s, %,d Spark jobs (generated in %s)%n",
+          n,
+          secs(r.wall()),
+          r.sparkJobs(),
+          secs(r.generate()));
+      figures.add(
+          new Figure(
+              "B6",
+              String.format(Locale.ROOT, "ingest %,d one-row files, one batch", r.files()),
+              String.format(Locale.ROOT, "%s (%,d Spark jobs)", secs(r.wall()), r.sparkJobs()),
+              "context",
+              null));
+      figures.add(
+          new Figure(
+              "B6",
+              String.format(Locale.ROOT, "generate %,d one-row files (DuckDB)", r.files()),
+              secs(r.generate()),
+              "context",
+              null));
+    }
+  }
+
+  /** {@code --small-files}: B6 alone, without the N-key layer, B1-B5. */
+  int runSmallFiles(Path dir) throws Exception {
+    if (Files.exists(dir) && !Files.exists(dir.resolve(MARKER)) && !isEmpty(dir)) {
+      System.err.println(
+          "Cannot use " + dir + ": it is not empty and was not made by bin/bench. Pass --dir.");
+      return 2;
+    }
+    deleteTree(dir);
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve(MARKER), "Made by bin/bench; emptied on its next run.\n");
+    out.printf(
+        "== Tidemark benchmarks: B6 only, %d cores, %s, Java %s%n",
+        Runtime.getRuntime().availableProcessors(), memory(), System.getProperty("java.version"));
+    SparkSession spark = Pipeline.localSpark(dir);
+    spark.sparkContext().setLogLevel("ERROR");
+    try (Pipeline pipeline = new Pipeline(dir, spark)) {
+      smallFiles(spark, pipeline.catalog(), dir);
+    }
+    spark.stop();
+    print(dir, 0);
+    return 0;
+  }
 
   /**
    * B3 and B4 on the packaged service, started over the pipeline folder once Spark has stopped: its
