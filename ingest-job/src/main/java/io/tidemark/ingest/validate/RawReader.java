@@ -25,6 +25,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.parquet.HadoopReadOptions;
+import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.util.HadoopStreams;
 import org.apache.parquet.io.InputFile;
@@ -111,11 +113,18 @@ public final class RawReader {
   private final DatasetSpec spec;
   private final Configuration conf;
 
+  /**
+   * Options for reading footers, made once: Parquet's default options build a Hadoop configuration
+   * of their own, parsing its default resources, for every file opened.
+   */
+  private final ParquetReadOptions footerOptions;
+
   public RawReader(SparkSession spark, DatasetSpec spec) {
     this.spark = spark;
     this.spec = spec;
     this.conf = new Configuration(spark.sparkContext().hadoopConfiguration());
     LITERAL_READ_OPTIONS.forEach(conf::set);
+    this.footerOptions = HadoopReadOptions.builder(conf).build();
   }
 
   /**
@@ -377,7 +386,7 @@ public final class RawReader {
             return HadoopStreams.wrap(fs.open(p));
           }
         };
-    try (ParquetFileReader r = ParquetFileReader.open(in)) {
+    try (ParquetFileReader r = ParquetFileReader.open(in, footerOptions)) {
       MessageType mt = r.getFooter().getFileMetaData().getSchema();
       return new ParquetToSparkSchemaConverter(spark.sessionState().conf()).convert(mt);
     }
