@@ -37,7 +37,9 @@ import java.util.TreeSet;
  * records. Any value that breaks the contract fails with an {@link InvalidConfigException} naming
  * the full key, e.g. {@code tidemark.datasets.customers.key-columns[0]}.
  *
- * @param stateRoot where reports live: a local folder or {@code s3://bucket/prefix}
+ * @param stateRoot where reports live: a local folder or {@code s3://bucket/prefix}; a relative
+ *     local folder is made absolute at start, as are a relative raw location and catalog warehouse
+ *     (see {@link LocalPaths})
  * @param datasets the datasets by name, in name order
  * @param apiKeys the accepted API keys; never logged
  * @param protectReads whether the GET endpoints need an API key too
@@ -164,6 +166,9 @@ public record ReconcilerSettings(
       throw new InvalidConfigException(
           PREFIX + "state-root", stateRoot, "must be a local folder or an s3://bucket/prefix URI");
     }
+    // Resolved once, at start, like the catalog's warehouse: reports would otherwise be written
+    // and read wherever the service happens to start.
+    stateRoot = LocalPaths.absolute(stateRoot);
     HostPolicy hosts = HostPolicy.of(config.api().allowedHosts());
     return new ReconcilerSettings(stateRoot, datasets, keys, protectReads, hosts);
   }
@@ -325,7 +330,11 @@ public record ReconcilerSettings(
     RawSource raw =
         at(
             prefix + "raw.",
-            () -> new RawSource(ds.raw().location(), ds.raw().partitionColumn(), null));
+            // A relative local folder is resolved against the folder the service starts in,
+            // once, so the start-up check, every engine and the raw-table DDL read the same place.
+            () ->
+                new RawSource(
+                    LocalPaths.absolute(ds.raw().location()), ds.raw().partitionColumn(), null));
     String op = ds.operationColumn();
     DatasetSpec spec =
         at(

@@ -31,7 +31,8 @@ public interface TidemarkConfig {
   /**
    * Where reports live: reconciliation reports under {@code _reconciliation/}, ingest run reports
    * (written by the ingest job) under {@code _runs/}. A local folder, or {@code s3://bucket/prefix}
-   * (reports are then created with conditional writes, so two replicas never overwrite one).
+   * (reports are then created with conditional writes, so two replicas never overwrite one). A
+   * relative folder is resolved against the folder the service starts in, once, at start.
    */
   @WithDefault(STATE_ROOT_DEFAULT)
   String stateRoot();
@@ -181,7 +182,8 @@ public interface TidemarkConfig {
   interface Raw {
     /**
      * The dataset's raw folder: {@code <location>/<partition-column>=YYYY-MM-DD/*.parquet}. It must
-     * exist at start-up (a local folder for the embedded engine).
+     * exist at start-up (a local folder for the embedded engine); a relative folder is resolved
+     * against the folder the service starts in, once, at start.
      */
     String location();
 

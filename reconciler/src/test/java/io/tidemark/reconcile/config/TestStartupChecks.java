@@ -155,6 +155,48 @@ class TestStartupChecks {
   }
 
   @Test
+  void aRelativeRawLocationAndStateRootAreResolvedAgainstTheWorkingFolderAtStart() {
+    Path here = Path.of("").toAbsolutePath();
+    Map<String, String> m = working();
+    String relativeRaw = here.relativize(raw).toString();
+    String relativeState = here.relativize(dir.resolve("state")).toString();
+    assertThat(Path.of(relativeRaw).isAbsolute()).isFalse();
+    m.put(P + "raw.location", relativeRaw);
+    m.put("tidemark.state-root", "./" + relativeState);
+
+    ReconcilerSettings s = check(m);
+
+    assertThat(s.datasets().get("customers").spec().raw().location()).isEqualTo(raw.toString());
+    assertThat(s.stateRoot()).isEqualTo(dir.resolve("state").toString());
+  }
+
+  @Test
+  void aMissingRelativeRawLocationIsNamedWhereItWasLookedFor() {
+    Map<String, String> m = working();
+    Path missing = dir.resolve("raw").resolve("custmers");
+    m.put(P + "raw.location", Path.of("").toAbsolutePath().relativize(missing).toString());
+    assertThatThrownBy(() -> check(m))
+        .isInstanceOf(InvalidConfigException.class)
+        .hasMessage(
+            "Cannot start the reconciler: config key '"
+                + P
+                + "raw.location' has invalid value '"
+                + missing
+                + "': does not exist");
+  }
+
+  @Test
+  void remoteRawLocationsAndStateRootsAreLeftAsTheyAre() {
+    Map<String, String> m = working();
+    m.put("tidemark.state-root", "s3://bucket/state");
+    m.put(P + "raw.location", "s3://bucket/raw/customers");
+    ReconcilerSettings s = ReconcilerSettings.from(config(m), ENGINES);
+    assertThat(s.stateRoot()).isEqualTo("s3://bucket/state");
+    assertThat(s.datasets().get("customers").spec().raw().location())
+        .isEqualTo("s3://bucket/raw/customers");
+  }
+
+  @Test
   void aCatalogThatRecordsARelativeTableLocationIsNamedAtStart() throws Exception {
     // What an ingest job that was given a relative --warehouse wrote before it resolved it: the
     // catalog database is found, but the table's metadata location is relative to the folder that
