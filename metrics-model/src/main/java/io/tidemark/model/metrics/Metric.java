@@ -128,7 +128,9 @@ public enum Metric {
       "FreshnessLag",
       SECONDS,
       RECONCILER,
-      "How far the newest curated change marker is behind the newest raw one."),
+      "Seconds the curated table is behind, as the freshness rule judges it: since the newest"
+          + " curated change (timestamp markers), or since the oldest raw file holding a newer"
+          + " sequence arrived (sequence markers)."),
   BYTES_SCANNED("BytesScanned", BYTES, RECONCILER, "Bytes the query engine scanned."),
   SCAN_COST(
       "ScanCostUsd",

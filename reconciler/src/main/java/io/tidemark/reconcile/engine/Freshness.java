@@ -33,6 +33,22 @@ public record Freshness(
   }
 
   /**
+   * The seconds the {@code freshness} rule compares with its threshold, and the {@code
+   * FreshnessLag} metric publishes, so the dashboard and the rule's alarm read one value: {@link
+   * #lagBehindNow()} (since the newest curated change for timestamp markers, since the oldest
+   * waiting raw file arrived for sequence markers); 0 when neither table holds a version.
+   */
+  public double behind() {
+    if (newestCurated == null && newestRaw == null) {
+      return 0;
+    }
+    if (lagBehindNow != null) {
+      return lagBehindNow;
+    }
+    return newestCurated == null ? lagBehindRaw() : 0;
+  }
+
+  /**
    * How far the newest curated marker is behind the newest raw one; 0 when it is not; the newest
    * raw marker itself when the table is empty.
    */

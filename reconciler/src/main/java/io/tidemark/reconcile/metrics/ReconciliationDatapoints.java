@@ -14,9 +14,10 @@ import java.util.List;
 /**
  * The catalogue datapoints one finished reconciliation produces, timestamped at its end: per rule
  * RuleStatus (0 pass, 1 fail or error) and RuleObservedValue; the kind metric of each default rule
- * (MissingKeys, ..., UnprocessedFiles); CountRatio and FreshnessLag when the engine's observations
- * are at hand; BytesScanned, ScanCostUsd and ReconciliationDuration. An ABANDONED run produces
- * none.
+ * (MissingKeys, ..., UnprocessedFiles); CountRatio and FreshnessLag (the seconds the freshness rule
+ * judges, see {@link io.tidemark.reconcile.engine.Freshness#behind()}) when the engine's
+ * observations are at hand; BytesScanned, ScanCostUsd and ReconciliationDuration. An ABANDONED run
+ * produces none.
  */
 public final class ReconciliationDatapoints {
   private ReconciliationDatapoints() {}
@@ -63,11 +64,10 @@ public final class ReconciliationDatapoints {
                 (double) observations.curatedRows() / observations.expectedRows(),
                 at));
       }
-      double lag = observations.freshness().lagBehindRaw();
-      boolean measured =
-          observations.freshness().error() == null
-              && observations.freshness().newestCurated() != null;
-      if (measured && Double.isFinite(lag)) {
+      // The seconds the freshness rule judges (not the marker gap, which for a sequence is no
+      // time at all), so the graph and the rule's alarm agree.
+      double lag = observations.freshness().behind();
+      if (observations.freshness().error() == null && Double.isFinite(lag)) {
         out.add(Datum.of(Metric.FRESHNESS_LAG, p, d, lag, at));
       }
     }

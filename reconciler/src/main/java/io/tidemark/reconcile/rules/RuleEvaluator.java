@@ -240,7 +240,7 @@ public final class RuleEvaluator {
       if (f.newestRaw() == null) {
         return RuleResult.evaluate(rule, 0, "", List.of(), bytes);
       }
-      double behind = f.lagBehindNow() != null ? f.lagBehindNow() : f.lagBehindRaw();
+      double behind = f.behind();
       return RuleResult.evaluate(
           rule,
           behind,
@@ -255,7 +255,7 @@ public final class RuleEvaluator {
           f.pending().sample(),
           bytes);
     }
-    double observed = f.lagBehindNow() != null ? f.lagBehindNow() : 0;
+    double observed = f.behind();
     String reason =
         timestamps
             ? "the newest curated change is "

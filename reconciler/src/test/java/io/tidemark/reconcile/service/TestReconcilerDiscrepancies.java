@@ -262,14 +262,25 @@ class TestReconcilerDiscrepancies {
   @Test
   void freshnessFailsWhenTheNewestCuratedChangeIsTooOld() {
     Clock later = Clock.fixed(NOW.plus(Duration.ofDays(2)), ZoneOffset.UTC);
+    List<io.tidemark.model.cloudwatch.Datum> published = new ArrayList<>();
     ReconciliationReport report =
-        reconciler(rules(0), later).run("customers", ReconciliationMode.FULL, null, null, "test");
+        Reconciler.builder(scenario.stateRoot)
+            .dataset(scenario.spec(), scenario.catalog(), rules(0))
+            .clock(later)
+            .listener((r, datapoints) -> published.addAll(datapoints))
+            .build()
+            .run("customers", ReconciliationMode.FULL, null, null, "test");
 
     assertOnlyFails(report, RuleKind.FRESHNESS, List.of());
     assertThat(byKind(report).get(RuleKind.FRESHNESS).observed())
         .isEqualTo(Duration.ofHours(48 + 3).toSeconds());
     assertThat(byKind(report).get(RuleKind.FRESHNESS).reason())
         .contains("183600 s behind now and 0 s behind raw");
+    // The FreshnessLag the service publishes is what the rule judged, not the 0 s behind raw.
+    assertThat(published)
+        .filteredOn(d -> d.metric() == io.tidemark.model.metrics.Metric.FRESHNESS_LAG)
+        .extracting(io.tidemark.model.cloudwatch.Datum::value)
+        .containsExactly((double) Duration.ofHours(48 + 3).toSeconds());
   }
 
   @Test
