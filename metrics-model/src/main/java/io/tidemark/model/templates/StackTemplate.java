@@ -61,6 +61,26 @@ public final class StackTemplate {
   public static final String HEALTH_PATH = "/q/health/ready";
 
   /**
+   * What {@code ReconcilerHostNames} accepts: comma-separated names, IPv4 addresses or bracketed
+   * IPv6 addresses, each with an optional {@code :port}, or {@code *}; no spaces. A value the
+   * service would refuse at start is refused by CloudFormation instead of by a task that stops
+   * again and again.
+   */
+  public static final String HOST_NAMES_PATTERN =
+      "(\\*|[A-Za-z0-9.-]+(:[0-9]{1,5})?|\\[[0-9A-Fa-f:.]+\\](:[0-9]{1,5})?)"
+          + "(,(\\*|[A-Za-z0-9.-]+(:[0-9]{1,5})?|\\[[0-9A-Fa-f:.]+\\](:[0-9]{1,5})?))*";
+
+  /**
+   * Any host: the task's private address is assigned when it starts and changes with every task,
+   * and the stack puts no load balancer or DNS name in front of it, so no list could be given in
+   * advance. The host check guards a service on loopback against a browser page that rebinds its
+   * own name to 127.0.0.1; this one listens on the VPC behind {@code AllowedIngressCidr}, and every
+   * {@code /api} call needs an API key ({@code QUARKUS_HTTP_HOST} is beyond loopback), which such a
+   * page cannot send.
+   */
+  public static final String HOST_NAMES_DEFAULT = "*";
+
+  /**
    * The container's environment, by variable name. The first block is the agreed list the image's
    * test checks; the dataset block addresses {@code tidemark.datasets.customers.*} (env names are
    * upper-case, so another dataset needs a regenerated template).
@@ -75,6 +95,9 @@ public final class StackTemplate {
         "TIDEMARK_ATHENA_OUTPUT_LOCATION", sub("s3://${LakeBucketName}/${AthenaResultsPrefix}/"));
     env.put("TIDEMARK_ATHENA_DATABASE", ref("GlueDatabase"));
     env.put("QUARKUS_HTTP_HOST", text("0.0.0.0"));
+    // The service answers only these Host names (421 otherwise, /q/health aside); its loopback
+    // default would refuse every client reaching the task by its address.
+    env.put("TIDEMARK_API_ALLOWED_HOSTS", ref("ReconcilerHostNames"));
     env.put(
         "TIDEMARK_DATASETS_CUSTOMERS_RAW_LOCATION",
         sub("s3://${LakeBucketName}/${RawPrefix}/${Dataset}"));
@@ -292,6 +315,17 @@ public final class StackTemplate {
         .put("Default", "10.0.0.0/8")
         .put("AllowedPattern", "[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}")
         .put("Description", "Who may reach the reconciler's port 8080.");
+    string(
+        p,
+        "ReconcilerHostNames",
+        HOST_NAMES_DEFAULT,
+        HOST_NAMES_PATTERN,
+        "Host names the reconciler answers (TIDEMARK_API_ALLOWED_HOSTS), comma-separated, no"
+            + " spaces: the names and addresses clients put in the URL (a load balancer's or DNS"
+            + " name, a fixed address), each optionally with :8080; others get 421, /q/health"
+            + " aside. * (the default) accepts any: the task's private address changes with every"
+            + " task, and the check defends a browser against DNS rebinding of a loopback service,"
+            + " while this one is reached over the VPC and every API call needs a key.");
     p.putObject("ReconcilerCpu")
         .put("Type", "String")
         .put("Default", "1024")

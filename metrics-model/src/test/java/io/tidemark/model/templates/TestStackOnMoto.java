@@ -264,6 +264,7 @@ class TestStackOnMoto {
                 Map.entry("TIDEMARK_ATHENA_OUTPUT_LOCATION", "s3://acme-lake/athena-results/"),
                 Map.entry("TIDEMARK_ATHENA_DATABASE", "lake_db"),
                 Map.entry("QUARKUS_HTTP_HOST", "0.0.0.0"),
+                Map.entry("TIDEMARK_API_ALLOWED_HOSTS", "*"),
                 Map.entry(
                     "TIDEMARK_DATASETS_CUSTOMERS_RAW_LOCATION", "s3://acme-lake/raw/customers"),
                 Map.entry("TIDEMARK_DATASETS_CUSTOMERS_CURATED_TABLE", "lake_db.customers"),

@@ -216,8 +216,14 @@ class TestDeployStack {
 
   /** The container's environment, resolved, plus the API keys secret as ECS injects it. */
   private static Map<String, String> stackEnvironment() throws Exception {
+    return stackEnvironment(Map.of());
+  }
+
+  /** The same, deployed with {@code given} parameter values besides {@link #GIVEN}. */
+  private static Map<String, String> stackEnvironment(Map<String, String> given) throws Exception {
     JsonNode template = template();
     Map<String, String> values = values(template);
+    values.putAll(given);
     JsonNode container =
         template
             .path("Resources")
@@ -283,6 +289,50 @@ class TestDeployStack {
     assertThat(d.spec().comparedColumns()).containsExactly("customer_name", "email");
     assertThat(c.cloudwatch().enabled()).isTrue();
     assertThat(c.cloudwatch().region()).contains("eu-west-1");
+  }
+
+  @Test
+  void theDeployedServiceAnswersTheTasksAddressByDefault() throws Exception {
+    // A Fargate task is reached by a private address it gets when it starts: the loopback names
+    // the service allows by default would answer every call but /q/health with 421.
+    ReconcilerSettings settings =
+        ReconcilerSettings.from(
+            fromEnvironment(stackEnvironment()), Set.of("duckdb", "athena"), "0.0.0.0");
+
+    assertThat(settings.hosts().allowsHost("10.0.3.17:8080"))
+        .as("the task's address is answered (allowed: %s)", settings.hosts().allowed())
+        .isTrue();
+    assertThat(settings.hosts().allowsHost("reconciler.internal.example")).isTrue();
+    // Every API call still needs a key, which a page rebinding a name to the task cannot send.
+    assertThat(settings.protectReads()).isTrue();
+  }
+
+  @Test
+  void theHostNamesGivenToTheStackAreTheOnlyOnesTheServiceAnswers() throws Exception {
+    JsonNode parameter = template().path("Parameters").path("ReconcilerHostNames");
+    assertThat(parameter.path("Type").asText())
+        .as("the parameter ReconcilerHostNames")
+        .isEqualTo("String");
+    Pattern allowed = Pattern.compile(parameter.path("AllowedPattern").asText());
+    String given = "reconciler.internal.example,10.0.3.17:8080,[fd00::17]";
+    assertThat(allowed.matcher(given).matches()).isTrue();
+    assertThat(allowed.matcher(parameter.path("Default").asText()).matches()).isTrue();
+    // Refused by CloudFormation rather than by a task that stops at start, again and again.
+    for (String wrong : List.of("", "a b", "host,,other", "http://host")) {
+      assertThat(allowed.matcher(wrong).matches()).as(wrong).isFalse();
+    }
+
+    ReconcilerSettings settings =
+        ReconcilerSettings.from(
+            fromEnvironment(stackEnvironment(Map.of("ReconcilerHostNames", given))),
+            Set.of("duckdb", "athena"),
+            "0.0.0.0");
+
+    assertThat(settings.hosts().allowsHost("reconciler.internal.example")).isTrue();
+    assertThat(settings.hosts().allowsHost("10.0.3.17:8080")).isTrue();
+    assertThat(settings.hosts().allowsHost("[fd00::17]:8080")).isTrue();
+    assertThat(settings.hosts().allowsHost("10.0.3.18:8080")).isFalse();
+    assertThat(settings.hosts().allowsHost("localhost:8080")).isFalse();
   }
 
   @Test
