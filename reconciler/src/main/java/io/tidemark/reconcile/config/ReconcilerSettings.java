@@ -361,8 +361,8 @@ public record ReconcilerSettings(
               null,
               "is empty, yet rule "
                   + r.id()
-                  + " compares these columns: list the payload columns to compare (e.g."
-                  + " customer_name,email), or remove the rule ("
+                  + " compares these columns: list the payload columns to compare, comma-separated,"
+                  + " or remove the rule ("
                   + prefix
                   + "rules."
                   + r.id()

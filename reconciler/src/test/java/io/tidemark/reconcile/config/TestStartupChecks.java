@@ -393,7 +393,7 @@ class TestStartupChecks {
             "Cannot start the reconciler: config key '"
                 + P
                 + "compared-columns': is empty, yet rule value_mismatches compares these columns:"
-                + " list the payload columns to compare (e.g. customer_name,email), or remove the"
+                + " list the payload columns to compare, comma-separated, or remove the"
                 + " rule ("
                 + P
                 + "rules.value_mismatches.enabled=false)");
