@@ -14,6 +14,7 @@ import io.tidemark.ingest.sql.IngestSql;
 import io.tidemark.ingest.validate.Cols;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.report.IngestCounts;
+import io.tidemark.model.report.IngestErrorCode;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -144,7 +145,7 @@ final class BatchCommitter {
       }
       if (CheckpointLog.findBatch(tables.loadCurated(), batchId).isEmpty()) {
         throw new IngestException(
-            ErrorCode.COMMIT_STATE_UNKNOWN,
+            IngestErrorCode.COMMIT_STATE_UNKNOWN,
             "Cannot tell whether batch "
                 + batchId
                 + " was committed to "
@@ -162,7 +163,7 @@ final class BatchCommitter {
             .orElseThrow(
                 () ->
                     new IngestException(
-                        ErrorCode.INTERNAL_ERROR,
+                        IngestErrorCode.INTERNAL_ERROR,
                         "Cannot find batch "
                             + batchId
                             + " in the history of "
@@ -432,7 +433,7 @@ final class BatchCommitter {
       rows.writeTo(table).overwrite(lit(true));
     } catch (org.apache.spark.sql.catalyst.analysis.NoSuchTableException e) {
       throw new IngestException(
-          ErrorCode.INTERNAL_ERROR, "Cannot overwrite " + table + ": it does not exist", e);
+          IngestErrorCode.INTERNAL_ERROR, "Cannot overwrite " + table + ": it does not exist", e);
     }
   }
 

@@ -37,6 +37,7 @@ import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.json.InvalidDocumentException;
 import io.tidemark.model.report.IngestCounts;
+import io.tidemark.model.report.IngestErrorCode;
 import io.tidemark.model.report.IngestMode;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
@@ -110,8 +111,9 @@ public final class IngestJob {
 
   /**
    * A run that {@code stop} can end early (see {@link StopRequest}): before its batch is published
-   * it stops at the next {@link FailurePoint} and reports {@link ErrorCode#STOPPED_BY_SIGTERM};
-   * once the batch is published it finishes, and its report says the batch is committed.
+   * it stops at the next {@link FailurePoint} and reports {@link
+   * IngestErrorCode#STOPPED_BY_SIGTERM}; once the batch is published it finishes, and its report
+   * says the batch is committed.
    */
   public IngestJob(
       SparkSession spark, IngestSettings settings, FailurePoints failurePoints, StopRequest stop) {
@@ -127,7 +129,7 @@ public final class IngestJob {
               failurePoints.reached(point, batchId);
               if (stop.requested() && point != FailurePoint.AFTER_COMMIT) {
                 throw new IngestException(
-                    ErrorCode.STOPPED_BY_SIGTERM,
+                    IngestErrorCode.STOPPED_BY_SIGTERM,
                     "Cannot finish batch "
                         + batchId
                         + ": stopped by "
@@ -164,17 +166,19 @@ public final class IngestJob {
     } catch (IngestException e) {
       run.fail(e.code(), e.getMessage(), e);
     } catch (InvalidDocumentException e) {
-      run.fail(ErrorCode.INVALID_CONFIG, "Cannot run ingest: " + e.getMessage(), e);
+      run.fail(IngestErrorCode.INVALID_CONFIG, "Cannot run ingest: " + e.getMessage(), e);
     } catch (RunLease.LostException e) {
       run.fail(
-          ErrorCode.LEASE_LOST,
+          IngestErrorCode.LEASE_LOST,
           "Cannot commit batch " + run.batchId + ": " + e.getMessage() + "; nothing committed",
           e);
     } catch (Exception e) {
       // Exception, not RuntimeException: Spark's Scala code throws checked exceptions
       // (SparkException, AnalysisException) that Java's compiler does not see.
-      ErrorCode code =
-          Causes.has(e, IOException.class) ? ErrorCode.IO_FAILED : ErrorCode.INTERNAL_ERROR;
+      IngestErrorCode code =
+          Causes.has(e, IOException.class)
+              ? IngestErrorCode.IO_FAILED
+              : IngestErrorCode.INTERNAL_ERROR;
       run.fail(
           code,
           "Cannot ingest dataset "
@@ -226,8 +230,8 @@ public final class IngestJob {
    * What a stopped run reports. The truth is the table: a batch published before the stop took
    * effect is committed, and the report says so (with a warning naming the signal), never FAILED; a
    * run that failed because of the stop (at a failure point, or a Spark job the stop cancelled) and
-   * whose batch is not on the table reports {@link ErrorCode#STOPPED_BY_SIGTERM}. A run that ended
-   * on its own before the stop mattered (nothing to do, rejected) keeps its status.
+   * whose batch is not on the table reports {@link IngestErrorCode#STOPPED_BY_SIGTERM}. A run that
+   * ended on its own before the stop mattered (nothing to do, rejected) keeps its status.
    */
   private void settleStop(RunRecorder run) {
     String signal = stop.signal();
@@ -270,13 +274,12 @@ public final class IngestJob {
       run.warnings.add(warning);
       return;
     }
-    if (run.status != IngestStatus.FAILED
-        || ErrorCode.STOPPED_BY_SIGTERM.name().equals(run.errorCode)) {
+    if (run.status != IngestStatus.FAILED || run.errorCode == IngestErrorCode.STOPPED_BY_SIGTERM) {
       return;
     }
     // Another failure, most often a Spark job the stop cancelled: the stop is why.
     run.fail(
-        ErrorCode.STOPPED_BY_SIGTERM,
+        IngestErrorCode.STOPPED_BY_SIGTERM,
         "Cannot finish batch "
             + run.batchId
             + ": stopped by "
@@ -309,7 +312,7 @@ public final class IngestJob {
               Clock.systemUTC());
     } catch (RuntimeException e) {
       throw new IngestException(
-          ErrorCode.IO_FAILED,
+          IngestErrorCode.IO_FAILED,
           "Cannot take the run lease " + store.location() + " on " + spec.curatedTable() + ": " + e,
           e);
     }
@@ -358,8 +361,8 @@ public final class IngestJob {
   private static int exitCode(IngestRunReport report) {
     return switch (report.status()) {
       case SUCCEEDED, NOTHING_TO_DO, ALREADY_COMMITTED, LEASE_HELD -> 0;
-      case REJECTED -> ErrorCode.BATCH_REJECTED.exitCode();
-      case FAILED -> ErrorCode.valueOf(report.errorCode()).exitCode();
+      case REJECTED -> IngestErrorCode.BATCH_REJECTED.exitCode();
+      case FAILED -> report.errorCode().exitCode();
     };
   }
 
@@ -432,7 +435,7 @@ public final class IngestJob {
     if (cp == null && backfill) {
       // Its commit carries no checkpoint: the first incremental run would find data without one.
       throw new IngestException(
-          ErrorCode.INVALID_CONFIG,
+          IngestErrorCode.INVALID_CONFIG,
           "Cannot backfill "
               + settings.curatedSparkName()
               + ": the table has no checkpoint yet, and a backfill does not make one; run the job"
@@ -441,7 +444,7 @@ public final class IngestJob {
     if (cp == null && !full && OutputTables.hasData(curated)) {
       // Bootstrapping here would re-read every raw file and report it as an initial load.
       throw new IngestException(
-          ErrorCode.CHECKPOINT_NOT_FOUND,
+          IngestErrorCode.CHECKPOINT_NOT_FOUND,
           "Cannot find Tidemark's checkpoint in the retained history of "
               + settings.curatedSparkName()
               + ": the table has data but no snapshot written by Tidemark (were its snapshots"
@@ -669,7 +672,7 @@ public final class IngestJob {
       return c;
     } catch (IOException e) {
       throw new IngestException(
-          ErrorCode.IO_FAILED,
+          IngestErrorCode.IO_FAILED,
           "Cannot sweep: the run reports under "
               + settings.stateRoot()
               + " cannot be listed, so files batches read cannot be told from files none read: "
@@ -773,26 +776,27 @@ public final class IngestJob {
     long written = actions.values().stream().mapToLong(Long::longValue).sum();
     ReadCounts c = batch.counts();
     IngestCounts counts =
-        new IngestCounts(
-            run.filesDiscovered,
-            run.filesNew,
-            run.filesSkipped,
-            batch.problems().size(),
-            c.rowsRead(),
-            c.changed(),
-            c.invalid(),
-            c.superseded(),
-            written,
-            actions.get(Action.INSERTED),
-            actions.get(Action.UPDATED),
-            actions.get(Action.DELETED),
-            actions.get(Action.UNCHANGED),
-            actions.get(Action.DELETE_OF_UNKNOWN_KEY),
-            c.late());
+        IngestCounts.builder()
+            .filesDiscovered(run.filesDiscovered)
+            .filesNew(run.filesNew)
+            .filesSkipped(run.filesSkipped)
+            .filesQuarantined(batch.problems().size())
+            .recordsRead(c.rowsRead())
+            .recordsChanged(c.changed())
+            .recordsInvalid(c.invalid())
+            .recordsSuperseded(c.superseded())
+            .recordsWritten(written)
+            .recordsInserted(actions.get(Action.INSERTED))
+            .recordsUpdated(actions.get(Action.UPDATED))
+            .recordsDeleted(actions.get(Action.DELETED))
+            .recordsUnchanged(actions.get(Action.UNCHANGED))
+            .deletesOfUnknownKeys(actions.get(Action.DELETE_OF_UNKNOWN_KEY))
+            .recordsLate(c.late())
+            .build();
     run.counts = counts;
     if (!counts.accountingErrors().isEmpty()) {
       throw new IngestException(
-          ErrorCode.INTERNAL_ERROR,
+          IngestErrorCode.INTERNAL_ERROR,
           "Cannot commit batch "
               + plan.batchId()
               + ": its counts do not add up: "
@@ -818,7 +822,7 @@ public final class IngestJob {
     IngestCounts counts = run.counts;
     if (counts.invalidRatio() > settings.maxInvalidRatio()) {
       throw new IngestException(
-          ErrorCode.BATCH_REJECTED,
+          IngestErrorCode.BATCH_REJECTED,
           String.format(
               java.util.Locale.ROOT,
               "Cannot commit batch %s: invalid ratio %.4f (%d of %d candidate records) is above the"
@@ -910,7 +914,7 @@ public final class IngestJob {
       run.alreadyCommitted(a.snapshotId());
     } else if (outcome instanceof CommitOutcome.Conflict c) {
       throw new IngestException(
-          ErrorCode.CONCURRENT_COMMIT,
+          IngestErrorCode.CONCURRENT_COMMIT,
           "Cannot commit batch "
               + batchId
               + " to "
@@ -1009,7 +1013,7 @@ public final class IngestJob {
             : RawReader.emptyNormalized(spark, spec, read.columnTypes());
     if (rows == null) {
       throw new IngestException(
-          ErrorCode.TABLE_MISMATCH,
+          IngestErrorCode.TABLE_MISMATCH,
           "Cannot ingest batch "
               + run.batchId
               + ": no raw file conforms to the contract and the table "
@@ -1087,7 +1091,7 @@ public final class IngestJob {
           spark.sparkContext().hadoopConfiguration());
     } catch (IOException | RuntimeException e) {
       throw new IngestException(
-          ErrorCode.IO_FAILED,
+          IngestErrorCode.IO_FAILED,
           "Cannot commit batch "
               + run.batchId
               + ": its run report cannot be written under the state root "

@@ -26,6 +26,7 @@ import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.contract.ReasonCode;
 import io.tidemark.model.report.IngestCounts;
+import io.tidemark.model.report.IngestErrorCode;
 import io.tidemark.model.report.IngestMode;
 import io.tidemark.model.report.IngestStatus;
 import java.nio.charset.StandardCharsets;
@@ -226,26 +227,22 @@ final class QuarantineReplay {
     Map<Action, Long> actions = actions(planned);
     long written = actions.values().stream().mapToLong(Long::longValue).sum();
     IngestCounts counts =
-        new IngestCounts(
-            0,
-            0,
-            0,
-            0,
-            recordsRead,
-            candidates,
-            invalid,
-            superseded,
-            written,
-            actions.get(Action.INSERTED),
-            actions.get(Action.UPDATED),
-            actions.get(Action.DELETED),
-            actions.get(Action.UNCHANGED),
-            actions.get(Action.DELETE_OF_UNKNOWN_KEY),
-            0);
+        IngestCounts.builder()
+            .recordsRead(recordsRead)
+            .recordsChanged(candidates)
+            .recordsInvalid(invalid)
+            .recordsSuperseded(superseded)
+            .recordsWritten(written)
+            .recordsInserted(actions.get(Action.INSERTED))
+            .recordsUpdated(actions.get(Action.UPDATED))
+            .recordsDeleted(actions.get(Action.DELETED))
+            .recordsUnchanged(actions.get(Action.UNCHANGED))
+            .deletesOfUnknownKeys(actions.get(Action.DELETE_OF_UNKNOWN_KEY))
+            .build();
     run.counts = counts;
     if (!counts.accountingErrors().isEmpty()) {
       throw new IngestException(
-          ErrorCode.INTERNAL_ERROR,
+          IngestErrorCode.INTERNAL_ERROR,
           "Cannot commit replay batch "
               + run.batchId
               + ": its counts do not add up: "
@@ -312,7 +309,7 @@ final class QuarantineReplay {
       alreadyCommitted(run, a.snapshotId());
     } else if (outcome instanceof CommitOutcome.Conflict c) {
       throw new IngestException(
-          ErrorCode.CONCURRENT_COMMIT,
+          IngestErrorCode.CONCURRENT_COMMIT,
           "Cannot commit replay batch "
               + run.batchId
               + " to "

@@ -3,6 +3,7 @@ package io.tidemark.ingest;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.report.IngestCounts;
+import io.tidemark.model.report.IngestErrorCode;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
 import java.time.Instant;
@@ -45,7 +46,7 @@ final class RunRecorder {
   Long snapshotId;
   boolean committed;
   final List<String> warnings = new ArrayList<>();
-  String errorCode;
+  IngestErrorCode errorCode;
   String error;
   final List<Dataset<Row>> persisted = new ArrayList<>();
   private final List<JavaRDD<Row>> pinned = new ArrayList<>();
@@ -72,8 +73,7 @@ final class RunRecorder {
     status = IngestStatus.ALREADY_COMMITTED;
     snapshotId = snapshot;
     // This run changed nothing: the other run's report accounts for the batch's records.
-    counts =
-        new IngestCounts(filesDiscovered, 0, filesDiscovered, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    counts = IngestCounts.filesOnly(filesDiscovered, 0, filesDiscovered);
     warnings.add("Batch " + batchId + " was committed by another run; this run wrote no data");
   }
 
@@ -90,16 +90,16 @@ final class RunRecorder {
     LOG.info("Run {}: {}", runId, message);
   }
 
-  void fail(ErrorCode code, String message, Throwable cause) {
+  void fail(IngestErrorCode code, String message, Throwable cause) {
     if (committed) {
       LOG.error("Run {}: batch {} is committed, but then: {}", runId, batchId, message, cause);
       warnings.add("After the commit: " + message);
       return;
     }
-    status = code == ErrorCode.BATCH_REJECTED ? IngestStatus.REJECTED : IngestStatus.FAILED;
-    errorCode = code.name();
+    status = code == IngestErrorCode.BATCH_REJECTED ? IngestStatus.REJECTED : IngestStatus.FAILED;
+    errorCode = code;
     error = message == null || message.isBlank() ? String.valueOf(cause) : message;
-    if (code.type() == ErrorCode.Type.INTERNAL) {
+    if (code.type() == IngestErrorCode.Type.INTERNAL) {
       LOG.error("Run {} failed [{}]: {}", runId, code, error, cause);
     } else {
       LOG.error("Run {} failed [{}]: {}", runId, code, error);
@@ -154,35 +154,32 @@ final class RunRecorder {
                 || status == IngestStatus.ALREADY_COMMITTED);
     if (!recordsMeaningful) {
       // Nothing was read, or nothing this run read was committed: report files only.
-      c =
-          new IngestCounts(
-              filesDiscovered, filesNew, filesSkipped, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+      c = IngestCounts.filesOnly(filesDiscovered, filesNew, filesSkipped);
     }
-    return new IngestRunReport(
-        IngestRunReport.SCHEMA_VERSION,
-        runId,
-        batchId,
-        spec.pipeline(),
-        spec.name(),
-        settings.mode(),
-        settings.discovery(),
-        status == null ? IngestStatus.FAILED : status,
-        startedAt,
-        finishedAt.isBefore(startedAt) ? startedAt : finishedAt,
-        spec.changeMarker().type(),
-        watermarkBefore,
-        watermarkAfter,
-        settings.lookback(),
-        inputFiles,
-        quarantinedFiles,
-        c,
-        snapshotId,
-        warnings,
-        errorCode,
-        status == null ? "the run ended without a status" : error,
-        ignoredFolders,
-        listCalls,
-        partitionsRead,
-        filesMissedByLookback);
+    return IngestRunReport.builder()
+        .runId(runId)
+        .batchId(batchId)
+        .pipeline(spec.pipeline())
+        .dataset(spec.name())
+        .mode(settings.mode())
+        .discoveryMode(settings.discovery())
+        .status(status == null ? IngestStatus.FAILED : status)
+        .startedAt(startedAt)
+        .finishedAt(finishedAt.isBefore(startedAt) ? startedAt : finishedAt)
+        .changeMarkerType(spec.changeMarker().type())
+        .watermarkBefore(watermarkBefore)
+        .watermarkAfter(watermarkAfter)
+        .lookback(settings.lookback())
+        .inputFiles(inputFiles)
+        .quarantinedFiles(quarantinedFiles)
+        .counts(c)
+        .snapshotId(snapshotId)
+        .warnings(warnings)
+        .error(errorCode, status == null ? "the run ended without a status" : error)
+        .ignoredPartitionFolders(ignoredFolders)
+        .discoveryListCalls(listCalls)
+        .partitionsRead(partitionsRead)
+        .filesMissedByLookback(filesMissedByLookback)
+        .build();
   }
 }

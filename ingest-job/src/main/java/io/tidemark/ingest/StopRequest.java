@@ -1,5 +1,6 @@
 package io.tidemark.ingest;
 
+import io.tidemark.model.report.IngestErrorCode;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -8,8 +9,8 @@ import java.util.concurrent.CountDownLatch;
 /**
  * A request to stop a run before it ends on its own, e.g. from SIGTERM (an operator's stop, a
  * scheduler's timeout). The run checks it at each {@link FailurePoint}: before its batch is
- * published it stops there and reports {@link ErrorCode#STOPPED_BY_SIGTERM}; after, the batch is
- * committed and the run finishes and says so. What the run registers with {@link #onRequest} (it
+ * published it stops there and reports {@link IngestErrorCode#STOPPED_BY_SIGTERM}; after, the batch
+ * is committed and the run finishes and says so. What the run registers with {@link #onRequest} (it
  * cancels its Spark jobs) runs when the request comes, so that a long step ends early.
  */
 public final class StopRequest {

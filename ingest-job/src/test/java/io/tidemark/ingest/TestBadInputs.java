@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ingest.RawFixtures.Rec;
 import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.model.report.IngestErrorCode;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
 import java.nio.file.Files;
@@ -192,7 +193,7 @@ class TestBadInputs extends SparkTestSupport {
     IngestOutcome rejected = new IngestJob(spark, s).run();
     assertThat(rejected.exitCode()).isEqualTo(4);
     assertThat(rejected.report().status()).isEqualTo(IngestStatus.REJECTED);
-    assertThat(rejected.report().errorCode()).isEqualTo("BATCH_REJECTED");
+    assertThat(rejected.report().errorCode()).isEqualTo(IngestErrorCode.BATCH_REJECTED);
     assertThat(rejected.report().error())
         .contains("invalid ratio 0.6667 (2 of 3 candidate records) is above the limit 0.1000")
         .contains("NULL_KEY=1")
@@ -217,7 +218,7 @@ class TestBadInputs extends SparkTestSupport {
     IngestOutcome out = new IngestJob(spark, s).run();
     assertThat(out.exitCode()).isEqualTo(2);
     assertThat(out.report().status()).isEqualTo(IngestStatus.FAILED);
-    assertThat(out.report().errorCode()).isEqualTo("RAW_ROOT_NOT_FOUND");
+    assertThat(out.report().errorCode()).isEqualTo(IngestErrorCode.RAW_ROOT_NOT_FOUND);
     assertThat(out.report().error())
         .isEqualTo(
             "Cannot list raw root file:" + s.dataset().raw().location() + ": it does not exist");
@@ -323,7 +324,7 @@ class TestBadInputs extends SparkTestSupport {
 
     assertThat(out.exitCode()).isEqualTo(1);
     assertThat(out.report().status()).isEqualTo(IngestStatus.FAILED);
-    assertThat(out.report().errorCode()).isEqualTo("INTERNAL_ERROR");
+    assertThat(out.report().errorCode()).isEqualTo(IngestErrorCode.INTERNAL_ERROR);
     assertThat(out.report().error())
         .startsWith("Cannot ingest dataset customers into " + s.curatedSparkName())
         .contains("TimeoutException: the executor went away");
@@ -347,7 +348,7 @@ class TestBadInputs extends SparkTestSupport {
     assertThat(out.exitCode()).isEqualTo(1);
     assertThat(out.reportLocation()).isNull();
     assertThat(out.report().status()).isEqualTo(IngestStatus.FAILED);
-    assertThat(out.report().errorCode()).isEqualTo("IO_FAILED");
+    assertThat(out.report().errorCode()).isEqualTo(IngestErrorCode.IO_FAILED);
     assertThat(out.report().error())
         .startsWith(
             "Cannot commit batch "
@@ -383,7 +384,7 @@ class TestBadInputs extends SparkTestSupport {
 
     assertThat(out.report().status()).as(out.report().error()).isEqualTo(IngestStatus.FAILED);
     assertThat(out.exitCode()).isEqualTo(1);
-    assertThat(out.report().errorCode()).isEqualTo("IO_FAILED");
+    assertThat(out.report().errorCode()).isEqualTo(IngestErrorCode.IO_FAILED);
     assertThat(out.report().error())
         .startsWith(
             "Cannot commit batch "

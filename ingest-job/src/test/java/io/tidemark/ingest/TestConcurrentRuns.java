@@ -8,6 +8,7 @@ import io.tidemark.ingest.checkpoint.Checkpoint;
 import io.tidemark.ingest.checkpoint.CheckpointCodec;
 import io.tidemark.ingest.checkpoint.CheckpointLog;
 import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.model.report.IngestErrorCode;
 import io.tidemark.model.report.IngestStatus;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -82,7 +83,7 @@ class TestConcurrentRuns extends SparkTestSupport {
               .orElseThrow();
       if (loser.report().status() == IngestStatus.FAILED) {
         assertThat(loser.exitCode()).isEqualTo(1);
-        assertThat(loser.report().errorCode()).isEqualTo("CONCURRENT_COMMIT");
+        assertThat(loser.report().errorCode()).isEqualTo(IngestErrorCode.CONCURRENT_COMMIT);
         assertThat(loser.report().error())
             .contains("another run committed first")
             .contains("rerunning is safe");
@@ -184,7 +185,7 @@ class TestConcurrentRuns extends SparkTestSupport {
             .orElseThrow();
     assertThat(loser.report().status()).isEqualTo(IngestStatus.FAILED);
     assertThat(loser.exitCode()).isEqualTo(1);
-    assertThat(loser.report().errorCode()).isEqualTo("CONCURRENT_COMMIT");
+    assertThat(loser.report().errorCode()).isEqualTo(IngestErrorCode.CONCURRENT_COMMIT);
     assertThat(loser.report().error())
         .startsWith("Cannot commit batch " + loser.report().batchId())
         .contains("another run committed first")
@@ -235,7 +236,7 @@ class TestConcurrentRuns extends SparkTestSupport {
       if (o.report().status() != IngestStatus.FAILED) {
         continue;
       }
-      assertThat(o.report().errorCode()).isEqualTo("CONCURRENT_COMMIT");
+      assertThat(o.report().errorCode()).isEqualTo(IngestErrorCode.CONCURRENT_COMMIT);
       java.util.regex.Matcher m =
           java.util.regex.Pattern.compile(
                   "another run committed first: (\\S+) moved from snapshot (\\S+) to (\\S+);")
@@ -305,7 +306,7 @@ class TestConcurrentRuns extends SparkTestSupport {
     assertThat(a.report().batchId()).isNotEqualTo(b.report().batchId());
     assertThat(a.report().status()).isEqualTo(IngestStatus.FAILED);
     assertThat(a.exitCode()).isEqualTo(1);
-    assertThat(a.report().errorCode()).isEqualTo("CONCURRENT_COMMIT");
+    assertThat(a.report().errorCode()).isEqualTo(IngestErrorCode.CONCURRENT_COMMIT);
     assertThat(a.report().error())
         .startsWith("Cannot commit batch " + a.report().batchId())
         .contains("another run committed first")

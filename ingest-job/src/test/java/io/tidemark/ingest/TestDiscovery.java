@@ -9,7 +9,7 @@ import io.tidemark.ingest.checkpoint.CheckpointLog;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.discovery.PartitionLister;
 import io.tidemark.ingest.discovery.RawFile;
-import io.tidemark.model.cloudwatch.IngestRunMetrics;
+import io.tidemark.model.metrics.IngestRunMetrics;
 import io.tidemark.model.metrics.Metric;
 import io.tidemark.model.report.DiscoveryMode;
 import io.tidemark.model.report.IngestCounts;

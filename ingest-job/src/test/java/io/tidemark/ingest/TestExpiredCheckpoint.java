@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.ingest.RawFixtures.Rec;
 import io.tidemark.ingest.checkpoint.CheckpointLog;
 import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.model.report.IngestErrorCode;
 import io.tidemark.model.report.IngestMode;
 import io.tidemark.model.report.IngestStatus;
 import java.nio.file.Path;
@@ -69,7 +70,7 @@ class TestExpiredCheckpoint extends SparkTestSupport {
     IngestOutcome incremental = new IngestJob(spark, s).run();
     assertThat(incremental.exitCode()).isEqualTo(2);
     assertThat(incremental.report().status()).isEqualTo(IngestStatus.FAILED);
-    assertThat(incremental.report().errorCode()).isEqualTo("CHECKPOINT_NOT_FOUND");
+    assertThat(incremental.report().errorCode()).isEqualTo(IngestErrorCode.CHECKPOINT_NOT_FOUND);
     assertThat(incremental.report().error())
         .isEqualTo(
             "Cannot find Tidemark's checkpoint in the retained history of "

@@ -9,6 +9,7 @@ import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.json.Json;
 import io.tidemark.model.report.IngestCounts;
+import io.tidemark.model.report.IngestErrorCode;
 import io.tidemark.model.report.IngestMode;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
@@ -200,7 +201,7 @@ class TestMultiDayScenario extends SparkTestSupport {
     IngestOutcome out = new IngestJob(spark, settings).run();
     assertThat(out.exitCode()).isEqualTo(1);
     assertThat(out.report().status()).isEqualTo(IngestStatus.FAILED);
-    assertThat(out.report().errorCode()).isEqualTo("INTERNAL_ERROR");
+    assertThat(out.report().errorCode()).isEqualTo(IngestErrorCode.INTERNAL_ERROR);
     assertThat(out.report().error())
         .isEqualTo(
             "Cannot commit batch "

@@ -9,6 +9,7 @@ import io.tidemark.ingest.checkpoint.CheckpointLog;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.model.json.Json;
 import io.tidemark.model.report.IngestCounts;
+import io.tidemark.model.report.IngestErrorCode;
 import io.tidemark.model.report.IngestMode;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
@@ -292,7 +293,7 @@ class TestOperatorModes extends SparkTestSupport {
 
       IngestOutcome refused = backfill.get(3, TimeUnit.MINUTES);
       assertThat(refused.report().status()).isEqualTo(IngestStatus.FAILED);
-      assertThat(refused.report().errorCode()).isEqualTo("CONCURRENT_COMMIT");
+      assertThat(refused.report().errorCode()).isEqualTo(IngestErrorCode.CONCURRENT_COMMIT);
       assertThat(refused.exitCode()).isEqualTo(1);
       assertThat(refused.report().error()).contains("rerunning is safe");
     } finally {
@@ -376,7 +377,7 @@ class TestOperatorModes extends SparkTestSupport {
     deliver(raw(s), day(1), "a.parquet", List.of(u("K1", "x", "2024-03-01T10:00:00Z")));
     IngestOutcome refused = new IngestJob(spark, s.backfill(day(1), day(1))).run();
     assertThat(refused.exitCode()).isEqualTo(2);
-    assertThat(refused.report().errorCode()).isEqualTo("INVALID_CONFIG");
+    assertThat(refused.report().errorCode()).isEqualTo(IngestErrorCode.INVALID_CONFIG);
     assertThat(refused.report().error()).contains("no checkpoint yet").contains("without --mode");
     IngestOutcome first = new IngestJob(spark, s).run();
     assertThat(first.report().status())

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.report.IngestErrorCode;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
 import java.nio.file.Path;
@@ -125,7 +126,7 @@ class TestRelativePaths extends SparkTestSupport {
     IngestOutcome out = new IngestJob(spark, s).run();
 
     assertThat(out.report().status()).isEqualTo(IngestStatus.FAILED);
-    assertThat(out.report().errorCode()).isEqualTo("INVALID_CONFIG");
+    assertThat(out.report().errorCode()).isEqualTo(IngestErrorCode.INVALID_CONFIG);
     assertThat(out.exitCode()).isEqualTo(2);
     assertThat(out.report().error())
         .isEqualTo(

@@ -4,7 +4,7 @@ import static io.tidemark.ingest.RawFixtures.u;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ingest.config.IngestSettings;
-import io.tidemark.model.cloudwatch.CloudWatchPublisher;
+import io.tidemark.ingest.report.CloudWatchPublisher;
 import io.tidemark.model.metrics.Metric;
 import io.tidemark.model.report.IngestStatus;
 import io.tidemark.model.testing.AwsEmulator;

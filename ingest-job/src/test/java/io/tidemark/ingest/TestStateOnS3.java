@@ -9,6 +9,7 @@ import io.tidemark.ingest.lease.RunLeases;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.json.Json;
+import io.tidemark.model.report.IngestErrorCode;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
 import io.tidemark.model.testing.AwsEmulator;
@@ -259,7 +260,7 @@ class TestStateOnS3 extends SparkTestSupport {
 
     IngestOutcome lost = run.get(3, TimeUnit.MINUTES);
     assertThat(lost.report().status()).isEqualTo(IngestStatus.FAILED);
-    assertThat(lost.report().errorCode()).isEqualTo(ErrorCode.LEASE_LOST.name());
+    assertThat(lost.report().errorCode()).isEqualTo(IngestErrorCode.LEASE_LOST);
     assertThat(lost.exitCode()).isEqualTo(1);
     assertThat(lost.report().error()).contains("taken over").contains("nothing committed");
     assertThat(lost.report().snapshotId()).isNull();

@@ -9,6 +9,7 @@ import io.tidemark.ingest.lease.RunLeases;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.json.Json;
+import io.tidemark.model.report.IngestErrorCode;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
 import io.tidemark.model.testing.MotoServer;
@@ -82,7 +83,7 @@ class TestStopBySigterm extends SparkTestSupport {
     IngestSpark.register(spark, s.catalog()); // to read the child's tables here
     IngestRunReport stopped = onlyReport(s, child);
     assertThat(stopped.status()).as(child.output()).isEqualTo(IngestStatus.FAILED);
-    assertThat(stopped.errorCode()).isEqualTo("STOPPED_BY_SIGTERM");
+    assertThat(stopped.errorCode()).isEqualTo(IngestErrorCode.STOPPED_BY_SIGTERM);
     assertThat(stopped.error())
         .isEqualTo(
             "Cannot finish batch "

@@ -1,6 +1,6 @@
 package io.tidemark.ingest.cli;
 
-import io.tidemark.ingest.ErrorCode;
+import io.tidemark.model.report.IngestErrorCode;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -136,7 +136,7 @@ public final class GlueEntryPoint {
     if (split.problem() != null) {
       err.println(split.problem());
       err.flush();
-      return ErrorCode.INVALID_CONFIG.exitCode();
+      return IngestErrorCode.INVALID_CONFIG.exitCode();
     }
     if (split.jobName() != null || split.jobRunId() != null) {
       err.println(

@@ -1,7 +1,6 @@
 package io.tidemark.ingest.cli;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import io.tidemark.ingest.ErrorCode;
 import io.tidemark.ingest.FailurePoint;
 import io.tidemark.ingest.FailurePoints;
 import io.tidemark.ingest.IngestJob;
@@ -11,7 +10,7 @@ import io.tidemark.ingest.config.Durations;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.config.IngestSpark;
 import io.tidemark.ingest.config.OperatorOptions;
-import io.tidemark.model.cloudwatch.CloudWatchPublisher;
+import io.tidemark.ingest.report.CloudWatchPublisher;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.ChangeMarker;
 import io.tidemark.model.config.ChangeMarkerType;
@@ -20,6 +19,7 @@ import io.tidemark.model.config.RawSource;
 import io.tidemark.model.json.InvalidDocumentException;
 import io.tidemark.model.json.Json;
 import io.tidemark.model.report.DiscoveryMode;
+import io.tidemark.model.report.IngestErrorCode;
 import io.tidemark.model.report.IngestMode;
 import io.tidemark.model.report.IngestRunReport;
 import java.io.IOException;
@@ -445,7 +445,7 @@ public final class IngestCommand {
                 } else {
                   System.err.println("tidemark-ingest: SIG" + sig.getName() + " again: halting");
                   System.err.flush();
-                  Runtime.getRuntime().halt(ErrorCode.STOPPED_BY_SIGTERM.exitCode());
+                  Runtime.getRuntime().halt(IngestErrorCode.STOPPED_BY_SIGTERM.exitCode());
                 }
                 System.err.flush();
               });
@@ -468,7 +468,7 @@ public final class IngestCommand {
     } catch (InvalidDocumentException e) {
       err.println(e.getMessage());
       err.flush();
-      return ErrorCode.INVALID_CONFIG.exitCode();
+      return IngestErrorCode.INVALID_CONFIG.exitCode();
     }
     all.addAll(Arrays.asList(args));
     try {
@@ -477,7 +477,7 @@ public final class IngestCommand {
       err.println(e.getMessage());
       err.println("Try 'tidemark-ingest --help' for every option and its default.");
       err.flush();
-      return ErrorCode.INVALID_CONFIG.exitCode();
+      return IngestErrorCode.INVALID_CONFIG.exitCode();
     }
     if (cl.isUsageHelpRequested()) {
       cl.usage(out);
@@ -495,7 +495,7 @@ public final class IngestCommand {
     } catch (InvalidDocumentException e) {
       err.println("Cannot start ingest: " + e.getMessage());
       err.flush();
-      return ErrorCode.INVALID_CONFIG.exitCode();
+      return IngestErrorCode.INVALID_CONFIG.exitCode();
     }
     SparkSession spark = sessions.create(settings, cmd.sparkMaster);
     FailurePoints crash =

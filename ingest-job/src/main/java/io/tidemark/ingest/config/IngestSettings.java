@@ -1,6 +1,6 @@
 package io.tidemark.ingest.config;
 
-import io.tidemark.model.cloudwatch.CloudWatchPublisher;
+import io.tidemark.ingest.report.CloudWatchPublisher;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.config.LocalPaths;

@@ -1,8 +1,8 @@
 package io.tidemark.ingest.config;
 
-import io.tidemark.ingest.ErrorCode;
 import io.tidemark.ingest.IngestException;
 import io.tidemark.model.config.CatalogSpec;
+import io.tidemark.model.report.IngestErrorCode;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;
@@ -76,7 +76,7 @@ public final class IngestSpark {
     String ext = spark.conf().get("spark.sql.extensions", "");
     if (!ext.contains(EXTENSIONS)) {
       throw new IngestException(
-          ErrorCode.INVALID_CONFIG,
+          IngestErrorCode.INVALID_CONFIG,
           "Cannot run ingest: the Spark session lacks spark.sql.extensions="
               + EXTENSIONS
               + " (set it when building the session)");
@@ -87,7 +87,7 @@ public final class IngestSpark {
         spark.conf().set(e.getKey(), e.getValue());
       } else if (!current.equals(e.getValue()) && !e.getKey().endsWith(".cache-enabled")) {
         throw new IngestException(
-            ErrorCode.INVALID_CONFIG,
+            IngestErrorCode.INVALID_CONFIG,
             "Cannot run ingest: Spark property "
                 + e.getKey()
                 + " is '"
@@ -123,7 +123,7 @@ public final class IngestSpark {
       java.nio.file.Files.createDirectories(parent);
     } catch (java.io.IOException e) {
       throw new IngestException(
-          ErrorCode.INVALID_CONFIG,
+          IngestErrorCode.INVALID_CONFIG,
           "Cannot create the local catalog folder " + parent + ": " + e.getMessage(),
           e);
     }

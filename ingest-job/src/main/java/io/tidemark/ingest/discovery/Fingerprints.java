@@ -1,7 +1,7 @@
 package io.tidemark.ingest.discovery;
 
-import io.tidemark.ingest.ErrorCode;
 import io.tidemark.ingest.IngestException;
+import io.tidemark.model.report.IngestErrorCode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;
@@ -84,7 +84,7 @@ public final class Fingerprints {
       }
     } catch (IOException e) {
       throw new IngestException(
-          ErrorCode.IO_FAILED,
+          IngestErrorCode.IO_FAILED,
           "Cannot checksum raw file " + f.path() + " to tell its version: " + e.getMessage(),
           e);
     }

@@ -1,8 +1,8 @@
 package io.tidemark.ingest.discovery;
 
-import io.tidemark.ingest.ErrorCode;
 import io.tidemark.ingest.IngestException;
 import io.tidemark.model.contract.RawLayout;
+import io.tidemark.model.report.IngestErrorCode;
 import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -43,7 +43,7 @@ public final class PartitionLister {
       this.root = fs.makeQualified(p);
     } catch (IOException | IllegalArgumentException e) {
       throw new IngestException(
-          ErrorCode.INVALID_CONFIG,
+          IngestErrorCode.INVALID_CONFIG,
           "Cannot use raw root '" + rawLocation + "': " + e.getMessage(),
           e);
     }
@@ -57,10 +57,12 @@ public final class PartitionLister {
       children = listRoot(from);
     } catch (FileNotFoundException e) {
       throw new IngestException(
-          ErrorCode.RAW_ROOT_NOT_FOUND, "Cannot list raw root " + root + ": it does not exist", e);
+          IngestErrorCode.RAW_ROOT_NOT_FOUND,
+          "Cannot list raw root " + root + ": it does not exist",
+          e);
     } catch (IOException e) {
       throw new IngestException(
-          ErrorCode.IO_FAILED, "Cannot list raw root " + root + ": " + e.getMessage(), e);
+          IngestErrorCode.IO_FAILED, "Cannot list raw root " + root + ": " + e.getMessage(), e);
     }
     List<LocalDate> out = new ArrayList<>();
     for (RootEntry child : children) {
@@ -145,7 +147,7 @@ public final class PartitionLister {
       children = list(dir);
     } catch (IOException e) {
       throw new IngestException(
-          ErrorCode.IO_FAILED, "Cannot list raw partition " + dir + ": " + e.getMessage(), e);
+          IngestErrorCode.IO_FAILED, "Cannot list raw partition " + dir + ": " + e.getMessage(), e);
     }
     List<RawFile> out = new ArrayList<>();
     for (FileStatus s : children) {

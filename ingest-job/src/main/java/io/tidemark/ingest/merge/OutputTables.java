@@ -1,12 +1,12 @@
 package io.tidemark.ingest.merge;
 
-import io.tidemark.ingest.ErrorCode;
 import io.tidemark.ingest.IngestException;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.sql.IngestSql;
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.config.LocalPaths;
+import io.tidemark.model.report.IngestErrorCode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
@@ -118,7 +118,7 @@ public final class OutputTables {
       return null;
     } catch (org.apache.spark.sql.catalyst.parser.ParseException e) {
       throw new IngestException(
-          ErrorCode.INVALID_CONFIG,
+          IngestErrorCode.INVALID_CONFIG,
           "Cannot parse table name " + sparkName + ": " + e.getMessage(),
           e);
     }
@@ -137,7 +137,7 @@ public final class OutputTables {
 
   private static IngestException relativeLocation(String sparkName, String location, Throwable e) {
     return new IngestException(
-        ErrorCode.INVALID_CONFIG,
+        IngestErrorCode.INVALID_CONFIG,
         "Cannot use table "
             + sparkName
             + ": the catalog records it at the relative location '"
@@ -164,7 +164,7 @@ public final class OutputTables {
     List<String> missing = curatedColumns().stream().filter(c -> !actual.containsKey(c)).toList();
     if (!missing.isEmpty()) {
       throw new IngestException(
-          ErrorCode.TABLE_MISMATCH,
+          IngestErrorCode.TABLE_MISMATCH,
           "Cannot ingest into "
               + settings.curatedSparkName()
               + ": the table lacks contract column(s) "
@@ -176,7 +176,7 @@ public final class OutputTables {
     DataType marker = actual.get(spec.changeMarker().column());
     if (!marker.equals(markerType())) {
       throw new IngestException(
-          ErrorCode.TABLE_MISMATCH,
+          IngestErrorCode.TABLE_MISMATCH,
           "Cannot ingest into "
               + settings.curatedSparkName()
               + ": change marker "
@@ -199,7 +199,8 @@ public final class OutputTables {
       DataType t = c.equals(spec.changeMarker().column()) ? markerType() : columnTypes.get(c);
       if (t == null) {
         throw new IngestException(
-            ErrorCode.INTERNAL_ERROR, "Cannot create the curated table: no type for column " + c);
+            IngestErrorCode.INTERNAL_ERROR,
+            "Cannot create the curated table: no type for column " + c);
       }
       curated.put(c, t.sql());
     }

@@ -87,30 +87,24 @@ public final class ReportRecovery {
     }
     String mode = summary.get(CheckpointCodec.MODE);
     IngestRunReport report =
-        new IngestRunReport(
-            IngestRunReport.SCHEMA_VERSION,
-            runId,
-            summary.get(CheckpointCodec.BATCH_ID),
-            settings.dataset().pipeline(),
-            settings.dataset().name(),
-            mode == null ? settings.mode() : IngestMode.valueOf(mode),
-            settings.discovery(),
-            IngestStatus.SUCCEEDED,
-            startedAt,
-            committedAt.isBefore(startedAt) ? startedAt : committedAt,
-            settings.dataset().changeMarker().type(),
-            watermarkBefore,
-            summary.get(CheckpointCodec.WATERMARK),
-            settings.lookback(),
-            List.of(),
-            List.of(),
-            Json.read(counts, IngestCounts.class),
-            latest.snapshotId(),
-            List.of(REBUILT),
-            null,
-            null,
-            List.of(),
-            null);
+        IngestRunReport.builder()
+            .runId(runId)
+            .batchId(summary.get(CheckpointCodec.BATCH_ID))
+            .pipeline(settings.dataset().pipeline())
+            .dataset(settings.dataset().name())
+            .mode(mode == null ? settings.mode() : IngestMode.valueOf(mode))
+            .discoveryMode(settings.discovery())
+            .status(IngestStatus.SUCCEEDED)
+            .startedAt(startedAt)
+            .finishedAt(committedAt.isBefore(startedAt) ? startedAt : committedAt)
+            .changeMarkerType(settings.dataset().changeMarker().type())
+            .watermarkBefore(watermarkBefore)
+            .watermarkAfter(summary.get(CheckpointCodec.WATERMARK))
+            .lookback(settings.lookback())
+            .counts(Json.read(counts, IngestCounts.class))
+            .snapshotId(latest.snapshotId())
+            .warnings(List.of(REBUILT))
+            .build();
     String location = RunReports.write(settings, report, conf);
     LOG.warn(
         "Run {} committed batch {} (snapshot {}) but wrote no report; rebuilt it at {}",

@@ -1,8 +1,6 @@
 package io.tidemark.ingest.report;
 
-import io.tidemark.model.cloudwatch.CloudWatchPublisher;
-import io.tidemark.model.cloudwatch.IngestRunMetrics;
-import io.tidemark.model.cloudwatch.PublishResult;
+import io.tidemark.model.metrics.IngestRunMetrics;
 import io.tidemark.model.report.IngestRunReport;
 import java.util.Optional;
 import org.slf4j.Logger;

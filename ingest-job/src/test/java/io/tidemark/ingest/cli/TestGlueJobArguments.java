@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tidemark.ingest.config.IngestSettings;
-import io.tidemark.model.templates.StackTemplate;
+import io.tidemark.stack.StackTemplate;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

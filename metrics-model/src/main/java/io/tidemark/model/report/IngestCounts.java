@@ -45,8 +45,7 @@ public record IngestCounts(
     long deletesOfUnknownKeys,
     long recordsLate) {
 
-  public static final IngestCounts ZERO =
-      new IngestCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  public static final IngestCounts ZERO = builder().build();
 
   public IngestCounts {
     Checks.nonNegative("filesDiscovered", filesDiscovered);
@@ -109,5 +108,130 @@ public record IngestCounts(
       errors.add("recordsChanged %d > recordsRead %d".formatted(recordsChanged, recordsRead));
     }
     return errors;
+  }
+
+  /** Counts of a run that read or committed no records: its files only. */
+  public static IngestCounts filesOnly(long discovered, long fresh, long skipped) {
+    return builder().filesDiscovered(discovered).filesNew(fresh).filesSkipped(skipped).build();
+  }
+
+  /** A builder with every count 0. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds counts by name; {@link #build()} checks each is not negative. */
+  public static final class Builder {
+    private long filesDiscovered;
+    private long filesNew;
+    private long filesSkipped;
+    private long filesQuarantined;
+    private long recordsRead;
+    private long recordsChanged;
+    private long recordsInvalid;
+    private long recordsSuperseded;
+    private long recordsWritten;
+    private long recordsInserted;
+    private long recordsUpdated;
+    private long recordsDeleted;
+    private long recordsUnchanged;
+    private long deletesOfUnknownKeys;
+    private long recordsLate;
+
+    private Builder() {}
+
+    public Builder filesDiscovered(long v) {
+      filesDiscovered = v;
+      return this;
+    }
+
+    public Builder filesNew(long v) {
+      filesNew = v;
+      return this;
+    }
+
+    public Builder filesSkipped(long v) {
+      filesSkipped = v;
+      return this;
+    }
+
+    public Builder filesQuarantined(long v) {
+      filesQuarantined = v;
+      return this;
+    }
+
+    public Builder recordsRead(long v) {
+      recordsRead = v;
+      return this;
+    }
+
+    public Builder recordsChanged(long v) {
+      recordsChanged = v;
+      return this;
+    }
+
+    public Builder recordsInvalid(long v) {
+      recordsInvalid = v;
+      return this;
+    }
+
+    public Builder recordsSuperseded(long v) {
+      recordsSuperseded = v;
+      return this;
+    }
+
+    public Builder recordsWritten(long v) {
+      recordsWritten = v;
+      return this;
+    }
+
+    public Builder recordsInserted(long v) {
+      recordsInserted = v;
+      return this;
+    }
+
+    public Builder recordsUpdated(long v) {
+      recordsUpdated = v;
+      return this;
+    }
+
+    public Builder recordsDeleted(long v) {
+      recordsDeleted = v;
+      return this;
+    }
+
+    public Builder recordsUnchanged(long v) {
+      recordsUnchanged = v;
+      return this;
+    }
+
+    public Builder deletesOfUnknownKeys(long v) {
+      deletesOfUnknownKeys = v;
+      return this;
+    }
+
+    public Builder recordsLate(long v) {
+      recordsLate = v;
+      return this;
+    }
+
+    public IngestCounts build() {
+      return new IngestCounts(
+          filesDiscovered,
+          filesNew,
+          filesSkipped,
+          filesQuarantined,
+          recordsRead,
+          recordsChanged,
+          recordsInvalid,
+          recordsSuperseded,
+          recordsWritten,
+          recordsInserted,
+          recordsUpdated,
+          recordsDeleted,
+          recordsUnchanged,
+          deletesOfUnknownKeys,
+          recordsLate);
+    }
   }
 }

@@ -32,7 +32,7 @@ import java.util.List;
  * @param counts what the run counted
  * @param snapshotId the Iceberg snapshot the run committed; null when it committed nothing
  * @param warnings things a person should look at (schema drift, unknown-key deletes)
- * @param errorCode a stable code when the run failed
+ * @param errorCode a stable code when the run failed (or was rejected); null otherwise
  * @param error the failure message: what and where
  * @param ignoredPartitionFolders folders under the dataset's raw root that are not {@code
  *     <partition-column>=YYYY-MM-DD} partitions (a bad date, another case), by name: their files
@@ -66,7 +66,7 @@ public record IngestRunReport(
     IngestCounts counts,
     Long snapshotId,
     List<String> warnings,
-    String errorCode,
+    IngestErrorCode errorCode,
     String error,
     List<String> ignoredPartitionFolders,
     Integer discoveryListCalls,
@@ -119,110 +119,6 @@ public record IngestRunReport(
     }
   }
 
-  /** A report without the partitions read or a sweep's count, as written before those fields. */
-  public IngestRunReport(
-      int schemaVersion,
-      String runId,
-      String batchId,
-      String pipeline,
-      String dataset,
-      IngestMode mode,
-      DiscoveryMode discoveryMode,
-      IngestStatus status,
-      Instant startedAt,
-      Instant finishedAt,
-      ChangeMarkerType changeMarkerType,
-      String watermarkBefore,
-      String watermarkAfter,
-      Duration lookback,
-      List<String> inputFiles,
-      List<String> quarantinedFiles,
-      IngestCounts counts,
-      Long snapshotId,
-      List<String> warnings,
-      String errorCode,
-      String error,
-      List<String> ignoredPartitionFolders,
-      Integer discoveryListCalls) {
-    this(
-        schemaVersion,
-        runId,
-        batchId,
-        pipeline,
-        dataset,
-        mode,
-        discoveryMode,
-        status,
-        startedAt,
-        finishedAt,
-        changeMarkerType,
-        watermarkBefore,
-        watermarkAfter,
-        lookback,
-        inputFiles,
-        quarantinedFiles,
-        counts,
-        snapshotId,
-        warnings,
-        errorCode,
-        error,
-        ignoredPartitionFolders,
-        discoveryListCalls,
-        null,
-        null);
-  }
-
-  /** A report without ignored partition folders or list calls, as written before those fields. */
-  public IngestRunReport(
-      int schemaVersion,
-      String runId,
-      String batchId,
-      String pipeline,
-      String dataset,
-      IngestMode mode,
-      DiscoveryMode discoveryMode,
-      IngestStatus status,
-      Instant startedAt,
-      Instant finishedAt,
-      ChangeMarkerType changeMarkerType,
-      String watermarkBefore,
-      String watermarkAfter,
-      Duration lookback,
-      List<String> inputFiles,
-      List<String> quarantinedFiles,
-      IngestCounts counts,
-      Long snapshotId,
-      List<String> warnings,
-      String errorCode,
-      String error) {
-    this(
-        schemaVersion,
-        runId,
-        batchId,
-        pipeline,
-        dataset,
-        mode,
-        discoveryMode,
-        status,
-        startedAt,
-        finishedAt,
-        changeMarkerType,
-        watermarkBefore,
-        watermarkAfter,
-        lookback,
-        inputFiles,
-        quarantinedFiles,
-        counts,
-        snapshotId,
-        warnings,
-        errorCode,
-        error,
-        List.of(),
-        null,
-        null,
-        null);
-  }
-
   private static void checkWatermark(String field, ChangeMarkerType type, String value) {
     if (value == null) {
       return;
@@ -237,5 +133,230 @@ public record IngestRunReport(
   /** Wall-clock duration of the run. */
   public Duration duration() {
     return Duration.between(startedAt, finishedAt);
+  }
+
+  /** A builder with every field unset (null, empty, or 0), at the current schema version. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this report's fields. */
+  public Builder toBuilder() {
+    return new Builder()
+        .runId(runId)
+        .batchId(batchId)
+        .pipeline(pipeline)
+        .dataset(dataset)
+        .mode(mode)
+        .discoveryMode(discoveryMode)
+        .status(status)
+        .startedAt(startedAt)
+        .finishedAt(finishedAt)
+        .changeMarkerType(changeMarkerType)
+        .watermarkBefore(watermarkBefore)
+        .watermarkAfter(watermarkAfter)
+        .lookback(lookback)
+        .inputFiles(inputFiles)
+        .quarantinedFiles(quarantinedFiles)
+        .counts(counts)
+        .snapshotId(snapshotId)
+        .warnings(warnings)
+        .errorCode(errorCode)
+        .error(error)
+        .ignoredPartitionFolders(ignoredPartitionFolders)
+        .discoveryListCalls(discoveryListCalls)
+        .partitionsRead(partitionsRead)
+        .filesMissedByLookback(filesMissedByLookback);
+  }
+
+  /** Builds a report field by field; {@link #build()} checks it as reading one from JSON does. */
+  public static final class Builder {
+    private String runId;
+    private String batchId;
+    private String pipeline;
+    private String dataset;
+    private IngestMode mode;
+    private DiscoveryMode discoveryMode;
+    private IngestStatus status;
+    private Instant startedAt;
+    private Instant finishedAt;
+    private ChangeMarkerType changeMarkerType;
+    private String watermarkBefore;
+    private String watermarkAfter;
+    private Duration lookback;
+    private List<String> inputFiles;
+    private List<String> quarantinedFiles;
+    private IngestCounts counts;
+    private Long snapshotId;
+    private List<String> warnings;
+    private IngestErrorCode errorCode;
+    private String error;
+    private List<String> ignoredPartitionFolders;
+    private Integer discoveryListCalls;
+    private List<String> partitionsRead;
+    private Integer filesMissedByLookback;
+
+    private Builder() {}
+
+    public Builder runId(String v) {
+      runId = v;
+      return this;
+    }
+
+    public Builder batchId(String v) {
+      batchId = v;
+      return this;
+    }
+
+    public Builder pipeline(String v) {
+      pipeline = v;
+      return this;
+    }
+
+    public Builder dataset(String v) {
+      dataset = v;
+      return this;
+    }
+
+    public Builder mode(IngestMode v) {
+      mode = v;
+      return this;
+    }
+
+    public Builder discoveryMode(DiscoveryMode v) {
+      discoveryMode = v;
+      return this;
+    }
+
+    public Builder status(IngestStatus v) {
+      status = v;
+      return this;
+    }
+
+    public Builder startedAt(Instant v) {
+      startedAt = v;
+      return this;
+    }
+
+    public Builder finishedAt(Instant v) {
+      finishedAt = v;
+      return this;
+    }
+
+    public Builder changeMarkerType(ChangeMarkerType v) {
+      changeMarkerType = v;
+      return this;
+    }
+
+    public Builder watermarkBefore(String v) {
+      watermarkBefore = v;
+      return this;
+    }
+
+    public Builder watermarkAfter(String v) {
+      watermarkAfter = v;
+      return this;
+    }
+
+    public Builder lookback(Duration v) {
+      lookback = v;
+      return this;
+    }
+
+    public Builder inputFiles(List<String> v) {
+      inputFiles = v;
+      return this;
+    }
+
+    public Builder quarantinedFiles(List<String> v) {
+      quarantinedFiles = v;
+      return this;
+    }
+
+    public Builder counts(IngestCounts v) {
+      counts = v;
+      return this;
+    }
+
+    public Builder snapshotId(Long v) {
+      snapshotId = v;
+      return this;
+    }
+
+    public Builder warnings(List<String> v) {
+      warnings = v;
+      return this;
+    }
+
+    /** The failure: its code and its message (what and where). */
+    public Builder error(IngestErrorCode code, String message) {
+      errorCode = code;
+      error = message;
+      return this;
+    }
+
+    public Builder errorCode(IngestErrorCode v) {
+      errorCode = v;
+      return this;
+    }
+
+    public Builder error(String v) {
+      error = v;
+      return this;
+    }
+
+    public Builder ignoredPartitionFolders(List<String> v) {
+      ignoredPartitionFolders = v;
+      return this;
+    }
+
+    public Builder discoveryListCalls(Integer v) {
+      discoveryListCalls = v;
+      return this;
+    }
+
+    public Builder partitionsRead(List<String> v) {
+      partitionsRead = v;
+      return this;
+    }
+
+    public Builder filesMissedByLookback(Integer v) {
+      filesMissedByLookback = v;
+      return this;
+    }
+
+    /**
+     * The report.
+     *
+     * @throws InvalidDocumentException naming the first field that is missing or wrong
+     */
+    public IngestRunReport build() {
+      return new IngestRunReport(
+          SCHEMA_VERSION,
+          runId,
+          batchId,
+          pipeline,
+          dataset,
+          mode,
+          discoveryMode,
+          status,
+          startedAt,
+          finishedAt,
+          changeMarkerType,
+          watermarkBefore,
+          watermarkAfter,
+          lookback,
+          inputFiles,
+          quarantinedFiles,
+          counts,
+          snapshotId,
+          warnings,
+          errorCode,
+          error,
+          ignoredPartitionFolders,
+          discoveryListCalls,
+          partitionsRead,
+          filesMissedByLookback);
+    }
   }
 }

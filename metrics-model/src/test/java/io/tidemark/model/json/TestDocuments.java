@@ -52,32 +52,12 @@ class TestDocuments {
   void ignoredPartitionFoldersRoundTripAndArePublishedAsACount() {
     IngestRunReport r = Reports.succeeded(T0);
     IngestRunReport withFolders =
-        new IngestRunReport(
-            r.schemaVersion(),
-            r.runId(),
-            r.batchId(),
-            r.pipeline(),
-            r.dataset(),
-            r.mode(),
-            r.discoveryMode(),
-            r.status(),
-            r.startedAt(),
-            r.finishedAt(),
-            r.changeMarkerType(),
-            r.watermarkBefore(),
-            r.watermarkAfter(),
-            r.lookback(),
-            r.inputFiles(),
-            r.quarantinedFiles(),
-            r.counts(),
-            r.snapshotId(),
-            r.warnings(),
-            r.errorCode(),
-            r.error(),
-            List.of("INGEST_DATE=2026-10-15", "ingest_date=2026-13-45"),
-            3);
+        r.toBuilder()
+            .ignoredPartitionFolders(List.of("INGEST_DATE=2026-10-15", "ingest_date=2026-13-45"))
+            .discoveryListCalls(3)
+            .build();
     assertThat(Json.read(Json.write(withFolders), IngestRunReport.class)).isEqualTo(withFolders);
-    assertThat(io.tidemark.model.cloudwatch.IngestRunMetrics.datums(withFolders))
+    assertThat(io.tidemark.model.metrics.IngestRunMetrics.datums(withFolders))
         .filteredOn(d -> d.metric() == io.tidemark.model.metrics.Metric.PARTITION_FOLDERS_IGNORED)
         .singleElement()
         .satisfies(d -> assertThat(d.value()).isEqualTo(2.0));

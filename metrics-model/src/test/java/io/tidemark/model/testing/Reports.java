@@ -20,59 +20,34 @@ public final class Reports {
   }
 
   public static IngestRunReport succeeded(Instant start) {
-    return new IngestRunReport(
-        IngestRunReport.SCHEMA_VERSION,
-        "run-20261015-0001",
-        "b-3f2a9c",
-        "crm",
-        "customers",
-        IngestMode.INCREMENTAL,
-        DiscoveryMode.FILES,
-        IngestStatus.SUCCEEDED,
-        start,
-        start.plusSeconds(42),
-        ChangeMarkerType.TIMESTAMP,
-        "2026-10-14T23:59:59Z",
-        "2026-10-15T23:58:00Z",
-        Duration.ofDays(2),
-        List.of("raw/customers/ingest_date=2026-10-15/part-0.parquet"),
-        List.of(),
-        counts(),
-        123456789L,
-        List.of("schema drift: extra column 'phone' ignored"),
-        null,
-        null);
+    return IngestRunReport.builder()
+        .runId("run-20261015-0001")
+        .batchId("b-3f2a9c")
+        .pipeline("crm")
+        .dataset("customers")
+        .mode(IngestMode.INCREMENTAL)
+        .discoveryMode(DiscoveryMode.FILES)
+        .status(IngestStatus.SUCCEEDED)
+        .startedAt(start)
+        .finishedAt(start.plusSeconds(42))
+        .changeMarkerType(ChangeMarkerType.TIMESTAMP)
+        .watermarkBefore("2026-10-14T23:59:59Z")
+        .watermarkAfter("2026-10-15T23:58:00Z")
+        .lookback(Duration.ofDays(2))
+        .inputFiles(List.of("raw/customers/ingest_date=2026-10-15/part-0.parquet"))
+        .counts(counts())
+        .snapshotId(123456789L)
+        .warnings(List.of("schema drift: extra column 'phone' ignored"))
+        .build();
   }
 
   /** The same run as {@link #succeeded} in another mode, with a sweep's count (null: none). */
   public static IngestRunReport inMode(
       Instant start, IngestMode mode, Integer filesMissedByLookback) {
-    IngestRunReport r = succeeded(start);
-    return new IngestRunReport(
-        r.schemaVersion(),
-        r.runId(),
-        r.batchId(),
-        r.pipeline(),
-        r.dataset(),
-        mode,
-        r.discoveryMode(),
-        r.status(),
-        r.startedAt(),
-        r.finishedAt(),
-        r.changeMarkerType(),
-        r.watermarkBefore(),
-        r.watermarkAfter(),
-        r.lookback(),
-        r.inputFiles(),
-        r.quarantinedFiles(),
-        r.counts(),
-        r.snapshotId(),
-        r.warnings(),
-        r.errorCode(),
-        r.error(),
-        r.ignoredPartitionFolders(),
-        r.discoveryListCalls(),
-        List.of("2026-10-15"),
-        filesMissedByLookback);
+    return succeeded(start).toBuilder()
+        .mode(mode)
+        .partitionsRead(List.of("2026-10-15"))
+        .filesMissedByLookback(filesMissedByLookback)
+        .build();
   }
 }

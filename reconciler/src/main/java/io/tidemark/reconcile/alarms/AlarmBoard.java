@@ -1,7 +1,7 @@
 package io.tidemark.reconcile.alarms;
 
 import io.tidemark.model.alarms.AlarmDefinition;
-import io.tidemark.model.cloudwatch.Datum;
+import io.tidemark.model.metrics.Datum;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

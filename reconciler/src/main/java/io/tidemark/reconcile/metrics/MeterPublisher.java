@@ -6,7 +6,7 @@ import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
-import io.tidemark.model.cloudwatch.Datum;
+import io.tidemark.model.metrics.Datum;
 import io.tidemark.model.metrics.Dimension;
 import io.tidemark.reconcile.config.TidemarkConfig;
 import jakarta.annotation.PreDestroy;

@@ -1,6 +1,6 @@
 package io.tidemark.reconcile.metrics;
 
-import io.tidemark.model.cloudwatch.Datum;
+import io.tidemark.model.metrics.Datum;
 import io.tidemark.model.metrics.Dimension;
 import io.tidemark.model.metrics.Metric;
 import java.time.Duration;

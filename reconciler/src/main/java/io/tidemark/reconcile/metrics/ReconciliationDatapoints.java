@@ -1,6 +1,6 @@
 package io.tidemark.reconcile.metrics;
 
-import io.tidemark.model.cloudwatch.Datum;
+import io.tidemark.model.metrics.Datum;
 import io.tidemark.model.metrics.Metric;
 import io.tidemark.model.report.ReconciliationReport;
 import io.tidemark.model.report.ReconciliationStatus;

@@ -2,6 +2,7 @@ package io.tidemark.reconcile.rest;
 
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.report.IngestCounts;
+import io.tidemark.model.report.IngestErrorCode;
 import io.tidemark.model.report.IngestMode;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
@@ -50,7 +51,7 @@ public record IngestRunView(
     int quarantinedFiles,
     IngestCounts counts,
     int warnings,
-    String errorCode,
+    IngestErrorCode errorCode,
     String error,
     Integer filesMissedByLookback) {
 

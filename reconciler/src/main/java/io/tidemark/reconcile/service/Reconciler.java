@@ -2,12 +2,12 @@ package io.tidemark.reconcile.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tidemark.model.alarms.AlarmDefinition;
-import io.tidemark.model.cloudwatch.Datum;
-import io.tidemark.model.cloudwatch.IngestRunMetrics;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.config.RuleSpec;
+import io.tidemark.model.metrics.Datum;
 import io.tidemark.model.metrics.Emitter;
+import io.tidemark.model.metrics.IngestRunMetrics;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.ReconciliationMode;
 import io.tidemark.model.report.ReconciliationReport;

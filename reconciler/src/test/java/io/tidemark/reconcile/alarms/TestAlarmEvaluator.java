@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.model.alarms.AlarmDefinition;
 import io.tidemark.model.alarms.ComparisonOperator;
 import io.tidemark.model.alarms.TreatMissingData;
-import io.tidemark.model.cloudwatch.Datum;
+import io.tidemark.model.metrics.Datum;
 import io.tidemark.model.metrics.Dimension;
 import io.tidemark.model.metrics.Metric;
 import java.time.Instant;

@@ -2,7 +2,7 @@ package io.tidemark.reconcile.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.model.cloudwatch.Datum;
+import io.tidemark.model.metrics.Datum;
 import io.tidemark.model.metrics.Metric;
 import java.time.Duration;
 import java.time.Instant;

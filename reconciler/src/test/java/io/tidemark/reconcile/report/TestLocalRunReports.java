@@ -26,28 +26,21 @@ class TestLocalRunReports {
 
   private Path land(String dataset, String runId, Instant finishedAt) throws Exception {
     IngestRunReport r =
-        new IngestRunReport(
-            IngestRunReport.SCHEMA_VERSION,
-            runId,
-            "batch-" + runId,
-            "default",
-            dataset,
-            IngestMode.INCREMENTAL,
-            DiscoveryMode.FILES,
-            IngestStatus.SUCCEEDED,
-            finishedAt.minusSeconds(60),
-            finishedAt,
-            null,
-            null,
-            finishedAt.toString(),
-            Duration.ofHours(1),
-            List.of(),
-            List.of(),
-            new IngestCounts(4, 4, 0, 0, 30, 27, 3, 2, 22, 20, 0, 1, 0, 1, 0),
-            1L,
-            List.of(),
-            null,
-            null);
+        IngestRunReport.builder()
+            .runId(runId)
+            .batchId("batch-" + runId)
+            .pipeline("default")
+            .dataset(dataset)
+            .mode(IngestMode.INCREMENTAL)
+            .discoveryMode(DiscoveryMode.FILES)
+            .status(IngestStatus.SUCCEEDED)
+            .startedAt(finishedAt.minusSeconds(60))
+            .finishedAt(finishedAt)
+            .watermarkAfter(finishedAt.toString())
+            .lookback(Duration.ofHours(1))
+            .counts(new IngestCounts(4, 4, 0, 0, 30, 27, 3, 2, 22, 20, 0, 1, 0, 1, 0))
+            .snapshotId(1L)
+            .build();
     return write(LocalDate.ofInstant(r.startedAt(), ZoneOffset.UTC), runId, Json.write(r));
   }
 

@@ -44,28 +44,21 @@ class TestS3RunReports {
 
   private void land(String pipeline, String dataset, String runId, Instant finishedAt) {
     IngestRunReport r =
-        new IngestRunReport(
-            IngestRunReport.SCHEMA_VERSION,
-            runId,
-            "batch-" + runId,
-            pipeline,
-            dataset,
-            IngestMode.INCREMENTAL,
-            DiscoveryMode.FILES,
-            IngestStatus.SUCCEEDED,
-            finishedAt.minusSeconds(60),
-            finishedAt,
-            null,
-            null,
-            finishedAt.toString(),
-            Duration.ofHours(1),
-            List.of(),
-            List.of(),
-            new IngestCounts(4, 4, 0, 0, 30, 27, 3, 2, 22, 20, 0, 1, 0, 1, 0),
-            1L,
-            List.of(),
-            null,
-            null);
+        IngestRunReport.builder()
+            .runId(runId)
+            .batchId("batch-" + runId)
+            .pipeline(pipeline)
+            .dataset(dataset)
+            .mode(IngestMode.INCREMENTAL)
+            .discoveryMode(DiscoveryMode.FILES)
+            .status(IngestStatus.SUCCEEDED)
+            .startedAt(finishedAt.minusSeconds(60))
+            .finishedAt(finishedAt)
+            .watermarkAfter(finishedAt.toString())
+            .lookback(Duration.ofHours(1))
+            .counts(new IngestCounts(4, 4, 0, 0, 30, 27, 3, 2, 22, 20, 0, 1, 0, 1, 0))
+            .snapshotId(1L)
+            .build();
     LocalDate dt = LocalDate.ofInstant(r.startedAt(), ZoneOffset.UTC);
     put("state/_runs/dt=" + dt + "/" + runId + ".json", Json.write(r));
   }

@@ -16,7 +16,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -56,32 +55,24 @@ class TestIngestModeAlarms {
     Instant end = NOW.minusSeconds(60);
     boolean ok = status.successful();
     scenario.writeRunReport(
-        new IngestRunReport(
-            IngestRunReport.SCHEMA_VERSION,
-            id,
-            "batch-" + id,
-            "default",
-            "customers",
-            mode,
-            DiscoveryMode.FILES,
-            status,
-            end.minusSeconds(30),
-            end,
-            null,
-            null,
-            null,
-            Duration.ofHours(1),
-            List.of(),
-            List.of(),
-            CustomersScenario.consistentCounts(),
-            ok ? 2L : null,
-            List.of(),
-            ok ? null : status.name(),
-            ok ? null : "Cannot commit batch batch-" + id + ": run " + status,
-            List.of(),
-            1,
-            List.of(),
-            missed));
+        IngestRunReport.builder()
+            .runId(id)
+            .batchId("batch-" + id)
+            .pipeline("default")
+            .dataset("customers")
+            .mode(mode)
+            .discoveryMode(DiscoveryMode.FILES)
+            .status(status)
+            .startedAt(end.minusSeconds(30))
+            .finishedAt(end)
+            .lookback(Duration.ofHours(1))
+            .counts(CustomersScenario.consistentCounts())
+            .snapshotId(ok ? 2L : null)
+            .errorCode(ok ? null : CustomersScenario.failureCode(status))
+            .error(ok ? null : "Cannot commit batch batch-" + id + ": run " + status)
+            .discoveryListCalls(1)
+            .filesMissedByLookback(missed)
+            .build());
   }
 
   @Test

@@ -262,7 +262,7 @@ class TestReconcilerDiscrepancies {
   @Test
   void freshnessFailsWhenTheNewestCuratedChangeIsTooOld() {
     Clock later = Clock.fixed(NOW.plus(Duration.ofDays(2)), ZoneOffset.UTC);
-    List<io.tidemark.model.cloudwatch.Datum> published = new ArrayList<>();
+    List<io.tidemark.model.metrics.Datum> published = new ArrayList<>();
     ReconciliationReport report =
         Reconciler.builder(scenario.stateRoot)
             .dataset(scenario.spec(), scenario.catalog(), rules(0))
@@ -279,7 +279,7 @@ class TestReconcilerDiscrepancies {
     // The FreshnessLag the service publishes is what the rule judged, not the 0 s behind raw.
     assertThat(published)
         .filteredOn(d -> d.metric() == io.tidemark.model.metrics.Metric.FRESHNESS_LAG)
-        .extracting(io.tidemark.model.cloudwatch.Datum::value)
+        .extracting(io.tidemark.model.metrics.Datum::value)
         .containsExactly((double) Duration.ofHours(48 + 3).toSeconds());
   }
 

@@ -1,4 +1,4 @@
-package io.tidemark.model.templates;
+package io.tidemark.stack;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,7 +1,5 @@
-package io.tidemark.model.cloudwatch;
+package io.tidemark.model.metrics;
 
-import io.tidemark.model.metrics.Dimension;
-import io.tidemark.model.metrics.Metric;
 import io.tidemark.model.report.IngestMode;
 import java.time.Instant;
 import java.util.Map;

@@ -1,8 +1,9 @@
-package io.tidemark.model.cloudwatch;
+package io.tidemark.ingest.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import io.tidemark.model.metrics.Datum;
 import io.tidemark.model.metrics.Metric;
 import io.tidemark.model.testing.MotoServer;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.tidemark.model.templates;
+package io.tidemark.stack;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -23,9 +23,8 @@ import java.util.Map;
  * StackTemplate}). The generated files are committed under {@code dashboards/}, {@code alerts/} and
  * {@code deploy/}; a test fails when they are out of date.
  *
- * <p>Run {@code mvn -pl metrics-model exec:java} to rewrite them, or call {@link #main} with a
- * project root and optionally {@code --pipeline P --dataset D} to print a raw dashboard body for
- * another pair.
+ * <p>Run {@code mvn -pl stack exec:java} to rewrite them, or call {@link #main} with a project root
+ * and optionally {@code --pipeline P --dataset D} to print a raw dashboard body for another pair.
  */
 public final class TemplateGenerator {
   private static final IngestMode INCREMENTAL = IngestMode.INCREMENTAL;

@@ -1,4 +1,4 @@
-package io.tidemark.model.templates;
+package io.tidemark.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -31,9 +31,9 @@ class TestTemplates {
   void committedTemplatesAreWhatTheCatalogueGenerates() throws Exception {
     for (Map.Entry<String, String> e : TemplateGenerator.generate().entrySet()) {
       Path file = ProjectFiles.root().resolve(e.getKey());
-      assertThat(file).as("%s exists (run: mvn -pl metrics-model exec:java)", e.getKey()).exists();
+      assertThat(file).as("%s exists (run: mvn -pl stack exec:java)", e.getKey()).exists();
       assertThat(Files.readString(file))
-          .as("%s is out of date: run mvn -pl metrics-model exec:java", e.getKey())
+          .as("%s is out of date: run mvn -pl stack exec:java", e.getKey())
           .isEqualTo(e.getValue());
     }
   }

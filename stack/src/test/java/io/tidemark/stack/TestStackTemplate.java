@@ -1,4 +1,4 @@
-package io.tidemark.model.templates;
+package io.tidemark.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

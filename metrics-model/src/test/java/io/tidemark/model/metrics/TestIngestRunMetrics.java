@@ -1,10 +1,7 @@
-package io.tidemark.model.cloudwatch;
+package io.tidemark.model.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.model.metrics.Dimension;
-import io.tidemark.model.metrics.Emitter;
-import io.tidemark.model.metrics.Metric;
 import io.tidemark.model.report.IngestMode;
 import io.tidemark.model.testing.Reports;
 import java.time.Instant;

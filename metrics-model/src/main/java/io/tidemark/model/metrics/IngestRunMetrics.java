@@ -1,6 +1,5 @@
-package io.tidemark.model.cloudwatch;
+package io.tidemark.model.metrics;
 
-import io.tidemark.model.metrics.Metric;
 import io.tidemark.model.report.IngestCounts;
 import io.tidemark.model.report.IngestMode;
 import io.tidemark.model.report.IngestRunReport;

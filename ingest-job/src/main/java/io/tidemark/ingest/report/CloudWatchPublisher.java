@@ -1,5 +1,6 @@
-package io.tidemark.model.cloudwatch;
+package io.tidemark.ingest.report;
 
+import io.tidemark.model.metrics.Datum;
 import io.tidemark.model.metrics.Dimension;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

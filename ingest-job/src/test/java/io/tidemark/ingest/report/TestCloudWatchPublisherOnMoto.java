@@ -1,7 +1,9 @@
-package io.tidemark.model.cloudwatch;
+package io.tidemark.ingest.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.model.metrics.Datum;
+import io.tidemark.model.metrics.IngestRunMetrics;
 import io.tidemark.model.metrics.Metric;
 import io.tidemark.model.report.IngestMode;
 import io.tidemark.model.report.IngestRunReport;

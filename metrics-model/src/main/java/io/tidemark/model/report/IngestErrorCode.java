@@ -1,10 +1,10 @@
-package io.tidemark.ingest;
+package io.tidemark.model.report;
 
 /**
  * Every way an ingest run can fail, each with a stable code (written into the run report) and a
  * type. The type, not the individual code, decides the process exit code.
  */
-public enum ErrorCode {
+public enum IngestErrorCode {
   /** A flag, config-file key or value is wrong; the message names it and its value. */
   INVALID_CONFIG(Type.USER),
   /** The raw root does not exist or is not a folder. */
@@ -63,7 +63,7 @@ public enum ErrorCode {
 
   private final Type type;
 
-  ErrorCode(Type type) {
+  IngestErrorCode(Type type) {
     this.type = type;
   }
 
