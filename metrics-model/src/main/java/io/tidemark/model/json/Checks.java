@@ -27,7 +27,8 @@ public final class Checks {
   }
 
   public static String nonBlank(String field, String value) {
-    if (value == null || value.isBlank()) {
+    required(field, value);
+    if (value.isBlank()) {
       throw new InvalidDocumentException(field, value, "must not be blank");
     }
     return value;

@@ -7,15 +7,31 @@ package io.tidemark.model.json;
  */
 public class InvalidDocumentException extends IllegalArgumentException {
   private final String field;
+  private final Object value;
+  private final String reason;
 
   public InvalidDocumentException(String field, Object value, String reason) {
     super("field '" + field + "' has invalid value " + quote(value) + ": " + reason);
     this.field = field;
+    this.value = value;
+    this.reason = reason;
   }
 
   public InvalidDocumentException(String message, String field, Throwable cause) {
     super(message, cause);
     this.field = field;
+    this.value = null;
+    this.reason = message;
+  }
+
+  /** The offending value; null when it was missing or is unknown. */
+  public Object value() {
+    return value;
+  }
+
+  /** Why the value is wrong, e.g. {@code is not a column}. */
+  public String reason() {
+    return reason;
   }
 
   /** The path of the offending field, e.g. {@code rules[2].threshold}. */
@@ -23,7 +39,8 @@ public class InvalidDocumentException extends IllegalArgumentException {
     return field;
   }
 
-  static String quote(Object value) {
+  /** A value as messages show it: quoted and cut at 200 characters; {@code null} bare. */
+  public static String quote(Object value) {
     if (value == null) {
       return "null";
     }

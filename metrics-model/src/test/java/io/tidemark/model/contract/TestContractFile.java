@@ -1,0 +1,210 @@
+package io.tidemark.model.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tidemark.model.config.ChangeMarkerType;
+import io.tidemark.model.config.RuleKind;
+import io.tidemark.model.config.Severity;
+import io.tidemark.model.contract.layout.Layout;
+import io.tidemark.model.testing.ProjectFiles;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TestContractFile {
+  private static final String ORDERS =
+      """
+      version: 1
+      datasets:
+        orders:
+          raw:
+            location: raw/orders
+            layout: {kind: dms}
+          columns:
+            Op: string
+            order_id: string
+            line_nr: int
+            amount: decimal(12,2)
+            change_seq: long
+          key-columns: [order_id, line_nr]
+          compared-columns: [amount]
+          change-marker: {column: change_seq, type: sequence}
+          operation: {column: Op, upsert: [I, U], delete: [D]}
+          curated: {table: curated.orders}
+      """;
+
+  private static ContractFile parse(String text) {
+    return ContractFile.parse("/somewhere/orders.yaml", text, "/data/contracts");
+  }
+
+  private static String with(String from, String to) {
+    if (!ORDERS.contains(from)) {
+      throw new IllegalArgumentException("not in the sample: " + from);
+    }
+    return ORDERS.replace(from, to);
+  }
+
+  @Test
+  void aDmsDatasetReadsWhole() {
+    DatasetContract d = parse(ORDERS).dataset("orders");
+    assertThat(d.raw().location()).isEqualTo("/data/contracts/raw/orders");
+    assertThat(d.raw().layout()).isEqualTo(new Layout.Dms(null));
+    assertThat(d.keyColumns()).containsExactly("order_id", "line_nr");
+    assertThat(d.columns().get("amount")).isEqualTo(ColumnType.decimal(12, 2));
+    assertThat(d.changeMarker().type()).isEqualTo(ChangeMarkerType.LONG);
+    assertThat(d.operation().meaning("I")).isEqualTo(OperationMapping.Meaning.UPSERT);
+    assertThat(d.operation().meaning("D")).isEqualTo(OperationMapping.Meaning.DELETE);
+    assertThat(d.operation().meaning("d")).isEqualTo(OperationMapping.Meaning.UNKNOWN);
+    assertThat(d.operation().meaning(null)).isEqualTo(OperationMapping.Meaning.UPSERT);
+    assertThat(d.contractColumns())
+        .containsExactly("order_id", "line_nr", "change_seq", "Op", "amount");
+    assertThat(d.requiredColumns()).containsExactly("order_id", "line_nr", "change_seq", "amount");
+    assertThat(d.quarantineTable()).isEqualTo("curated.orders_quarantine");
+    assertThat(d.tombstoneTable()).isEqualTo("curated.orders_tombstones");
+    assertThat(d.reconcile().sampleColumns()).containsExactly("order_id", "line_nr");
+    assertThat(d.reconcile().rules()).hasSize(RuleKind.values().length);
+  }
+
+  @Test
+  void aColumnTheKeyNamesMustBeDeclared() {
+    assertThatThrownBy(() -> parse(with("      line_nr: int\n", "")))
+        .isInstanceOf(ContractException.class)
+        .hasMessage(
+            "Cannot load contract orders.yaml: datasets.orders.key-columns[1] 'line_nr' is not a"
+                + " column");
+  }
+
+  @Test
+  void everyMistakeNamesItsKey() {
+    assertThatThrownBy(() -> parse(with("{kind: dms}", "{kind: flat}")))
+        .hasMessage(
+            "Cannot load contract orders.yaml: datasets.orders.raw.layout.kind 'flat' must be one"
+                + " of [hive, date-path, dms, arrival]");
+    assertThatThrownBy(() -> parse(with("decimal(12,2)", "decimal(12,x)")))
+        .hasMessage(
+            "Cannot load contract orders.yaml: datasets.orders.columns.amount 'decimal(12,x)' is"
+                + " not a column type (string, int, long, decimal(p,s), date, timestamp,"
+                + " boolean)");
+    assertThatThrownBy(() -> parse(with("type: sequence", "type: timestamp")))
+        .hasMessage(
+            "Cannot load contract orders.yaml: datasets.orders.change-marker.column 'change_seq'"
+                + " is declared long but a timestamp marker is timestamp");
+    assertThatThrownBy(() -> parse(with("delete: [D]", "delete: [U]")))
+        .hasMessage(
+            "Cannot load contract orders.yaml: datasets.orders.operation.delete[0] 'U' is also an"
+                + " upsert value");
+    assertThatThrownBy(() -> parse(with("compared-columns: [amount]", "compared-columns: [Op]")))
+        .hasMessage(
+            "Cannot load contract orders.yaml: datasets.orders.compared-columns[0] 'Op' is a key,"
+                + " change-marker or operation column; compare payload columns only");
+    assertThatThrownBy(() -> parse(with("curated: {table: curated.orders}", "curated: {}")))
+        .hasMessage("Cannot load contract orders.yaml: datasets.orders.curated.table is required");
+    assertThatThrownBy(() -> parse(with("key-columns:", "keys:")))
+        .hasMessageStartingWith(
+            "Cannot load contract orders.yaml: datasets.orders.keys is not a key here (known:");
+    assertThatThrownBy(() -> parse(with("version: 1", "version: 2")))
+        .hasMessage("Cannot load contract orders.yaml: version '2' must be 1");
+    assertThatThrownBy(() -> parse("datasets: [\n"))
+        .hasMessageStartingWith("Cannot load contract orders.yaml: not YAML or JSON:");
+    assertThatThrownBy(() -> parse(with("{kind: dms}", "{kind: date-path, pattern: YYYY/MM}")))
+        .hasMessage(
+            "Cannot load contract orders.yaml: datasets.orders.raw.layout.pattern 'YYYY/MM' must"
+                + " name DD exactly once (with YYYY, MM, DD, HH)");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    with(
+                        "  orders:\n",
+                        "  orders:\n    reconcile: {rules: {freshness: {threshold: -1}}}\n")))
+        .hasMessage(
+            "Cannot load contract orders.yaml: datasets.orders.reconcile.rules.freshness.threshold"
+                + " '-1.0' must be a finite number >= 0");
+  }
+
+  @Test
+  void noColumnHasADefault() {
+    assertThatThrownBy(
+            () -> parse(with("    change-marker: {column: change_seq, type: sequence}\n", "")))
+        .hasMessage("Cannot load contract orders.yaml: datasets.orders.change-marker is required");
+    assertThatThrownBy(() -> parse(with("    key-columns: [order_id, line_nr]\n", "")))
+        .hasMessage("Cannot load contract orders.yaml: datasets.orders.key-columns is required");
+  }
+
+  @Test
+  void rulesChangeTheirDefaultsOrGo() {
+    DatasetContract d =
+        parse(
+                with(
+                    "  orders:\n",
+                    "  orders:\n"
+                        + "    reconcile:\n"
+                        + "      schedule-mode: window\n"
+                        + "      future-tolerance: PT2H\n"
+                        + "      sample-columns: [order_id, amount]\n"
+                        + "      rules:\n"
+                        + "        count_match: {threshold: 0.01, tolerance: ratio, severity: warning}\n"
+                        + "        stale_versions: {enabled: false}\n"
+                        + "        big_orders_fresh: {kind: freshness, threshold: 600}\n"))
+            .dataset("orders");
+    DatasetContract.Reconcile r = d.reconcile();
+    assertThat(r.scheduleMode()).isEqualTo("window");
+    assertThat(r.futureTolerance()).isEqualTo(Duration.ofHours(2));
+    assertThat(r.sampleColumns()).containsExactly("order_id", "amount");
+    assertThat(r.rule(RuleKind.STALE_VERSIONS)).isEmpty();
+    assertThat(r.rule(RuleKind.COUNT_MATCH).orElseThrow().severity()).isEqualTo(Severity.WARNING);
+    assertThat(r.rules().stream().filter(x -> x.id().equals("big_orders_fresh")).toList())
+        .singleElement()
+        .satisfies(x -> assertThat(x.kind()).isEqualTo(RuleKind.FRESHNESS));
+  }
+
+  @Test
+  void layoutsOfEveryKind() {
+    assertThat(
+            parse(with("{kind: dms}", "{kind: hive, column: dt, date-format: yyyyMMdd}"))
+                .dataset("orders")
+                .raw()
+                .layout())
+        .isEqualTo(Layout.Dated.hive("dt", "yyyyMMdd"));
+    assertThat(
+            parse(with("{kind: dms}", "{kind: date-path, pattern: YYYY/MM/DD/HH}"))
+                .dataset("orders")
+                .raw()
+                .layout())
+        .isEqualTo(Layout.Dated.datePath("YYYY/MM/DD/HH"));
+    assertThat(parse(with("{kind: dms}", "{kind: arrival}")).dataset("orders").raw().layout())
+        .isEqualTo(new Layout.Arrival());
+  }
+
+  @Test
+  void absoluteAndRemoteLocationsStay_relativeOnesFollowTheFile() {
+    assertThat(ContractFile.resolve("s3://lake/raw/orders", "/data"))
+        .isEqualTo("s3://lake/raw/orders");
+    assertThat(ContractFile.resolve("/abs/orders", "/data")).isEqualTo("/abs/orders");
+    assertThat(ContractFile.resolve("raw/../raw/orders", "/data")).isEqualTo("/data/raw/orders");
+    assertThat(ContractFile.resolve("raw/orders", "s3://lake/contracts"))
+        .isEqualTo("s3://lake/contracts/raw/orders");
+  }
+
+  @Test
+  void anUnknownDatasetNamesTheDeclaredOnes() {
+    assertThatThrownBy(() -> parse(ORDERS).dataset("customers"))
+        .hasMessage("Cannot use dataset 'customers': contract orders.yaml declares [orders]");
+  }
+
+  @Test
+  void theShippedContractsLoad(@TempDir Path tmp) throws Exception {
+    for (String f : List.of("examples/demo/tidemark.yaml", "examples/orders/tidemark.yaml")) {
+      Path copy = tmp.resolve(f.replace('/', '_'));
+      Files.copy(ProjectFiles.root().resolve(f), copy);
+      ContractFile c = ContractFile.load(copy);
+      assertThat(c.catalog()).isPresent();
+      assertThat(c.catalog().get().properties().get("warehouse"))
+          .isEqualTo(tmp.resolve("warehouse").toString());
+      assertThat(c.datasets()).hasSize(1);
+    }
+  }
+}
