@@ -163,6 +163,92 @@ public final class RawSchema {
         : new Problem(ReasonCode.INCOMPATIBLE_TYPE, String.join("; ", wrong));
   }
 
+  /**
+   * Why a file with these columns cannot be read under a dataset contract, or null when it
+   * conforms: a column missing or doubled by case, a key that is neither text nor an integer, a
+   * change marker or operation of the wrong kind, or a declared column whose type does not fit the
+   * declaration ({@link ColumnType#accepts}: {@code int} into {@code long}, a narrower decimal into
+   * a wider one).
+   *
+   * @param columns the file's columns; {@link Column#typeName()} is the type's Spark SQL name
+   */
+  public static Problem check(DatasetContract contract, List<Column> columns) {
+    Problem names = checkNames(contract.requiredColumns(), columns);
+    if (names != null) {
+      return names;
+    }
+    Map<String, Column> byName = new LinkedHashMap<>();
+    columns.forEach(c -> byName.put(c.name(), c));
+    List<String> wrong = new ArrayList<>();
+    for (String k : contract.keyColumns()) {
+      expect(byName.get(k), wrong, "text or integer", Kind.TEXT, Kind.INTEGER);
+    }
+    Column marker = byName.get(contract.changeMarker().column());
+    if (contract.changeMarker().type() == ChangeMarkerType.TIMESTAMP) {
+      expect(marker, wrong, "timestamp or ISO-8601 text", Kind.TIMESTAMP, Kind.TEXT);
+    } else {
+      expect(marker, wrong, "integer or integer text", Kind.INTEGER, Kind.TEXT);
+    }
+    String op = contract.operationColumn();
+    if (op != null && byName.containsKey(op)) {
+      expect(byName.get(op), wrong, "text", Kind.TEXT);
+    }
+    for (String c : contract.payloadColumns()) {
+      ColumnType declared = contract.columns().get(c);
+      ColumnType actual = ColumnType.fromSqlName(byName.get(c).typeName());
+      if (!declared.accepts(actual)) {
+        wrong.add(c + " is " + byName.get(c).typeName() + ", declared " + declared);
+      }
+    }
+    return wrong.isEmpty()
+        ? null
+        : new Problem(ReasonCode.INCOMPATIBLE_TYPE, String.join("; ", wrong));
+  }
+
+  /** The file's columns the contract does not declare, in file order: schema drift. */
+  public static List<String> undeclaredColumns(DatasetContract contract, List<Column> columns) {
+    return columns.stream()
+        .map(Column::name)
+        .filter(n -> !contract.columns().containsKey(n))
+        .toList();
+  }
+
+  /** A column doubled by case, or a required column missing (with a hint at case slips). */
+  private static Problem checkNames(List<String> required, List<Column> columns) {
+    Map<String, String> byFoldedName = new HashMap<>();
+    Map<String, Column> byName = new LinkedHashMap<>();
+    for (Column c : columns) {
+      String other = byFoldedName.putIfAbsent(c.name().toLowerCase(Locale.ROOT), c.name());
+      if (other != null) {
+        return new Problem(
+            ReasonCode.DUPLICATE_COLUMN,
+            "columns '" + other + "' and '" + c.name() + "' differ only in case");
+      }
+      byName.put(c.name(), c);
+    }
+    List<String> missing = new ArrayList<>();
+    List<String> hints = new ArrayList<>();
+    for (String r : required) {
+      if (!byName.containsKey(r)) {
+        missing.add(r);
+        String near = byFoldedName.get(r.toLowerCase(Locale.ROOT));
+        if (near != null) {
+          hints.add("'" + near + "' is not '" + r + "'");
+        }
+      }
+    }
+    if (missing.isEmpty()) {
+      return null;
+    }
+    return new Problem(
+        ReasonCode.MISSING_COLUMN,
+        "missing column(s) "
+            + missing
+            + (hints.isEmpty()
+                ? ""
+                : " (names are case-sensitive: " + String.join(", ", hints) + ")"));
+  }
+
   private static void expect(Column c, List<String> wrong, String expected, Kind... accepted) {
     for (Kind k : accepted) {
       if (c.kind() == k) {
