@@ -415,25 +415,43 @@ public final class TemplateGenerator {
         .put("Description", "Dashboard name; empty for tidemark-<Pipeline>-<Dataset>.");
     t.putObject("Conditions").set("HasDashboardName", notEmpty("DashboardName"));
 
-    ObjectNode resources = t.putObject("Resources");
-    ObjectNode dash = resources.putObject("Dashboard");
-    dash.put("Type", "AWS::CloudWatch::Dashboard");
-    ObjectNode props = dash.putObject("Properties");
     ObjectNode name = MAPPER.createObjectNode();
     name.putArray("Fn::If")
         .add("HasDashboardName")
         .add(ref("DashboardName"))
         .add(sub("tidemark-${Pipeline}-${Dataset}"));
-    props.set("DashboardName", name);
-    String body =
-        compact(
-            dashboardBodyNode("${MetricNamespace}", "${Pipeline}", "${Dataset}", "${AWS::Region}"));
-    props.set("DashboardBody", sub(body));
+    dashboard(
+        t.putObject("Resources"),
+        "Dashboard",
+        name,
+        "${MetricNamespace}",
+        "${Pipeline}",
+        "${Dataset}");
     t.putObject("Outputs")
         .putObject("DashboardName")
         .put("Description", "The dashboard's name")
         .set("Value", ref("Dashboard"));
     return write(t);
+  }
+
+  /**
+   * An {@code AWS::CloudWatch::Dashboard} for one pair, into {@code resources}. Its body goes
+   * through {@code Fn::Sub}: the region is the stack's, and the namespace and pair may be given as
+   * {@code ${Parameter}} references or as values.
+   */
+  static void dashboard(
+      ObjectNode resources,
+      String logicalId,
+      JsonNode name,
+      String namespace,
+      String pipeline,
+      String dataset) {
+    ObjectNode dash = newResource(resources, logicalId);
+    dash.put("Type", "AWS::CloudWatch::Dashboard");
+    ObjectNode props = dash.putObject("Properties");
+    props.set("DashboardName", name);
+    String body = compact(dashboardBodyNode(namespace, pipeline, dataset, "${AWS::Region}"));
+    props.set("DashboardBody", sub(body));
   }
 
   // ---------------------------------------------------------------- alarms
@@ -447,6 +465,17 @@ public final class TemplateGenerator {
         "Tidemark: CloudWatch alarms for one pipeline/dataset pair. Generated from the metric catalogue; do not edit by hand.");
     ObjectNode params = t.putObject("Parameters");
     commonParameters(params);
+    alarmParameters(params);
+    t.putObject("Conditions").set(HAS_TOPIC, notEmpty("AlarmTopicArn"));
+    alarms(t.putObject("Resources"), AlarmScope.parameters());
+    return write(t);
+  }
+
+  /**
+   * The parameters the alarms refer to (topic, thresholds, periods), besides the pair and the
+   * namespace; a template holding the alarms also needs the {@value #HAS_TOPIC} condition.
+   */
+  static void alarmParameters(ObjectNode params) {
     params
         .putObject("AlarmTopicArn")
         .put("Type", "String")
@@ -498,12 +527,70 @@ public final class TemplateGenerator {
             "Description",
             "Alarm when the dataset's reconciliations scan more than this many bytes in a day"
                 + " (Athena bills per byte scanned).");
-    t.putObject("Conditions").set("HasTopic", notEmpty("AlarmTopicArn"));
+  }
 
-    ObjectNode resources = t.putObject("Resources");
+  /** The condition an alarm's actions depend on: an {@code AlarmTopicArn} was given. */
+  static final String HAS_TOPIC = "HasTopic";
+
+  /**
+   * Whose alarms they are: the Pipeline and Dataset dimension values, the namespace, the alarms'
+   * names and a prefix of their logical ids. The generic template takes them from its parameters;
+   * the deployment stack writes one dataset's values in.
+   *
+   * @param idPrefix prefix of every alarm's logical id, e.g. {@code Orders}
+   * @param pipeline the Pipeline dimension's value
+   * @param dataset the Dataset dimension's value
+   * @param namespace the metrics' namespace
+   * @param namePrefix the alarms' names start with it, e.g. {@code tidemark-crm-orders-}
+   * @param substituted whether {@code namePrefix} holds {@code Fn::Sub} variables
+   */
+  record AlarmScope(
+      String idPrefix,
+      JsonNode pipeline,
+      JsonNode dataset,
+      JsonNode namespace,
+      String namePrefix,
+      boolean substituted) {
+
+    /** The generic template's: every value from its parameters. */
+    static AlarmScope parameters() {
+      return new AlarmScope(
+          "",
+          ref("Pipeline"),
+          ref("Dataset"),
+          ref("MetricNamespace"),
+          "tidemark-${Pipeline}-${Dataset}-",
+          true);
+    }
+
+    /** One dataset's, its values written in. */
+    static AlarmScope of(String idPrefix, String pipeline, String dataset, String namespace) {
+      var f = MAPPER.getNodeFactory();
+      return new AlarmScope(
+          idPrefix,
+          f.textNode(pipeline),
+          f.textNode(dataset),
+          f.textNode(namespace),
+          "tidemark-" + pipeline + "-" + dataset + "-",
+          false);
+    }
+
+    JsonNode alarmName(String suffix) {
+      return substituted
+          ? sub(namePrefix + suffix)
+          : MAPPER.getNodeFactory().textNode(namePrefix + suffix);
+    }
+  }
+
+  /**
+   * Every alarm of the catalogue for one scope, into {@code resources}: one per reconciliation
+   * rule, the ingest runs' and the reconciler's.
+   */
+  static void alarms(ObjectNode resources, AlarmScope scope) {
     for (RuleKind kind : RuleKind.values()) {
       staticAlarm(
           resources,
+          scope,
           "Rule" + pascal(kind.id()) + "Failing",
           "rule-" + kind.id().replace('_', '-') + "-failing",
           "Reconciliation rule "
@@ -525,6 +612,7 @@ public final class TemplateGenerator {
     // operator's full refresh, backfill and quarantine replay run by hand and answer on the spot.
     staticAlarm(
         resources,
+        scope,
         "IngestRunFailed",
         "ingest-run-failed",
         "An incremental ingest run failed or its batch was rejected; nothing of that batch was"
@@ -541,6 +629,7 @@ public final class TemplateGenerator {
         TreatMissingData.NOT_BREACHING);
     staticAlarm(
         resources,
+        scope,
         "NoSuccessfulIngestRun",
         "no-successful-ingest-run",
         "No incremental ingest run succeeded within the configured period (missing data is"
@@ -557,6 +646,7 @@ public final class TemplateGenerator {
         TreatMissingData.BREACHING);
     staticAlarm(
         resources,
+        scope,
         "InvalidRatioHigh",
         "invalid-ratio-high",
         "An incremental run quarantined more than the configured share of its changed records.",
@@ -572,6 +662,7 @@ public final class TemplateGenerator {
         TreatMissingData.NOT_BREACHING);
     staticAlarm(
         resources,
+        scope,
         "WatermarkNotAdvancing",
         "watermark-not-advancing",
         "Even the freshest incremental run of the period left the watermark further behind than"
@@ -589,6 +680,7 @@ public final class TemplateGenerator {
     // The scheduled sweep (--mode sweep): whether it failed, and whether it found anything.
     staticAlarm(
         resources,
+        scope,
         "SweepRunFailed",
         "sweep-run-failed",
         "A sweep run (--mode sweep) failed or its batch was rejected: files the incremental runs"
@@ -605,6 +697,7 @@ public final class TemplateGenerator {
         TreatMissingData.NOT_BREACHING);
     staticAlarm(
         resources,
+        scope,
         "FilesMissedByLookback",
         "files-missed-by-lookback",
         "Files landed beyond the lookback: the incremental runs missed them; the sweep picked"
@@ -626,6 +719,7 @@ public final class TemplateGenerator {
       String words = m.cliName().replace('-', ' ');
       staticAlarm(
           resources,
+          scope,
           java.util.Arrays.stream(m.cliName().split("-"))
                   .map(w -> Character.toUpperCase(w.charAt(0)) + w.substring(1))
                   .collect(java.util.stream.Collectors.joining())
@@ -650,6 +744,7 @@ public final class TemplateGenerator {
     }
     staticAlarm(
         resources,
+        scope,
         "ReconciliationMissing",
         "reconciliation-missing",
         "No reconciliation finished within the configured period (missing data is breaching).",
@@ -665,6 +760,7 @@ public final class TemplateGenerator {
         TreatMissingData.BREACHING);
     staticAlarm(
         resources,
+        scope,
         "BytesScannedHigh",
         "bytes-scanned-high",
         "The dataset's reconciliations scanned more than the configured bytes in a day: check the"
@@ -679,8 +775,7 @@ public final class TemplateGenerator {
         ref("MaxBytesScannedPerDay"),
         ComparisonOperator.GreaterThanThreshold,
         TreatMissingData.NOT_BREACHING);
-    anomalyAlarm(resources);
-    return write(t);
+    anomalyAlarm(resources, scope);
   }
 
   private static void commonParameters(ObjectNode params) {
@@ -705,6 +800,7 @@ public final class TemplateGenerator {
 
   private static void staticAlarm(
       ObjectNode resources,
+      AlarmScope scope,
       String logicalId,
       String suffix,
       String description,
@@ -718,14 +814,14 @@ public final class TemplateGenerator {
       JsonNode threshold,
       ComparisonOperator comparison,
       TreatMissingData missing) {
-    ObjectNode r = resources.putObject(logicalId);
+    ObjectNode r = newResource(resources, scope.idPrefix() + logicalId);
     r.put("Type", "AWS::CloudWatch::Alarm");
     ObjectNode p = r.putObject("Properties");
-    p.set("AlarmName", sub("tidemark-${Pipeline}-${Dataset}-" + suffix));
+    p.set("AlarmName", scope.alarmName(suffix));
     p.put("AlarmDescription", description);
-    p.set("Namespace", ref("MetricNamespace"));
+    p.set("Namespace", scope.namespace());
     p.put("MetricName", metric.metricName());
-    p.set("Dimensions", dimensions(metric, mode, rule));
+    p.set("Dimensions", dimensions(scope, metric, mode, rule));
     p.put("Statistic", statistic);
     if (period == -1) {
       p.set("Period", ref("NoSuccessfulRunPeriodSeconds"));
@@ -742,11 +838,11 @@ public final class TemplateGenerator {
     actions(p);
   }
 
-  private static void anomalyAlarm(ObjectNode resources) {
-    ObjectNode r = resources.putObject("ChangedRecordsAnomaly");
+  private static void anomalyAlarm(ObjectNode resources, AlarmScope scope) {
+    ObjectNode r = newResource(resources, scope.idPrefix() + "ChangedRecordsAnomaly");
     r.put("Type", "AWS::CloudWatch::Alarm");
     ObjectNode p = r.putObject("Properties");
-    p.set("AlarmName", sub("tidemark-${Pipeline}-${Dataset}-changed-records-anomaly"));
+    p.set("AlarmName", scope.alarmName("changed-records-anomaly"));
     p.put(
         "AlarmDescription",
         "The number of changed records per incremental run left its anomaly-detection band: the"
@@ -762,9 +858,9 @@ public final class TemplateGenerator {
     m1.put("ReturnData", true);
     ObjectNode stat = m1.putObject("MetricStat");
     ObjectNode metric = stat.putObject("Metric");
-    metric.set("Namespace", ref("MetricNamespace"));
+    metric.set("Namespace", scope.namespace());
     metric.put("MetricName", Metric.RECORDS_CHANGED.metricName());
-    metric.set("Dimensions", dimensions(Metric.RECORDS_CHANGED, INCREMENTAL, null));
+    metric.set("Dimensions", dimensions(scope, Metric.RECORDS_CHANGED, INCREMENTAL, null));
     stat.put("Period", 3600);
     stat.put("Stat", "Sum");
     ObjectNode band = metrics.addObject();
@@ -775,25 +871,38 @@ public final class TemplateGenerator {
     actions(p);
   }
 
-  /** An alarm's dimensions: exactly the metric's, Pipeline and Dataset from the parameters. */
-  private static ArrayNode dimensions(Metric metric, IngestMode mode, String rule) {
+  /** An alarm's dimensions: exactly the metric's, Pipeline and Dataset from the scope. */
+  private static ArrayNode dimensions(
+      AlarmScope scope, Metric metric, IngestMode mode, String rule) {
     ArrayNode dims = MAPPER.createArrayNode();
     for (Map.Entry<Dimension, String> e : dimensionValues(metric, "", "", mode, rule).entrySet()) {
       ObjectNode d = dims.addObject().put("Name", e.getKey().cloudWatchName());
       switch (e.getKey()) {
-        case PIPELINE -> d.set("Value", ref("Pipeline"));
-        case DATASET -> d.set("Value", ref("Dataset"));
+        case PIPELINE -> d.set("Value", scope.pipeline());
+        case DATASET -> d.set("Value", scope.dataset());
         default -> d.put("Value", e.getValue());
       }
     }
     return dims;
   }
 
+  /**
+   * A new resource of that logical id; refuses an id already taken, so that one dataset's resource
+   * never silently replaces another's.
+   */
+  static ObjectNode newResource(ObjectNode resources, String logicalId) {
+    if (resources.has(logicalId)) {
+      throw new IllegalStateException(
+          "Cannot add resource " + logicalId + ": the template already has one of that id");
+    }
+    return resources.putObject(logicalId);
+  }
+
   private static void actions(ObjectNode p) {
     for (String key : List.of("AlarmActions", "OKActions")) {
       ObjectNode ifNode = MAPPER.createObjectNode();
       ArrayNode args = ifNode.putArray("Fn::If");
-      args.add("HasTopic");
+      args.add(HAS_TOPIC);
       args.addArray().add(ref("AlarmTopicArn"));
       args.add(ref("AWS::NoValue"));
       p.set(key, ifNode);
