@@ -1,45 +1,54 @@
 package io.tidemark.stack;
 
+import static io.tidemark.stack.Cfn.MAPPER;
+import static io.tidemark.stack.Cfn.equalsNode;
+import static io.tidemark.stack.Cfn.getAtt;
+import static io.tidemark.stack.Cfn.literal;
+import static io.tidemark.stack.Cfn.ref;
+import static io.tidemark.stack.Cfn.sub;
+import static io.tidemark.stack.Cfn.text;
+
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tidemark.model.config.ChangeMarkerType;
-import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.config.CatalogSpec;
+import io.tidemark.model.contract.ContractException;
+import io.tidemark.model.contract.ContractFile;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.contract.StateLayout;
 import io.tidemark.model.metrics.Metric;
-import java.io.IOException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * The CloudFormation stack that deploys Tidemark on AWS ({@code deploy/tidemark-stack.json}): the
- * lake bucket, the Glue database and the raw table, the Athena workgroup, the ingest job as a Glue
- * job on a schedule, the reconciler as an ECS Fargate service, and a least-privilege IAM role for
- * each.
+ * The CloudFormation stack that deploys Tidemark on AWS for the datasets of a contract file ({@link
+ * ContractFile}): the lake bucket (state and Athena results), the Glue databases and one raw table
+ * per dataset, the Athena workgroup, the ingest job as one Glue job with a schedule and a weekly
+ * sweep per dataset, the reconciler as one ECS Fargate service for every dataset, a least-privilege
+ * IAM role for each half, and per dataset the catalogue's alarms and a dashboard. The committed
+ * {@value #PATH} is generated from {@value #EXAMPLE_CONTRACT}.
  *
- * <p>Generated rather than hand-written so that what both halves must agree on comes from the code:
- * the CloudWatch namespace the roles may publish to ({@link Metric#NAMESPACE_DEFAULT}), the default
- * dataset's contract columns ({@link DatasetSpec#customers}), the partition column, the state
- * folders ({@link StateLayout}) and the ingest job's option names. The raw table's columns and
- * projection properties are held equal to the reconciler's Athena DDL by a reconciler test (the DDL
- * lives there), and the container's environment is fed to the reconciler's configuration mapping by
- * another.
+ * <p>The contract is the single source of truth: the job gets {@code --contract} and, per trigger,
+ * {@code --dataset}; the reconciler gets {@code TIDEMARK_CONTRACT}. Both read the file from {@code
+ * s3://<ArtifactBucketName>/<ContractKey>}, where the user uploads it next to the job's jar. What
+ * the contract says is written into the stack where CloudFormation needs it: the raw tables'
+ * columns and partition projection ({@link RawTables}), the buckets and prefixes the roles may read
+ * and write, the Glue tables the job may create, the alarms' and dashboards' dimensions.
+ *
+ * <p>An AWS stack needs a contract whose raw locations are {@code s3://} folders and whose catalog
+ * is AWS Glue with an {@code s3://} warehouse; any other is refused with a message naming the
+ * dataset and the key ({@link ContractException}).
  */
 public final class StackTemplate {
   public static final String PATH = "deploy/tidemark-stack.json";
 
-  /** The dataset the stack deploys: the data contract's default one. */
-  public static final DatasetSpec DATASET = DatasetSpec.customers("s3://lake/raw/customers", "x.y");
-
-  /**
-   * The curated types of the default dataset's payload columns (the demo's and the job's default
-   * schema writes them as strings); the reconciler's DDL types the raw table from them.
-   */
-  static final Map<String, String> PAYLOAD_TYPES =
-      Map.of("customer_name", "string", "email", "string");
+  /** The contract the committed stack is generated from. */
+  public static final String EXAMPLE_CONTRACT = "deploy/example-contract.yaml";
 
   /**
    * Glue 6.0 (Spark 4.1), the version the job is built for. cfn-lint 1.51's schema accepts it; the
@@ -50,8 +59,19 @@ public final class StackTemplate {
   /** The object deploy/glue/ingest.scala defines: the Glue job's {@code --class}. */
   public static final String GLUE_SCRIPT_OBJECT = "TidemarkIngest";
 
+  /** The reconciler's variable naming the contract file it reads every dataset from. */
+  public static final String CONTRACT_VARIABLE = "TIDEMARK_CONTRACT";
+
+  /** The ingest job's option naming the contract file, and the one naming its dataset. */
+  public static final String CONTRACT_OPTION = "--contract";
+
+  public static final String DATASET_OPTION = "--dataset";
+
+  public static final String CONTRACT_KEY_DEFAULT = "tidemark/tidemark.yaml";
+  public static final String DEPLOYMENT_NAME_DEFAULT = "main";
+
   public static final String PROJECTION_START_DEFAULT = "2020-01-01";
-  public static final String PROJECTION_END = "NOW+1DAYS";
+  public static final String PROJECTION_END = RawTables.PROJECTION_END;
 
   /** Athena's smallest allowed per-query cutoff is 10 MB; the default is 10 GiB. */
   public static final long BYTES_SCANNED_CUTOFF_DEFAULT = 10L * 1024 * 1024 * 1024;
@@ -80,102 +100,313 @@ public final class StackTemplate {
    */
   public static final String HOST_NAMES_DEFAULT = "*";
 
-  /**
-   * The container's environment, by variable name. The first block is the agreed list the image's
-   * test checks; the dataset block addresses {@code tidemark.datasets.customers.*} (env names are
-   * upper-case, so another dataset needs a regenerated template).
-   */
-  static Map<String, JsonNode> environment() {
-    Map<String, JsonNode> env = new LinkedHashMap<>();
-    env.put("TIDEMARK_STATE_ROOT", sub("s3://${LakeBucketName}/${StatePrefix}"));
-    env.put("TIDEMARK_ENGINE", text("athena"));
-    env.put("TIDEMARK_ATHENA_REGION", ref("AWS::Region"));
-    env.put("TIDEMARK_ATHENA_WORKGROUP", ref("AthenaWorkGroup"));
-    env.put(
-        "TIDEMARK_ATHENA_OUTPUT_LOCATION", sub("s3://${LakeBucketName}/${AthenaResultsPrefix}/"));
-    env.put("TIDEMARK_ATHENA_DATABASE", ref("GlueDatabase"));
-    env.put("QUARKUS_HTTP_HOST", text("0.0.0.0"));
-    // The service answers only these Host names (421 otherwise, /q/health aside); its loopback
-    // default would refuse every client reaching the task by its address.
-    env.put("TIDEMARK_API_ALLOWED_HOSTS", ref("ReconcilerHostNames"));
-    env.put(
-        "TIDEMARK_DATASETS_CUSTOMERS_RAW_LOCATION",
-        sub("s3://${LakeBucketName}/${RawPrefix}/${Dataset}"));
-    env.put("TIDEMARK_DATASETS_CUSTOMERS_CURATED_TABLE", sub("${GlueDatabase}.${Dataset}"));
-    env.put(
-        "TIDEMARK_DATASETS_CUSTOMERS_CATALOG_WAREHOUSE",
-        sub("s3://${LakeBucketName}/${WarehousePrefix}"));
-    // An s3:// warehouse already means Iceberg's Glue catalog; said explicitly, as an operator
-    // reading the task definition would look for it.
-    env.put("TIDEMARK_DATASETS_CUSTOMERS_CATALOG_PROPERTIES_TYPE", text("glue"));
-    // Without them value_mismatches compares no column, and no metric reaches CloudWatch (the
-    // reconciliation-missing alarm would fire every day).
-    env.put(
-        "TIDEMARK_DATASETS_CUSTOMERS_COMPARED_COLUMNS",
-        text(String.join(",", DATASET.comparedColumns())));
-    env.put("TIDEMARK_CLOUDWATCH_ENABLED", text("true"));
-    env.put("TIDEMARK_CLOUDWATCH_REGION", ref("AWS::Region"));
-    return env;
-  }
-
   /** The API keys come from Secrets Manager through the task definition's {@code Secrets}. */
   public static final String API_KEYS_VARIABLE = "TIDEMARK_API_KEYS";
 
-  private static final ObjectMapper MAPPER =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final String GLUE_CATALOG_IMPL = "org.apache.iceberg.aws.glue.GlueCatalog";
 
   private StackTemplate() {}
 
-  /** The raw table's data columns, in contract order, with their Hive types. */
-  public static Map<String, String> rawColumns() {
-    Map<String, String> cols = new LinkedHashMap<>();
-    DATASET.keyColumns().forEach(k -> cols.put(k, "string"));
-    cols.put(
-        DATASET.changeMarker().column(),
-        DATASET.changeMarker().type() == ChangeMarkerType.TIMESTAMP ? "timestamp" : "bigint");
-    cols.put(DATASET.operationColumn(), "string");
-    DATASET.comparedColumns().forEach(c -> cols.put(c, PAYLOAD_TYPES.get(c)));
-    return cols;
+  // ---------------------------------------------------------------- what the contract decides
+
+  /**
+   * One dataset of the stack.
+   *
+   * @param contract its contract
+   * @param idPrefix the prefix of its resources' logical ids, e.g. {@code SalesOrdersV2}
+   * @param raw its raw folder
+   * @param tables its raw tables
+   * @param dashboardName its dashboard's name
+   */
+  record DatasetPlan(
+      DatasetContract contract,
+      String idPrefix,
+      S3Location raw,
+      List<RawTables.Table> tables,
+      String dashboardName) {
+
+    String name() {
+      return contract.name();
+    }
   }
 
-  public static String template() {
+  /**
+   * The stack's datasets and the catalog's warehouse, checked.
+   *
+   * @param source the contract file's name
+   * @param datasets the datasets, in file order
+   * @param warehouse the Iceberg warehouse's folder
+   * @param tables every Glue table the ingest job writes: curated, quarantine and tombstones, as
+   *     {@code database.table} in lower case
+   */
+  record Plan(
+      String source, List<DatasetPlan> datasets, S3Location warehouse, List<String> tables) {
+
+    /** The Glue databases of those tables, in order of first mention. */
+    List<String> curatedDatabases() {
+      Set<String> out = new LinkedHashSet<>();
+      tables.forEach(t -> out.add(t.substring(0, t.indexOf('.'))));
+      return List.copyOf(out);
+    }
+
+    /** The raw folders, grouped by bucket, in order of first mention. */
+    Map<String, List<String>> rawPrefixesByBucket() {
+      Map<String, List<String>> out = new LinkedHashMap<>();
+      for (DatasetPlan d : datasets) {
+        out.computeIfAbsent(d.raw().bucket(), b -> new ArrayList<>()).add(d.raw().prefix());
+      }
+      return out;
+    }
+  }
+
+  /**
+   * Checks that a contract can be deployed on AWS and derives the stack's names from it.
+   *
+   * @throws ContractException naming the contract, the dataset and the key
+   */
+  static Plan plan(ContractFile contract) {
+    String source = fileName(contract.source());
+    String cannot = "Cannot generate an AWS stack from contract " + source + ": ";
+    CatalogSpec catalog =
+        contract
+            .catalog()
+            .orElseThrow(
+                () ->
+                    new ContractException(
+                        cannot
+                            + "it declares no catalog; add catalog: {warehouse:"
+                            + " s3://<bucket>/<folder>, properties: {type: glue}}: on AWS the"
+                            + " curated tables live in the Glue Data Catalog"));
+    Map<String, String> props = catalog.properties();
+    if (!"glue".equals(props.get("type")) && !GLUE_CATALOG_IMPL.equals(props.get("catalog-impl"))) {
+      throw new ContractException(
+          cannot
+              + "catalog.properties "
+              + props.entrySet().stream()
+                  .filter(e -> e.getKey().equals("type") || e.getKey().equals("catalog-impl"))
+                  .map(e -> e.getKey() + "=" + e.getValue())
+                  .toList()
+              + " is not AWS Glue; set catalog.properties: {type: glue}");
+    }
+    String warehouseUri = props.get("warehouse");
+    S3Location warehouse = S3Location.parse(warehouseUri);
+    if (warehouse == null) {
+      throw new ContractException(
+          cannot + "catalog.warehouse '" + warehouseUri + "' " + S3Location.problem(warehouseUri));
+    }
+
+    List<DatasetPlan> datasets = new ArrayList<>();
+    Set<String> tables = new LinkedHashSet<>();
+    Map<String, String> taken = new LinkedHashMap<>();
+    for (DatasetContract d : contract.datasets().values()) {
+      String at = "datasets." + d.name();
+      S3Location raw = S3Location.parse(d.raw().location());
+      if (raw == null) {
+        throw new ContractException(
+            cannot
+                + at
+                + ".raw.location '"
+                + d.raw().location()
+                + "' "
+                + S3Location.problem(d.raw().location()));
+      }
+      Map<String, String> columns = RawTables.columns(d);
+      for (String key : RawTables.partitionKeys(d.raw().layout())) {
+        if (columns.containsKey(key)) {
+          throw new ContractException(
+              cannot
+                  + at
+                  + ".columns."
+                  + key
+                  + " has the name of its raw table's partition key (from "
+                  + at
+                  + ".raw.layout); Athena's table cannot hold both: rename the column or the"
+                  + " folders' column");
+        }
+      }
+      DatasetPlan plan =
+          new DatasetPlan(
+              d,
+              logicalPrefix(d.name()),
+              raw,
+              RawTables.tables(d, raw),
+              dashboardName(d.pipeline(), d.name()));
+      unique(cannot, taken, "the raw table " + RawTables.name(d.name()), d.name());
+      unique(cannot, taken, "the logical id prefix " + plan.idPrefix(), d.name());
+      unique(cannot, taken, "the dashboard " + plan.dashboardName(), d.name());
+      datasets.add(plan);
+      for (String t : List.of(d.curatedTable(), d.quarantineTable(), d.tombstoneTable())) {
+        tables.add(t.toLowerCase(Locale.ROOT));
+      }
+    }
+    return new Plan(source, datasets, warehouse, List.copyOf(tables));
+  }
+
+  private static void unique(
+      String cannot, Map<String, String> taken, String what, String dataset) {
+    String other = taken.putIfAbsent(what, dataset);
+    if (other != null) {
+      throw new ContractException(
+          cannot
+              + "datasets '"
+              + other
+              + "' and '"
+              + dataset
+              + "' would share "
+              + what
+              + "; rename one");
+    }
+  }
+
+  /**
+   * A dataset's logical id prefix: the letters and digits of its name, each run starting upper case
+   * ({@code sales.orders-v2} is {@code SalesOrdersV2}). CloudFormation's logical ids are
+   * alphanumeric; two datasets whose prefixes would be equal are refused by {@link #plan}.
+   */
+  static String logicalPrefix(String dataset) {
+    StringBuilder sb = new StringBuilder();
+    for (String part : dataset.split("[^A-Za-z0-9]+")) {
+      if (!part.isEmpty()) {
+        sb.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
+      }
+    }
+    return sb.toString();
+  }
+
+  /**
+   * {@code tidemark-<pipeline>-<dataset>}, every character a dashboard name may not hold (anything
+   * but letters, digits, {@code -} and {@code _}) as {@code _}.
+   */
+  static String dashboardName(String pipeline, String dataset) {
+    return ("tidemark-" + pipeline + "-" + dataset).replaceAll("[^A-Za-z0-9_-]", "_");
+  }
+
+  private static String fileName(String source) {
+    int slash = Math.max(source.lastIndexOf('/'), source.lastIndexOf('\\'));
+    return slash < 0 ? source : source.substring(slash + 1);
+  }
+
+  // ---------------------------------------------------------------- the template
+
+  /**
+   * The stack for a contract's datasets.
+   *
+   * @throws ContractException when the contract cannot be deployed on AWS, naming the dataset and
+   *     the key
+   */
+  public static String template(ContractFile contract) {
+    Plan plan = plan(contract);
     ObjectNode t = MAPPER.createObjectNode();
     t.put("AWSTemplateFormatVersion", "2010-09-09");
-    t.put(
-        "Description",
-        "Tidemark on AWS: lake bucket, Glue database and raw table, Athena workgroup, the ingest"
-            + " job on Glue, the reconciler on ECS Fargate, least-privilege roles. Generated by"
-            + " the stack module's TemplateGenerator; do not edit by hand.");
-    parameters(t.putObject("Parameters"));
+    String names = String.join(", ", plan.datasets().stream().map(DatasetPlan::name).toList());
+    String description =
+        "Tidemark on AWS for the datasets of contract "
+            + plan.source()
+            + " ("
+            + names
+            + "): lake bucket, Glue databases and raw tables, Athena workgroup, the ingest job on"
+            + " Glue, the reconciler on ECS Fargate, least-privilege roles, alarms and dashboards."
+            + " Generated by the stack module's TemplateGenerator; do not edit by hand.";
+    if (description.length() > MAX_DESCRIPTION) {
+      description = description.replace(names, plan.datasets().size() + " datasets");
+    }
+    t.put("Description", description);
+    ObjectNode params = t.putObject("Parameters");
+    parameters(params);
+    TemplateGenerator.alarmParameters(params);
     ObjectNode conditions = t.putObject("Conditions");
     conditions.set("CreateLakeBucket", equalsNode(ref("CreateLakeBucket"), text("true")));
+    conditions.set(TemplateGenerator.HAS_TOPIC, notEmpty("AlarmTopicArn"));
+    rules(t.putObject("Rules"), plan);
 
     ObjectNode r = t.putObject("Resources");
     lake(r);
-    catalog(r);
+    catalog(r, plan);
     athena(r);
-    ingestJob(r);
-    reconciler(r);
+    ingestJob(r, plan);
+    reconciler(r, plan);
+    for (DatasetPlan d : plan.datasets()) {
+      DatasetContract c = d.contract();
+      TemplateGenerator.alarms(
+          r,
+          TemplateGenerator.AlarmScope.of(
+              d.idPrefix(), c.pipeline(), c.name(), Metric.NAMESPACE_DEFAULT));
+      TemplateGenerator.dashboard(
+          r,
+          d.idPrefix() + "Dashboard",
+          text(d.dashboardName()),
+          Metric.NAMESPACE_DEFAULT,
+          c.pipeline(),
+          c.name());
+    }
 
     ObjectNode out = t.putObject("Outputs");
-    output(out, "GlueDatabaseName", ref("GlueDatabase"), "The Glue database");
-    output(out, "RawTableName", ref("RawTable"), "The raw layer's external table");
+    output(out, "GlueDatabaseName", ref("GlueDatabase"), "The Glue database of the raw tables");
+    for (DatasetPlan d : plan.datasets()) {
+      output(
+          out,
+          d.idPrefix() + "RawTableName",
+          ref(d.idPrefix() + "RawTable"),
+          "The raw table of dataset " + d.name());
+    }
     output(out, "AthenaWorkGroupName", ref("AthenaWorkGroup"), "The reconciler's workgroup");
     output(out, "IngestJobName", ref("IngestJob"), "The Glue job");
     output(out, "ReconcilerClusterName", ref("ReconcilerCluster"), "The ECS cluster");
     output(out, "ReconcilerServiceName", getAtt("ReconcilerService", "Name"), "The ECS service");
-    return write(t);
+    String text = Cfn.write(t);
+    String cannot =
+        "Cannot generate an AWS stack from contract "
+            + plan.source()
+            + ": its "
+            + plan.datasets().size()
+            + " datasets need ";
+    String split =
+        "; split the datasets over several contract files, one stack (and one reconciler) each";
+    if (r.size() > MAX_RESOURCES) {
+      throw new ContractException(
+          cannot
+              + r.size()
+              + " resources, more than the "
+              + MAX_RESOURCES
+              + " CloudFormation allows in a stack"
+              + split);
+    }
+    if (text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_TEMPLATE_BYTES) {
+      throw new ContractException(
+          cannot
+              + "a template of "
+              + text.length()
+              + " bytes, more than the "
+              + MAX_TEMPLATE_BYTES
+              + " CloudFormation reads from S3"
+              + split);
+    }
+    return text;
   }
+
+  /** CloudFormation's limits: resources in a stack, a description's length, a template's size. */
+  static final int MAX_RESOURCES = 500;
+
+  static final int MAX_DESCRIPTION = 1024;
+  static final int MAX_TEMPLATE_BYTES = 1_000_000;
 
   // ---------------------------------------------------------------- parameters
 
   private static void parameters(ObjectNode p) {
     string(
         p,
+        "DeploymentName",
+        DEPLOYMENT_NAME_DEFAULT,
+        "[a-z0-9][a-z0-9-]{0,31}",
+        "Names this deployment's job, cluster, service and log group (tidemark-ingest-<name>,"
+            + " tidemark-<name>...).");
+    string(
+        p,
         "LakeBucketName",
         null,
         "[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]",
-        "The lake bucket (raw, warehouse, state, Athena results).");
+        "The lake bucket: state (run and reconciliation reports, leases) and Athena results. Raw"
+            + " files and the warehouse are where the contract says.");
     p.putObject("CreateLakeBucket")
         .put("Type", "String")
         .put("Default", "true")
@@ -185,42 +416,26 @@ public final class StackTemplate {
         .putArray("AllowedValues")
         .add("true")
         .add("false");
-    string(p, "RawPrefix", "raw", PREFIX, "Raw layer prefix: <RawPrefix>/<Dataset>/ingest_date=");
-    string(p, "WarehousePrefix", "warehouse", PREFIX, "Iceberg warehouse prefix.");
     string(
         p,
         "StatePrefix",
         "state",
         PREFIX,
-        "State prefix: run reports (_runs/) and reconciliation reports (_reconciliation/).");
+        "State prefix: run reports (_runs/), reconciliation reports (_reconciliation/), leases.");
     string(p, "AthenaResultsPrefix", "athena-results", PREFIX, "Athena query results prefix.");
-    p.putObject("Dataset")
-        .put("Type", "String")
-        .put("Default", DATASET.name())
-        .put(
-            "Description",
-            "The dataset. The raw table's columns and the reconciler's TIDEMARK_DATASETS_CUSTOMERS_*"
-                + " variables are the default dataset's; another one needs a regenerated template.")
-        .putArray("AllowedValues")
-        .add(DATASET.name());
-    string(
-        p,
-        "Pipeline",
-        DatasetSpec.PIPELINE_DEFAULT,
-        "[A-Za-z0-9][A-Za-z0-9_.-]{0,127}",
-        "The Pipeline metric dimension.");
     string(
         p,
         "GlueDatabaseName",
         "tidemark",
         "[a-z0-9_]{1,255}",
-        "Glue database of the raw and curated tables.");
+        "Glue database of the raw tables (the curated tables are in the databases the contract"
+            + " names, which the stack creates).");
     string(
         p,
         "ProjectionStart",
         PROJECTION_START_DEFAULT,
         "[0-9]{4}-[0-9]{2}-[0-9]{2}",
-        "Oldest raw date folder the raw table reads (partition projection start).");
+        "Oldest raw date folder the raw tables read (partition projection start).");
     string(
         p,
         "AthenaWorkGroupName",
@@ -237,7 +452,7 @@ public final class StackTemplate {
         "ArtifactBucketName",
         null,
         "[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]",
-        "Bucket holding the ingest job's script and jar.");
+        "Bucket holding the ingest job's script and jar, and the contract file.");
     string(
         p,
         "JobScriptKey",
@@ -252,17 +467,25 @@ public final class StackTemplate {
         "Key of the ingest job's jar (ingest-job/target/tidemark-ingest-job-VERSION-glue.jar).");
     string(
         p,
+        "ContractKey",
+        CONTRACT_KEY_DEFAULT,
+        ".+",
+        "Key of the contract file this stack was generated from: the ingest job (--contract) and"
+            + " the reconciler (TIDEMARK_CONTRACT) read every dataset from it.");
+    string(
+        p,
         "IngestSchedule",
         "cron(0 3 * * ? *)",
         "cron\\(.+\\)",
-        "When the ingest job runs (a Glue trigger's cron, UTC).");
+        "When each dataset's ingest runs (a Glue trigger's cron, UTC).");
     string(
         p,
         "SweepSchedule",
         "cron(0 5 ? * SUN *)",
         "cron\\(.+\\)",
-        "When the ingest job runs --mode sweep, picking up raw files the lookback missed (a Glue"
-            + " trigger's cron, UTC; keep it clear of IngestSchedule: the job runs one at a time).");
+        "When each dataset's ingest runs --mode sweep, picking up raw files the lookback missed"
+            + " (a Glue trigger's cron, UTC; keep it clear of IngestSchedule: a dataset's runs"
+            + " take its lease one at a time).");
     p.putObject("GlueWorkerType")
         .put("Type", "String")
         .put("Default", "G.1X")
@@ -276,7 +499,7 @@ public final class StackTemplate {
         .put("Type", "Number")
         .put("Default", 2)
         .put("MinValue", 2)
-        .put("Description", "Glue workers.");
+        .put("Description", "Glue workers of each run.");
     string(
         p,
         "ReconcilerImageUri",
@@ -363,6 +586,30 @@ public final class StackTemplate {
     n.put("AllowedPattern", pattern).put("Description", description);
   }
 
+  /**
+   * The raw tables' database must not be one of the curated databases: the stack creates those
+   * itself, and CloudFormation cannot create one database twice.
+   */
+  private static void rules(ObjectNode rules, Plan plan) {
+    ObjectNode contains = MAPPER.createObjectNode();
+    ArrayNode args = contains.putArray("Fn::Contains");
+    ArrayNode names = args.addArray();
+    plan.curatedDatabases().forEach(names::add);
+    args.add(ref("GlueDatabaseName"));
+    ObjectNode not = MAPPER.createObjectNode();
+    not.putArray("Fn::Not").add(contains);
+    rules
+        .putObject("RawDatabaseIsNoCuratedDatabase")
+        .putArray("Assertions")
+        .addObject()
+        .put(
+            "AssertDescription",
+            "GlueDatabaseName must differ from the curated databases the contract names ("
+                + String.join(", ", plan.curatedDatabases())
+                + "): the stack creates those.")
+        .set("Assert", not);
+  }
+
   // ---------------------------------------------------------------- S3
 
   private static void lake(ObjectNode r) {
@@ -386,54 +633,64 @@ public final class StackTemplate {
 
   // ---------------------------------------------------------------- Glue catalog
 
-  private static void catalog(ObjectNode r) {
+  /** The logical id of a curated database the stack creates. */
+  static String curatedDatabaseId(String database) {
+    return "CuratedDatabase" + logicalPrefix(database);
+  }
+
+  private static void catalog(ObjectNode r, Plan plan) {
     ObjectNode db = resource(r, "GlueDatabase", "AWS::Glue::Database").with("Properties");
     db.set("CatalogId", ref("AWS::AccountId"));
     db.putObject("DatabaseInput")
-        .put(
-            "Description",
-            "Tidemark: the raw layer's external tables and the curated Iceberg tables")
+        .put("Description", "Tidemark: the raw layer's external tables, one per dataset")
         .set("Name", ref("GlueDatabaseName"));
 
-    ObjectNode table = resource(r, "RawTable", "AWS::Glue::Table").with("Properties");
-    table.set("CatalogId", ref("AWS::AccountId"));
-    table.set("DatabaseName", ref("GlueDatabase"));
-    ObjectNode in = table.putObject("TableInput");
-    in.set("Name", sub("${Dataset}_raw"));
-    in.put("Description", "Raw exports of the dataset: Parquet, one folder per ingest day");
-    in.put("TableType", "EXTERNAL_TABLE");
-    String part = DATASET.raw().partitionColumn();
-    ObjectNode tp = in.putObject("Parameters");
-    tp.put("EXTERNAL", "TRUE");
-    tp.put("classification", "parquet");
-    projection(part).forEach((k, v) -> tp.set(k, v));
-    in.putArray("PartitionKeys").addObject().put("Name", part).put("Type", "string");
-    ObjectNode sd = in.putObject("StorageDescriptor");
-    ArrayNode cols = sd.putArray("Columns");
-    rawColumns().forEach((name, type) -> cols.addObject().put("Name", name).put("Type", type));
-    sd.set("Location", sub("s3://${LakeBucketName}/${RawPrefix}/${Dataset}/"));
-    sd.put("InputFormat", "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat");
-    sd.put("OutputFormat", "org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat");
-    sd.putObject("SerdeInfo")
-        .put("SerializationLibrary", "org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe")
-        .putObject("Parameters")
-        .put("serialization.format", "1");
-  }
+    // Kept when the stack goes: they hold the ingest job's Iceberg tables, not the stack's.
+    for (String name : plan.curatedDatabases()) {
+      ObjectNode curated = resource(r, curatedDatabaseId(name), "AWS::Glue::Database");
+      curated.put("DeletionPolicy", "Retain").put("UpdateReplacePolicy", "Retain");
+      ObjectNode p = curated.with("Properties");
+      p.set("CatalogId", ref("AWS::AccountId"));
+      p.putObject("DatabaseInput")
+          .put("Name", name)
+          .put("Description", "Tidemark: curated Iceberg tables the ingest job writes");
+    }
 
-  /** The partition projection table properties, as the reconciler's DDL writes them. */
-  private static Map<String, JsonNode> projection(String part) {
-    Map<String, JsonNode> m = new LinkedHashMap<>();
-    m.put("projection.enabled", text("true"));
-    m.put("projection." + part + ".type", text("date"));
-    m.put("projection." + part + ".format", text("yyyy-MM-dd"));
-    m.put("projection." + part + ".range", sub("${ProjectionStart}," + PROJECTION_END));
-    m.put("projection." + part + ".interval", text("1"));
-    m.put("projection." + part + ".interval.unit", text("DAYS"));
-    // ${!x} is Fn::Sub's escape for a literal ${x}: Athena fills in the partition value.
-    m.put(
-        "storage.location.template",
-        sub("s3://${LakeBucketName}/${RawPrefix}/${Dataset}/" + part + "=${!" + part + "}/"));
-    return m;
+    for (DatasetPlan d : plan.datasets()) {
+      Map<String, String> columns = RawTables.columns(d.contract());
+      for (RawTables.Table table : d.tables()) {
+        ObjectNode p =
+            resource(r, d.idPrefix() + table.idSuffix(), "AWS::Glue::Table").with("Properties");
+        p.set("CatalogId", ref("AWS::AccountId"));
+        p.set("DatabaseName", ref("GlueDatabase"));
+        ObjectNode in = p.putObject("TableInput");
+        in.put("Name", table.name());
+        in.put("Description", table.description());
+        in.put("TableType", "EXTERNAL_TABLE");
+        ObjectNode tp = in.putObject("Parameters");
+        tp.put("EXTERNAL", "TRUE");
+        tp.put("classification", "parquet");
+        table.parameters().forEach(tp::set);
+        if (!table.partitionKeys().isEmpty()) {
+          ArrayNode keys = in.putArray("PartitionKeys");
+          table
+              .partitionKeys()
+              .forEach(k -> keys.addObject().put("Name", k.name()).put("Type", k.type()));
+        }
+        ObjectNode sd = in.putObject("StorageDescriptor");
+        ArrayNode cols = sd.putArray("Columns");
+        columns.forEach((name, type) -> cols.addObject().put("Name", name).put("Type", type));
+        sd.put("Location", d.raw().uri() + "/");
+        sd.put("InputFormat", "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat");
+        sd.put("OutputFormat", "org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat");
+        sd.putObject("SerdeInfo")
+            .put(
+                "SerializationLibrary",
+                "org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe")
+            .putObject("Parameters")
+            .put("serialization.format", "1");
+      }
+    }
   }
 
   // ---------------------------------------------------------------- Athena
@@ -455,7 +712,15 @@ public final class StackTemplate {
 
   // ---------------------------------------------------------------- the ingest job
 
-  /** The ingest job's options, by their names in {@code IngestCommand}. */
+  private static JsonNode contractUri() {
+    return sub("s3://${ArtifactBucketName}/${ContractKey}");
+  }
+
+  /**
+   * The ingest job's default options, by their names in {@code IngestCommand}: the contract, the
+   * state root, CloudWatch. The contract gives the dataset's raw location, pipeline, tables and
+   * catalog; each trigger names its dataset.
+   */
   static Map<String, JsonNode> jobArguments() {
     Map<String, JsonNode> a = new LinkedHashMap<>();
     // A Scala job: Glue compiles the script (deploy/glue/ingest.scala) against the job jar and runs
@@ -464,14 +729,7 @@ public final class StackTemplate {
     a.put("--class", text(GLUE_SCRIPT_OBJECT));
     a.put("--datalake-formats", text("iceberg"));
     a.put("--extra-jars", sub("s3://${ArtifactBucketName}/${JobJarKey}"));
-    a.put("--raw-root", sub("s3://${LakeBucketName}/${RawPrefix}"));
-    a.put("--dataset", ref("Dataset"));
-    a.put("--pipeline", ref("Pipeline"));
-    // One --catalog-property fits in Glue's argument map; the job adds --warehouse to a typed
-    // catalog's properties as its warehouse.
-    a.put("--catalog-property", text("type=glue"));
-    a.put("--warehouse", sub("s3://${LakeBucketName}/${WarehousePrefix}"));
-    a.put("--table", sub("${GlueDatabase}.${Dataset}"));
+    a.put(CONTRACT_OPTION, contractUri());
     a.put("--state-root", sub("s3://${LakeBucketName}/${StatePrefix}"));
     a.put("--cloudwatch", text("true"));
     a.put("--cloudwatch-namespace", text(Metric.NAMESPACE_DEFAULT));
@@ -479,28 +737,30 @@ public final class StackTemplate {
     return a;
   }
 
-  private static void ingestJob(ObjectNode r) {
+  private static void ingestJob(ObjectNode r, Plan plan) {
     ObjectNode role = resource(r, "IngestJobRole", "AWS::IAM::Role").with("Properties");
     role.set("AssumeRolePolicyDocument", assumeRole("glue.amazonaws.com"));
     ArrayNode statements = MAPPER.createArrayNode();
     statements.add(
         allow(
-            "ReadJobArtifacts",
+            "ReadJobArtifactsAndContract",
             List.of("s3:GetObject"),
             sub("arn:${AWS::Partition}:s3:::${ArtifactBucketName}/${JobScriptKey}"),
-            sub("arn:${AWS::Partition}:s3:::${ArtifactBucketName}/${JobJarKey}")));
-    statements.add(
-        listBucket(
-            "ListLake",
-            List.of("${RawPrefix}/*", "${WarehousePrefix}/*", "${StatePrefix}/*"),
-            List.of("${RawPrefix}", "${WarehousePrefix}", "${StatePrefix}")));
-    statements.add(allow("ReadRaw", List.of("s3:GetObject"), objects("${RawPrefix}/${Dataset}/*")));
+            sub("arn:${AWS::Partition}:s3:::${ArtifactBucketName}/${JobJarKey}"),
+            sub("arn:${AWS::Partition}:s3:::${ArtifactBucketName}/${ContractKey}")));
+    listRawAndWarehouse(statements, plan);
+    statements.add(listLake("ListState", List.of("${StatePrefix}")));
+    statements.add(allow("ReadRaw", List.of("s3:GetObject"), rawObjects(plan)));
     statements.add(
         allow(
             "ReadWriteWarehouseAndState",
             List.of("s3:GetObject", "s3:PutObject", "s3:DeleteObject"),
-            objects("${WarehousePrefix}/*"),
-            objects("${StatePrefix}/*")));
+            objects(plan.warehouse()),
+            lakeObjects("${StatePrefix}/*")));
+    List<JsonNode> glue = new ArrayList<>();
+    glue.add(glueArn("catalog"));
+    plan.curatedDatabases().forEach(db -> glue.add(glueArn("database/" + literal(db))));
+    plan.tables().forEach(t -> glue.add(glueArn("table/" + literal(t.replace('.', '/')))));
     statements.add(
         allow(
             "CuratedTablesInGlue",
@@ -510,11 +770,7 @@ public final class StackTemplate {
                 "glue:GetTables",
                 "glue:CreateTable",
                 "glue:UpdateTable"),
-            glueArn("catalog"),
-            glueArn("database/${GlueDatabase}"),
-            glueArn("table/${GlueDatabase}/${Dataset}"),
-            glueArn("table/${GlueDatabase}/${Dataset}_quarantine"),
-            glueArn("table/${GlueDatabase}/${Dataset}_tombstones")));
+            glue.toArray(JsonNode[]::new)));
     statements.add(putMetricData());
     statements.add(
         allow(
@@ -526,8 +782,11 @@ public final class StackTemplate {
     policies(role, "tidemark-ingest", statements);
 
     ObjectNode job = resource(r, "IngestJob", "AWS::Glue::Job").with("Properties");
-    job.set("Name", sub("tidemark-ingest-${Pipeline}-${Dataset}"));
-    job.put("Description", "Tidemark ingest: new raw files into the curated Iceberg table");
+    job.set("Name", sub("tidemark-ingest-${DeploymentName}"));
+    job.put(
+        "Description",
+        "Tidemark ingest: new raw files into the curated Iceberg table of the dataset given by"
+            + " --dataset, as the contract declares it");
     job.set("Role", getAtt("IngestJobRole", "Arn"));
     job.put("GlueVersion", GLUE_VERSION);
     job.set("WorkerType", ref("GlueWorkerType"));
@@ -539,29 +798,64 @@ public final class StackTemplate {
     cmd.set("ScriptLocation", sub("s3://${ArtifactBucketName}/${JobScriptKey}"));
     ObjectNode args = job.putObject("DefaultArguments");
     jobArguments().forEach(args::set);
-    job.putObject("ExecutionProperty").put("MaxConcurrentRuns", 1);
+    // Every dataset's trigger fires at IngestSchedule: one run per dataset at a time. Two runs of
+    // one dataset never overlap: the second finds the dataset's lease taken and fails.
+    job.putObject("ExecutionProperty").put("MaxConcurrentRuns", plan.datasets().size());
 
-    ObjectNode trigger = resource(r, "IngestTrigger", "AWS::Glue::Trigger").with("Properties");
-    trigger.set("Name", sub("tidemark-ingest-${Pipeline}-${Dataset}-schedule"));
-    trigger.put("Type", "SCHEDULED");
-    trigger.set("Schedule", ref("IngestSchedule"));
-    trigger.put("StartOnCreation", true);
-    trigger.putArray("Actions").addObject().set("JobName", ref("IngestJob"));
+    for (DatasetPlan d : plan.datasets()) {
+      String name = literal(d.name());
+      ObjectNode trigger =
+          resource(r, d.idPrefix() + "IngestTrigger", "AWS::Glue::Trigger").with("Properties");
+      trigger.set("Name", sub("tidemark-ingest-${DeploymentName}-" + name + "-schedule"));
+      trigger.put("Description", "The scheduled ingest of dataset " + d.name());
+      trigger.put("Type", "SCHEDULED");
+      trigger.set("Schedule", ref("IngestSchedule"));
+      trigger.put("StartOnCreation", true);
+      ObjectNode action = trigger.putArray("Actions").addObject();
+      action.set("JobName", ref("IngestJob"));
+      action.putObject("Arguments").put(DATASET_OPTION, d.name());
 
-    // The weekly sweep: the same job and arguments, in --mode sweep (SWEEP's alarms watch it).
-    ObjectNode sweep = resource(r, "SweepTrigger", "AWS::Glue::Trigger").with("Properties");
-    sweep.set("Name", sub("tidemark-ingest-${Pipeline}-${Dataset}-sweep"));
-    sweep.put("Type", "SCHEDULED");
-    sweep.set("Schedule", ref("SweepSchedule"));
-    sweep.put("StartOnCreation", true);
-    ObjectNode action = sweep.putArray("Actions").addObject();
-    action.set("JobName", ref("IngestJob"));
-    action.putObject("Arguments").put("--mode", "sweep");
+      // The weekly sweep: the same job and dataset, in --mode sweep (SWEEP's alarms watch it).
+      ObjectNode sweep =
+          resource(r, d.idPrefix() + "SweepTrigger", "AWS::Glue::Trigger").with("Properties");
+      sweep.set("Name", sub("tidemark-ingest-${DeploymentName}-" + name + "-sweep"));
+      sweep.put("Description", "The weekly sweep of dataset " + d.name());
+      sweep.put("Type", "SCHEDULED");
+      sweep.set("Schedule", ref("SweepSchedule"));
+      sweep.put("StartOnCreation", true);
+      ObjectNode sweepAction = sweep.putArray("Actions").addObject();
+      sweepAction.set("JobName", ref("IngestJob"));
+      sweepAction.putObject("Arguments").put(DATASET_OPTION, d.name()).put("--mode", "sweep");
+    }
   }
 
   // ---------------------------------------------------------------- the reconciler
 
-  private static void reconciler(ObjectNode r) {
+  /**
+   * The container's environment, by variable name: the contract (every dataset, the catalog) and
+   * what the deployment decides (state root, Athena, CloudWatch, HTTP). No variable names a
+   * dataset, so one task serves every dataset of the contract, whatever their names.
+   */
+  static Map<String, JsonNode> environment() {
+    Map<String, JsonNode> env = new LinkedHashMap<>();
+    env.put(CONTRACT_VARIABLE, contractUri());
+    env.put("TIDEMARK_STATE_ROOT", sub("s3://${LakeBucketName}/${StatePrefix}"));
+    env.put("TIDEMARK_ENGINE", text("athena"));
+    env.put("TIDEMARK_ATHENA_REGION", ref("AWS::Region"));
+    env.put("TIDEMARK_ATHENA_WORKGROUP", ref("AthenaWorkGroup"));
+    env.put(
+        "TIDEMARK_ATHENA_OUTPUT_LOCATION", sub("s3://${LakeBucketName}/${AthenaResultsPrefix}/"));
+    env.put("TIDEMARK_ATHENA_DATABASE", ref("GlueDatabase"));
+    env.put("QUARKUS_HTTP_HOST", text("0.0.0.0"));
+    // The service answers only these Host names (421 otherwise, /q/health aside); its loopback
+    // default would refuse every client reaching the task by its address.
+    env.put("TIDEMARK_API_ALLOWED_HOSTS", ref("ReconcilerHostNames"));
+    env.put("TIDEMARK_CLOUDWATCH_ENABLED", text("true"));
+    env.put("TIDEMARK_CLOUDWATCH_REGION", ref("AWS::Region"));
+    return env;
+  }
+
+  private static void reconciler(ObjectNode r, Plan plan) {
     ObjectNode role = resource(r, "ReconcilerTaskRole", "AWS::IAM::Role").with("Properties");
     role.set("AssumeRolePolicyDocument", assumeRole("ecs-tasks.amazonaws.com"));
     ArrayNode statements = MAPPER.createArrayNode();
@@ -576,43 +870,54 @@ public final class StackTemplate {
                 "athena:GetWorkGroup"),
             sub(
                 "arn:${AWS::Partition}:athena:${AWS::Region}:${AWS::AccountId}:workgroup/${AthenaWorkGroup}")));
+    List<JsonNode> glue = new ArrayList<>();
+    glue.add(glueArn("catalog"));
+    glue.add(glueArn("database/${GlueDatabase}"));
+    for (DatasetPlan d : plan.datasets()) {
+      d.tables().forEach(t -> glue.add(glueArn("table/${GlueDatabase}/" + literal(t.name()))));
+    }
+    plan.curatedDatabases().forEach(db -> glue.add(glueArn("database/" + literal(db))));
+    // The curated table it compares, and the quarantine it counts (GET .../quarantine).
+    for (DatasetPlan d : plan.datasets()) {
+      for (String t : List.of(d.contract().curatedTable(), d.contract().quarantineTable())) {
+        glue.add(glueArn("table/" + literal(t.toLowerCase(Locale.ROOT).replace('.', '/'))));
+      }
+    }
     statements.add(
         allow(
             "GlueReadTables",
             List.of("glue:GetDatabase", "glue:GetTable", "glue:GetPartitions"),
-            glueArn("catalog"),
-            glueArn("database/${GlueDatabase}"),
-            glueArn("table/${GlueDatabase}/${RawTable}"),
-            glueArn("table/${GlueDatabase}/${Dataset}")));
-    statements.add(
-        listBucket(
-            "ListLake",
-            List.of(
-                "${RawPrefix}/*",
-                "${WarehousePrefix}/*",
-                "${StatePrefix}/*",
-                "${AthenaResultsPrefix}/*"),
-            List.of(
-                "${RawPrefix}", "${WarehousePrefix}", "${StatePrefix}", "${AthenaResultsPrefix}")));
-    statements.add(allow("LakeLocation", List.of("s3:GetBucketLocation"), bucketArn()));
+            glue.toArray(JsonNode[]::new)));
+    listRawAndWarehouse(statements, plan);
+    statements.add(listLake("ListLake", List.of("${StatePrefix}", "${AthenaResultsPrefix}")));
+    List<JsonNode> buckets = new ArrayList<>();
+    buckets.add(sub("arn:${AWS::Partition}:s3:::${LakeBucketName}"));
+    Set<String> others = new LinkedHashSet<>(plan.rawPrefixesByBucket().keySet());
+    others.add(plan.warehouse().bucket());
+    others.forEach(b -> buckets.add(sub("arn:${AWS::Partition}:s3:::" + literal(b))));
     statements.add(
         allow(
-            "ReadRawWarehouseAndRunReports",
+            "BucketLocations", List.of("s3:GetBucketLocation"), buckets.toArray(JsonNode[]::new)));
+    List<JsonNode> reads = new ArrayList<>(List.of(rawObjects(plan)));
+    reads.add(objects(plan.warehouse()));
+    reads.add(lakeObjects("${StatePrefix}/" + StateLayout.RUNS_FOLDER + "/*"));
+    reads.add(sub("arn:${AWS::Partition}:s3:::${ArtifactBucketName}/${ContractKey}"));
+    statements.add(
+        allow(
+            "ReadRawWarehouseRunReportsAndContract",
             List.of("s3:GetObject"),
-            objects("${RawPrefix}/${Dataset}/*"),
-            objects("${WarehousePrefix}/*"),
-            objects("${StatePrefix}/" + StateLayout.RUNS_FOLDER + "/*")));
+            reads.toArray(JsonNode[]::new)));
     statements.add(
         allow(
             "ReadWriteReportsAndAthenaResults",
             List.of("s3:GetObject", "s3:PutObject", "s3:AbortMultipartUpload"),
-            objects("${StatePrefix}/" + StateLayout.RECONCILIATION_FOLDER + "/*"),
-            objects("${AthenaResultsPrefix}/*")));
+            lakeObjects("${StatePrefix}/" + StateLayout.RECONCILIATION_FOLDER + "/*"),
+            lakeObjects("${AthenaResultsPrefix}/*")));
     statements.add(putMetricData());
     policies(role, "tidemark-reconciler", statements);
 
     ObjectNode logs = resource(r, "ReconcilerLogGroup", "AWS::Logs::LogGroup").with("Properties");
-    logs.set("LogGroupName", sub("/tidemark/${Pipeline}/reconciler"));
+    logs.set("LogGroupName", sub("/tidemark/${DeploymentName}/reconciler"));
     logs.set("RetentionInDays", ref("LogRetentionDays"));
 
     ObjectNode exec = resource(r, "ReconcilerExecutionRole", "AWS::IAM::Role").with("Properties");
@@ -637,7 +942,7 @@ public final class StackTemplate {
     policies(exec, "tidemark-reconciler-execution", execStatements);
 
     ObjectNode cluster = resource(r, "ReconcilerCluster", "AWS::ECS::Cluster").with("Properties");
-    cluster.set("ClusterName", sub("tidemark-${Pipeline}"));
+    cluster.set("ClusterName", sub("tidemark-${DeploymentName}"));
 
     ObjectNode sg =
         resource(r, "ReconcilerSecurityGroup", "AWS::EC2::SecurityGroup").with("Properties");
@@ -652,7 +957,7 @@ public final class StackTemplate {
 
     ObjectNode td =
         resource(r, "ReconcilerTaskDefinition", "AWS::ECS::TaskDefinition").with("Properties");
-    td.set("Family", sub("tidemark-reconciler-${Pipeline}"));
+    td.set("Family", sub("tidemark-reconciler-${DeploymentName}"));
     td.put("NetworkMode", "awsvpc");
     td.putArray("RequiresCompatibilities").add("FARGATE");
     td.set("Cpu", ref("ReconcilerCpu"));
@@ -686,7 +991,7 @@ public final class StackTemplate {
     lo.put("awslogs-stream-prefix", "reconciler");
 
     ObjectNode svc = resource(r, "ReconcilerService", "AWS::ECS::Service").with("Properties");
-    svc.set("ServiceName", sub("tidemark-reconciler-${Pipeline}"));
+    svc.set("ServiceName", sub("tidemark-reconciler-${DeploymentName}"));
     svc.set("Cluster", ref("ReconcilerCluster"));
     svc.set("TaskDefinition", ref("ReconcilerTaskDefinition"));
     svc.put("LaunchType", "FARGATE");
@@ -710,13 +1015,50 @@ public final class StackTemplate {
     return s;
   }
 
-  private static ObjectNode listBucket(String sid, List<String> prefixes, List<String> exact) {
-    ObjectNode s = allow(sid, List.of("s3:ListBucket"), bucketArn());
-    ArrayNode values = MAPPER.createArrayNode();
-    prefixes.forEach(p -> values.add(sub(p)));
-    exact.forEach(p -> values.add(sub(p)));
-    s.putObject("Condition").putObject("StringLike").set("s3:prefix", values);
+  /**
+   * s3:ListBucket on each raw bucket, limited to the datasets' folders there ({@code ListRaw1},
+   * {@code ListRaw2}... in order of first mention), and on the warehouse's bucket.
+   */
+  private static void listRawAndWarehouse(ArrayNode statements, Plan plan) {
+    int i = 1;
+    for (Map.Entry<String, List<String>> e : plan.rawPrefixesByBucket().entrySet()) {
+      statements.add(listBucket("ListRaw" + i++, e.getKey(), e.getValue()));
+    }
+    statements.add(
+        listBucket("ListWarehouse", plan.warehouse().bucket(), List.of(plan.warehouse().prefix())));
+  }
+
+  private static ObjectNode listBucket(String sid, String bucket, List<String> prefixes) {
+    ObjectNode s =
+        allow(sid, List.of("s3:ListBucket"), sub("arn:${AWS::Partition}:s3:::" + literal(bucket)));
+    ArrayNode values = s.putObject("Condition").putObject("StringLike").putArray("s3:prefix");
+    prefixes.forEach(p -> values.add(p + "/*"));
+    prefixes.forEach(values::add);
     return s;
+  }
+
+  /** s3:ListBucket on the lake bucket, limited to those (parameter) prefixes. */
+  private static ObjectNode listLake(String sid, List<String> prefixes) {
+    ObjectNode s =
+        allow(sid, List.of("s3:ListBucket"), sub("arn:${AWS::Partition}:s3:::${LakeBucketName}"));
+    ArrayNode values = s.putObject("Condition").putObject("StringLike").putArray("s3:prefix");
+    prefixes.forEach(p -> values.add(sub(p + "/*")));
+    prefixes.forEach(p -> values.add(sub(p)));
+    return s;
+  }
+
+  private static JsonNode[] rawObjects(Plan plan) {
+    return plan.datasets().stream().map(d -> objects(d.raw())).toArray(JsonNode[]::new);
+  }
+
+  /** The objects below a folder. */
+  private static JsonNode objects(S3Location folder) {
+    return sub(
+        "arn:${AWS::Partition}:s3:::" + literal(folder.bucket() + "/" + folder.prefix()) + "/*");
+  }
+
+  private static JsonNode lakeObjects(String keyPattern) {
+    return sub("arn:${AWS::Partition}:s3:::${LakeBucketName}/" + keyPattern);
   }
 
   /** The log groups Glue jobs write to (driver output, errors, continuous logs), their streams. */
@@ -725,14 +1067,6 @@ public final class StackTemplate {
         "arn:${AWS::Partition}:logs:${AWS::Region}:${AWS::AccountId}:log-group:/aws-glue/jobs/"
             + name
             + ":*");
-  }
-
-  private static JsonNode bucketArn() {
-    return sub("arn:${AWS::Partition}:s3:::${LakeBucketName}");
-  }
-
-  private static JsonNode objects(String keyPattern) {
-    return sub("arn:${AWS::Partition}:s3:::${LakeBucketName}/" + keyPattern);
   }
 
   private static JsonNode glueArn(String suffix) {
@@ -768,7 +1102,7 @@ public final class StackTemplate {
   // ---------------------------------------------------------------- JSON helpers
 
   private static ObjectNode resource(ObjectNode resources, String id, String type) {
-    ObjectNode n = resources.putObject(id);
+    ObjectNode n = TemplateGenerator.newResource(resources, id);
     n.put("Type", type);
     n.putObject("Properties");
     return n;
@@ -778,39 +1112,10 @@ public final class StackTemplate {
     outputs.putObject(name).put("Description", description).set("Value", value);
   }
 
-  private static ObjectNode equalsNode(JsonNode a, JsonNode b) {
+  /** {"Fn::Not": [{"Fn::Equals": [{"Ref": parameter}, ""]}]} */
+  private static ObjectNode notEmpty(String parameter) {
     ObjectNode n = MAPPER.createObjectNode();
-    n.putArray("Fn::Equals").add(a).add(b);
+    n.putArray("Fn::Not").add(equalsNode(ref(parameter), text("")));
     return n;
-  }
-
-  private static JsonNode text(String s) {
-    return MAPPER.getNodeFactory().textNode(s);
-  }
-
-  private static ObjectNode ref(String name) {
-    ObjectNode n = MAPPER.createObjectNode();
-    n.put("Ref", name);
-    return n;
-  }
-
-  private static ObjectNode getAtt(String resource, String attribute) {
-    ObjectNode n = MAPPER.createObjectNode();
-    n.putArray("Fn::GetAtt").add(resource).add(attribute);
-    return n;
-  }
-
-  private static ObjectNode sub(String text) {
-    ObjectNode n = MAPPER.createObjectNode();
-    n.put("Fn::Sub", text);
-    return n;
-  }
-
-  private static String write(JsonNode node) {
-    try {
-      return MAPPER.writeValueAsString(node) + "\n";
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
   }
 }

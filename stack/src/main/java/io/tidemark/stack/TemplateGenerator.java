@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tidemark.model.alarms.ComparisonOperator;
 import io.tidemark.model.alarms.TreatMissingData;
 import io.tidemark.model.config.RuleKind;
+import io.tidemark.model.contract.ContractFile;
 import io.tidemark.model.metrics.Dimension;
 import io.tidemark.model.metrics.Metric;
 import io.tidemark.model.report.IngestMode;
@@ -23,8 +24,8 @@ import java.util.Map;
  * StackTemplate}). The generated files are committed under {@code dashboards/}, {@code alerts/} and
  * {@code deploy/}; a test fails when they are out of date.
  *
- * <p>Run {@code mvn -pl stack exec:java} to rewrite them, or call {@link #main} with a project root
- * and optionally {@code --pipeline P --dataset D} to print a raw dashboard body for another pair.
+ * <p>Run {@code mvn -B -ntp -pl stack -am compile exec:java} to rewrite them, or call {@link #main}
+ * with {@code --body --pipeline P --dataset D} to print a raw dashboard body for another pair.
  */
 public final class TemplateGenerator {
   private static final IngestMode INCREMENTAL = IngestMode.INCREMENTAL;
@@ -75,7 +76,7 @@ public final class TemplateGenerator {
       return;
     }
     Path root = Path.of(args[0]);
-    for (Map.Entry<String, String> e : generate().entrySet()) {
+    for (Map.Entry<String, String> e : generate(root).entrySet()) {
       Path file = root.resolve(e.getKey());
       Files.createDirectories(file.getParent());
       Files.writeString(file, e.getValue());
@@ -83,17 +84,23 @@ public final class TemplateGenerator {
     }
   }
 
-  /** Every generated file, by path relative to the project root. */
-  public static Map<String, String> generate() {
-    return Map.of(
-        DASHBOARD_TEMPLATE,
-        dashboardTemplate(),
+  /**
+   * Every generated file, by path relative to the project root: the generic dashboard and alarm
+   * templates, and the deployment stack of the example contract.
+   *
+   * @param root the project root, holding {@value StackTemplate#EXAMPLE_CONTRACT}
+   */
+  public static Map<String, String> generate(Path root) {
+    Map<String, String> files = new java.util.LinkedHashMap<>();
+    files.put(DASHBOARD_TEMPLATE, dashboardTemplate());
+    files.put(
         DASHBOARD_BODY,
-        dashboardBody(Metric.NAMESPACE_DEFAULT, PIPELINE_DEFAULT, DATASET_DEFAULT, REGION_DEFAULT),
-        ALARMS_TEMPLATE,
-        alarmsTemplate(),
+        dashboardBody(Metric.NAMESPACE_DEFAULT, PIPELINE_DEFAULT, DATASET_DEFAULT, REGION_DEFAULT));
+    files.put(ALARMS_TEMPLATE, alarmsTemplate());
+    files.put(
         StackTemplate.PATH,
-        StackTemplate.template());
+        StackTemplate.template(ContractFile.load(root.resolve(StackTemplate.EXAMPLE_CONTRACT))));
+    return files;
   }
 
   // ---------------------------------------------------------------- dashboard

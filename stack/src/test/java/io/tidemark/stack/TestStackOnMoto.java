@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tidemark.model.alarms.AlarmDefinition;
+import io.tidemark.model.alarms.AlarmTemplateReader;
+import io.tidemark.model.config.RuleKind;
 import io.tidemark.model.testing.MotoServer;
 import io.tidemark.model.testing.ProjectFiles;
 import java.net.URLDecoder;
@@ -36,74 +39,95 @@ import software.amazon.awssdk.services.cloudformation.model.Capability;
 import software.amazon.awssdk.services.cloudformation.model.Parameter;
 import software.amazon.awssdk.services.cloudformation.model.StackResource;
 import software.amazon.awssdk.services.cloudformation.model.StackStatus;
+import software.amazon.awssdk.services.cloudwatch.CloudWatchClient;
+import software.amazon.awssdk.services.cloudwatch.model.MetricAlarm;
 
 /**
- * The deployment stack goes through moto_server's CloudFormation, and what it created is read back
- * with the services' own APIs (ECS, IAM, S3, Logs).
+ * The deployment stack of the example contract (two datasets) goes through moto_server's
+ * CloudFormation, and what it created is read back with the services' own APIs (ECS, IAM, S3, Logs,
+ * CloudWatch, Glue, Athena).
  *
  * <p>moto 5.2's CloudFormation has no support for {@code AWS::Glue::Database}, {@code
- * AWS::Glue::Table}, {@code AWS::Glue::Job}, {@code AWS::Glue::Trigger} and {@code
- * AWS::Athena::WorkGroup}: it skips them with a warning and leaves references to them empty, so a
- * full stack would "succeed" with a blank workgroup in the container's environment. The test
- * therefore creates a reduced stack without those five resources, where every reference to one is
- * replaced by what CloudFormation's {@code Ref} returns for it (its name, from the parameters).
- * Those five are covered by cfn-lint only ({@link TestStackTemplate}); the raw table's columns and
- * projection are compared with the reconciler's DDL in the reconciler's {@code TestDeployStack}.
+ * AWS::Glue::Table}, {@code AWS::Glue::Job}, {@code AWS::Glue::Trigger}, {@code
+ * AWS::Athena::WorkGroup} and {@code AWS::CloudWatch::Alarm}: it skips them with a warning and
+ * leaves references to them empty, so a full stack would "succeed" with a blank workgroup in the
+ * container's environment. The test therefore creates a reduced stack without those resources,
+ * where every reference to one is replaced by what CloudFormation's {@code Ref} returns for it (its
+ * name), and then creates each of them as CloudFormation would: its properties resolved ({@link
+ * Intrinsics}) against the same parameters and the roles the stack created, sent to moto's Glue,
+ * Athena and CloudWatch APIs (their property names are the APIs' own). cfn-lint checks those
+ * resources against CloudFormation's schema ({@link TestStackTemplate}).
  *
  * <p>moto's CloudFormation also ignores some properties of resources it creates (the bucket's
  * versioning and public access block; the task definition's roles, CPU and memory; the service's
  * launch type and network configuration): the test does not claim them, cfn-lint checks their
  * schema and {@link TestStackTemplate} their values.
  *
- * <p>The project's AWS SDK has no ECS or IAM client, so those two are read with their plain HTTP
- * protocols (JSON 1.1 for ECS, the query protocol for IAM), which moto answers unsigned.
+ * <p>The project's AWS SDK has no ECS, IAM, Glue or Athena client here, so those are read with
+ * their plain HTTP protocols (JSON 1.1, or the query protocol for IAM and EC2), which moto answers
+ * unsigned.
  */
 class TestStackOnMoto {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
-  /** What moto's CloudFormation cannot create, and what CloudFormation's Ref returns for each. */
-  static final Map<String, String> NOT_ON_MOTO =
-      Map.of(
-          "GlueDatabase", "${GlueDatabaseName}",
-          "RawTable", "${Dataset}_raw",
-          "IngestJob", "tidemark-ingest-${Pipeline}-${Dataset}",
-          "IngestTrigger", "tidemark-ingest-${Pipeline}-${Dataset}-schedule",
-          "SweepTrigger", "tidemark-ingest-${Pipeline}-${Dataset}-sweep",
-          "AthenaWorkGroup", "${AthenaWorkGroupName}");
-
+  /** What moto's CloudFormation cannot create; the test creates them through their APIs. */
   static final Set<String> NOT_ON_MOTO_TYPES =
       Set.of(
           "AWS::Glue::Database",
           "AWS::Glue::Table",
           "AWS::Glue::Job",
           "AWS::Glue::Trigger",
-          "AWS::Athena::WorkGroup");
+          "AWS::Athena::WorkGroup",
+          "AWS::CloudWatch::Alarm");
+
+  /** The property of each of them that names it: what CloudFormation's Ref returns. */
+  private static final Map<String, String> NAME_PROPERTY =
+      Map.of(
+          "AWS::Glue::Database", "/DatabaseInput/Name",
+          "AWS::Glue::Table", "/TableInput/Name",
+          "AWS::Glue::Job", "/Name",
+          "AWS::Glue::Trigger", "/Name",
+          "AWS::Athena::WorkGroup", "/Name",
+          "AWS::CloudWatch::Alarm", "/AlarmName");
 
   private static final String SECRET =
       "arn:aws:secretsmanager:us-east-1:123456789012:secret:tidemark-api-keys-AbCdEf";
 
   private static MotoServer moto;
   private static CloudFormationClient cfn;
+  private static CloudWatchClient cloudWatch;
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static Map<String, String> params;
   private static Map<String, StackResource> created;
+  private static JsonNode template;
+
+  /** Each resource moto's CloudFormation skips, by logical id, with its name. */
+  private static Map<String, String> notOnMoto;
 
   @BeforeAll
-  static void createTheReducedStack() throws Exception {
+  static void createTheStack() throws Exception {
     moto = MotoServer.start();
+    var creds =
+        StaticCredentialsProvider.create(
+            AwsBasicCredentials.create(MotoServer.ACCESS_KEY, MotoServer.SECRET_KEY));
     cfn =
         CloudFormationClient.builder()
             .endpointOverride(moto.endpoint())
             .region(Region.of(MotoServer.REGION))
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(MotoServer.ACCESS_KEY, MotoServer.SECRET_KEY)))
+            .credentialsProvider(creds)
+            .build();
+    cloudWatch =
+        CloudWatchClient.builder()
+            .endpointOverride(moto.endpoint())
+            .region(Region.of(MotoServer.REGION))
+            .credentialsProvider(creds)
             .build();
     // moto's default VPC and one of its subnets, for the service's network configuration.
     String vpc = firstMatch(ec2("DescribeVpcs"), "<vpcId>(vpc-[0-9a-f]+)</vpcId>");
     String subnet = firstMatch(ec2("DescribeSubnets"), "<subnetId>(subnet-[0-9a-f]+)</subnetId>");
 
     params = new LinkedHashMap<>();
+    params.put("DeploymentName", "crm");
     params.put("LakeBucketName", "acme-lake");
     params.put("ArtifactBucketName", "acme-artifacts");
     params.put(
@@ -112,11 +136,25 @@ class TestStackOnMoto {
     params.put("ApiKeySecretArn", SECRET);
     params.put("VpcId", vpc);
     params.put("SubnetIds", subnet);
-    params.put("Pipeline", "crm");
     params.put("GlueDatabaseName", "lake_db");
     params.put("AthenaWorkGroupName", "tidemark-crm");
 
-    JsonNode template = MAPPER.readTree(ProjectFiles.root().resolve(StackTemplate.PATH).toFile());
+    template = MAPPER.readTree(ProjectFiles.root().resolve(StackTemplate.PATH).toFile());
+    Map<String, String> refs = refs(template);
+    notOnMoto = new LinkedHashMap<>();
+    Intrinsics names = new Intrinsics(refs, Map.of(), template);
+    template
+        .path("Resources")
+        .fields()
+        .forEachRemaining(
+            e -> {
+              String type = e.getValue().path("Type").asText();
+              if (NOT_ON_MOTO_TYPES.contains(type)) {
+                JsonNode name = e.getValue().path("Properties").at(NAME_PROPERTY.get(type));
+                notOnMoto.put(e.getKey(), names.resolve(name).asText());
+              }
+            });
+
     String body = MAPPER.writeValueAsString(reduced(template));
     cfn.createStack(
         r ->
@@ -141,60 +179,62 @@ class TestStackOnMoto {
     created =
         cfn.describeStackResources(r -> r.stackName("tidemark")).stackResources().stream()
             .collect(Collectors.toMap(StackResource::logicalResourceId, r -> r));
+
+    createWhatMotosCloudFormationSkips(refs);
   }
 
   @AfterAll
   static void stop() {
     if (cfn != null) {
       cfn.close();
+      cloudWatch.close();
     }
     if (moto != null) {
       moto.close();
     }
   }
 
+  /** What Ref returns: the parameters (defaults and given), pseudo parameters. */
+  private static Map<String, String> refs(JsonNode template) {
+    Map<String, String> refs = new HashMap<>();
+    template
+        .path("Parameters")
+        .fields()
+        .forEachRemaining(
+            p -> {
+              if (p.getValue().has("Default")) {
+                refs.put(p.getKey(), p.getValue().get("Default").asText());
+              }
+            });
+    refs.putAll(params);
+    refs.put("AWS::Region", MotoServer.REGION);
+    refs.put("AWS::AccountId", "123456789012");
+    refs.put("AWS::Partition", "aws");
+    refs.put("AWS::StackName", "tidemark");
+    return refs;
+  }
+
   /** The template without what moto cannot create; references to those become their names. */
   static JsonNode reduced(JsonNode template) {
     ObjectNode t = template.deepCopy();
     ObjectNode resources = (ObjectNode) t.get("Resources");
-    List<String> dropped = new ArrayList<>();
-    resources
-        .fields()
-        .forEachRemaining(
-            e -> {
-              if (NOT_ON_MOTO_TYPES.contains(e.getValue().path("Type").asText())) {
-                dropped.add(e.getKey());
-              }
-            });
-    assertThat(dropped).containsExactlyInAnyOrderElementsOf(NOT_ON_MOTO.keySet());
-    dropped.forEach(resources::remove);
-    ObjectNode outputs = (ObjectNode) t.get("Outputs");
-    List<String> unresolved = new ArrayList<>();
-    outputs
-        .fields()
-        .forEachRemaining(
-            e -> {
-              String ref = e.getValue().path("Value").path("Ref").asText();
-              if (NOT_ON_MOTO.containsKey(ref)) {
-                unresolved.add(e.getKey());
-              }
-            });
-    unresolved.forEach(outputs::remove);
+    notOnMoto.keySet().forEach(resources::remove);
     return rewrite(t);
   }
 
   private static JsonNode rewrite(JsonNode node) {
     if (node.isObject() && node.size() == 1 && node.has("Ref")) {
-      String name = NOT_ON_MOTO.get(node.get("Ref").asText());
+      String name = notOnMoto.get(node.get("Ref").asText());
       if (name != null) {
-        ObjectNode sub = MAPPER.createObjectNode();
-        sub.put("Fn::Sub", name);
-        return sub;
+        return MAPPER.getNodeFactory().textNode(name);
       }
     }
-    if (node.isObject() && node.size() == 1 && node.has("Fn::Sub")) {
+    if (node.isObject()
+        && node.size() == 1
+        && node.has("Fn::Sub")
+        && node.get("Fn::Sub").isTextual()) {
       String text = node.get("Fn::Sub").asText();
-      for (Map.Entry<String, String> e : NOT_ON_MOTO.entrySet()) {
+      for (Map.Entry<String, String> e : notOnMoto.entrySet()) {
         text = text.replace("${" + e.getKey() + "}", e.getValue());
       }
       ObjectNode sub = MAPPER.createObjectNode();
@@ -214,8 +254,58 @@ class TestStackOnMoto {
     return node;
   }
 
+  /**
+   * Creates, in template order, each resource moto's CloudFormation skips, with the properties
+   * CloudFormation would send: resolved against the stack's parameters, the names of the others and
+   * the roles the stack created.
+   */
+  private static void createWhatMotosCloudFormationSkips(Map<String, String> stackRefs)
+      throws Exception {
+    Map<String, String> refs = new HashMap<>(stackRefs);
+    refs.putAll(notOnMoto);
+    Map<String, String> attributes = new HashMap<>();
+    for (String role : List.of("IngestJobRole", "ReconcilerTaskRole")) {
+      String xml =
+          query(
+              "iam",
+              "Action=GetRole&Version=2010-05-08&RoleName="
+                  + URLEncoder.encode(
+                      created.get(role).physicalResourceId(), StandardCharsets.UTF_8));
+      attributes.put(role + ".Arn", firstMatch(xml, "<Arn>(arn:aws:iam::[^<]+)</Arn>"));
+    }
+    Intrinsics cfnWould = new Intrinsics(refs, attributes, template);
+    var it = template.path("Resources").fields();
+    while (it.hasNext()) {
+      var e = it.next();
+      if (!notOnMoto.containsKey(e.getKey())) {
+        continue;
+      }
+      JsonNode props = cfnWould.resolve(e.getValue().path("Properties"));
+      switch (e.getValue().path("Type").asText()) {
+        case "AWS::Glue::Database" -> glue("CreateDatabase", props);
+        case "AWS::Glue::Table" -> glue("CreateTable", props);
+        case "AWS::Glue::Job" -> glue("CreateJob", props);
+        case "AWS::Glue::Trigger" -> glue("CreateTrigger", props);
+        case "AWS::Athena::WorkGroup" -> {
+          // CloudFormation's WorkGroupConfiguration is the API's Configuration.
+          ObjectNode request = MAPPER.createObjectNode();
+          request.set("Name", props.get("Name"));
+          request.set("Description", props.get("Description"));
+          request.set("Configuration", props.get("WorkGroupConfiguration"));
+          json("athena", "AmazonAthena.CreateWorkGroup", request);
+        }
+        default -> {} // the alarms: below, through the alarm reader
+      }
+    }
+    for (AlarmDefinition a : AlarmTemplateReader.read(template, refs)) {
+      cloudWatch.putMetricAlarm(TestTemplatesOnMoto.asCloudFormationWould(a));
+    }
+  }
+
+  // ---------------------------------------------------------------- what the stack created
+
   @Test
-  void everyResourceMotoSupportsIsCreated() {
+  void everyResourceMotosCloudFormationSupportsIsCreated() {
     assertThat(created.keySet())
         .containsExactlyInAnyOrder(
             "LakeBucket",
@@ -226,7 +316,9 @@ class TestStackOnMoto {
             "ReconcilerCluster",
             "ReconcilerSecurityGroup",
             "ReconcilerTaskDefinition",
-            "ReconcilerService");
+            "ReconcilerService",
+            "CustomersDashboard",
+            "OrdersDashboard");
     created
         .values()
         .forEach(
@@ -240,7 +332,8 @@ class TestStackOnMoto {
   }
 
   @Test
-  void theReconcilerContainerGetsExactlyTheAgreedEnvironmentAndTheApiKeySecret() throws Exception {
+  void theReconcilerContainerGetsTheContractAndTheDeploymentsSettingsAndTheApiKeySecret()
+      throws Exception {
     JsonNode container =
         ecs(
                 "DescribeTaskDefinition",
@@ -257,6 +350,7 @@ class TestStackOnMoto {
     assertThat(env)
         .containsExactlyInAnyOrderEntriesOf(
             Map.ofEntries(
+                Map.entry("TIDEMARK_CONTRACT", "s3://acme-artifacts/tidemark/tidemark.yaml"),
                 Map.entry("TIDEMARK_STATE_ROOT", "s3://acme-lake/state"),
                 Map.entry("TIDEMARK_ENGINE", "athena"),
                 Map.entry("TIDEMARK_ATHENA_REGION", "us-east-1"),
@@ -265,13 +359,6 @@ class TestStackOnMoto {
                 Map.entry("TIDEMARK_ATHENA_DATABASE", "lake_db"),
                 Map.entry("QUARKUS_HTTP_HOST", "0.0.0.0"),
                 Map.entry("TIDEMARK_API_ALLOWED_HOSTS", "*"),
-                Map.entry(
-                    "TIDEMARK_DATASETS_CUSTOMERS_RAW_LOCATION", "s3://acme-lake/raw/customers"),
-                Map.entry("TIDEMARK_DATASETS_CUSTOMERS_CURATED_TABLE", "lake_db.customers"),
-                Map.entry(
-                    "TIDEMARK_DATASETS_CUSTOMERS_CATALOG_WAREHOUSE", "s3://acme-lake/warehouse"),
-                Map.entry("TIDEMARK_DATASETS_CUSTOMERS_CATALOG_PROPERTIES_TYPE", "glue"),
-                Map.entry("TIDEMARK_DATASETS_CUSTOMERS_COMPARED_COLUMNS", "customer_name,email"),
                 Map.entry("TIDEMARK_CLOUDWATCH_ENABLED", "true"),
                 Map.entry("TIDEMARK_CLOUDWATCH_REGION", "us-east-1")));
     assertThat(container.path("secrets").size()).isEqualTo(1);
@@ -306,7 +393,7 @@ class TestStackOnMoto {
   }
 
   @Test
-  void theRolesPoliciesAreResolvedAndScopedToThisStacksNames() throws Exception {
+  void theRolesPoliciesAreResolvedAndScopedToTheContractsFoldersAndTables() throws Exception {
     String reconciler =
         rolePolicy(created.get("ReconcilerTaskRole").physicalResourceId(), "tidemark-reconciler");
     assertThat(reconciler).doesNotContain("${");
@@ -317,9 +404,17 @@ class TestStackOnMoto {
         .isEqualTo("[\"arn:aws:athena:us-east-1:123456789012:workgroup/tidemark-crm\"]");
     assertThat(bySid.get("GlueReadTables").path("Resource").toString())
         .contains(
-            "arn:aws:glue:us-east-1:123456789012:database/lake_db",
-            "arn:aws:glue:us-east-1:123456789012:table/lake_db/customers_raw",
-            "arn:aws:glue:us-east-1:123456789012:table/lake_db/customers\"");
+            "arn:aws:glue:us-east-1:123456789012:database/lake_db\"",
+            "arn:aws:glue:us-east-1:123456789012:table/lake_db/customers_raw\"",
+            "arn:aws:glue:us-east-1:123456789012:table/lake_db/orders_raw\"",
+            "arn:aws:glue:us-east-1:123456789012:database/curated\"",
+            "arn:aws:glue:us-east-1:123456789012:table/curated/customers\"",
+            "arn:aws:glue:us-east-1:123456789012:table/curated/orders_quarantine\"");
+    assertThat(bySid.get("ReadRawWarehouseRunReportsAndContract").path("Resource").toString())
+        .isEqualTo(
+            "[\"arn:aws:s3:::acme-lake/raw/customers/*\",\"arn:aws:s3:::acme-dms/exports/sales/orders/*\","
+                + "\"arn:aws:s3:::acme-lake/warehouse/*\",\"arn:aws:s3:::acme-lake/state/_runs/*\","
+                + "\"arn:aws:s3:::acme-artifacts/tidemark/tidemark.yaml\"]");
     assertThat(bySid.get("ReadWriteReportsAndAthenaResults").path("Resource").toString())
         .isEqualTo(
             "[\"arn:aws:s3:::acme-lake/state/_reconciliation/*\",\"arn:aws:s3:::acme-lake/athena-results/*\"]");
@@ -333,9 +428,181 @@ class TestStackOnMoto {
     Map<String, JsonNode> ingestBySid = new HashMap<>();
     ingestDoc.path("Statement").forEach(s -> ingestBySid.put(s.path("Sid").asText(), s));
     assertThat(ingestBySid.get("ReadRaw").path("Resource").toString())
-        .isEqualTo("[\"arn:aws:s3:::acme-lake/raw/customers/*\"]");
+        .isEqualTo(
+            "[\"arn:aws:s3:::acme-lake/raw/customers/*\",\"arn:aws:s3:::acme-dms/exports/sales/orders/*\"]");
+    assertThat(ingestBySid.get("ListRaw2").path("Resource").toString())
+        .isEqualTo("[\"arn:aws:s3:::acme-dms\"]");
+    assertThat(ingestBySid.get("ReadWriteWarehouseAndState").path("Resource").toString())
+        .isEqualTo("[\"arn:aws:s3:::acme-lake/warehouse/*\",\"arn:aws:s3:::acme-lake/state/*\"]");
     assertThat(ingestBySid.get("CuratedTablesInGlue").path("Resource").toString())
-        .contains("table/lake_db/customers_quarantine", "table/lake_db/customers_tombstones");
+        .contains(
+            "table/curated/customers_quarantine",
+            "table/curated/customers_tombstones",
+            "table/curated/orders\"");
+  }
+
+  // ---------------------------------------------------------------- as CloudFormation would
+
+  @Test
+  void bothDatasetsRawTablesAreInGlueWithTheContractsColumnsTypesAndLayout() throws Exception {
+    JsonNode customers =
+        glue("GetTable", json("DatabaseName", "lake_db", "Name", "customers_raw")).path("Table");
+    assertThat(columns(customers))
+        .containsExactly(
+            "customer_id string",
+            "customer_name string",
+            "email string",
+            "updated_at timestamp",
+            "op string");
+    assertThat(customers.path("PartitionKeys").get(0).path("Name").asText())
+        .isEqualTo("ingest_date");
+    assertThat(customers.path("StorageDescriptor").path("Location").asText())
+        .isEqualTo("s3://acme-lake/raw/customers/");
+    assertThat(customers.path("Parameters").path("projection.ingest_date.range").asText())
+        .isEqualTo("2020-01-01,NOW+1DAYS");
+    assertThat(customers.path("Parameters").path("storage.location.template").asText())
+        .isEqualTo("s3://acme-lake/raw/customers/ingest_date=${ingest_date}/");
+
+    JsonNode orders =
+        glue("GetTable", json("DatabaseName", "lake_db", "Name", "orders_raw")).path("Table");
+    assertThat(columns(orders))
+        .containsExactly(
+            "op string",
+            "order_id string",
+            "line_nr int",
+            "amount decimal(12,2)",
+            "order_date date",
+            "paid boolean",
+            "change_seq bigint");
+    assertThat(orders.path("PartitionKeys").size()).isZero();
+    assertThat(orders.path("StorageDescriptor").path("Location").asText())
+        .isEqualTo("s3://acme-dms/exports/sales/orders/");
+
+    // The curated tables' database, for the ingest job's Iceberg tables.
+    assertThat(glue("GetDatabase", json("Name", "curated")).path("Database").path("Name").asText())
+        .isEqualTo("curated");
+    assertThat(
+            json("athena", "AmazonAthena.GetWorkGroup", json("WorkGroup", "tidemark-crm"))
+                .path("WorkGroup")
+                .path("Configuration")
+                .path("ResultConfiguration")
+                .path("OutputLocation")
+                .asText())
+        .isEqualTo("s3://acme-lake/athena-results/");
+  }
+
+  @Test
+  void oneJobRunsEachDatasetOnItsScheduleAndItsWeeklySweep() throws Exception {
+    JsonNode job = glue("GetJob", json("JobName", "tidemark-ingest-crm")).path("Job");
+    assertThat(job.path("DefaultArguments").path("--contract").asText())
+        .isEqualTo("s3://acme-artifacts/tidemark/tidemark.yaml");
+    assertThat(job.path("DefaultArguments").path("--state-root").asText())
+        .isEqualTo("s3://acme-lake/state");
+    assertThat(job.path("DefaultArguments").has("--dataset")).isFalse();
+    assertThat(job.path("ExecutionProperty").path("MaxConcurrentRuns").asInt()).isEqualTo(2);
+    assertThat(job.path("Role").asText())
+        .startsWith("arn:aws:iam::123456789012:role/")
+        .endsWith(created.get("IngestJobRole").physicalResourceId());
+
+    Map<String, JsonNode> triggers = new LinkedHashMap<>();
+    glue("GetTriggers", MAPPER.createObjectNode())
+        .path("Triggers")
+        .forEach(t -> triggers.put(t.path("Name").asText(), t));
+    assertThat(triggers.keySet())
+        .containsExactlyInAnyOrder(
+            "tidemark-ingest-crm-customers-schedule",
+            "tidemark-ingest-crm-customers-sweep",
+            "tidemark-ingest-crm-orders-schedule",
+            "tidemark-ingest-crm-orders-sweep");
+    for (String dataset : List.of("customers", "orders")) {
+      JsonNode nightly = triggers.get("tidemark-ingest-crm-" + dataset + "-schedule");
+      assertThat(nightly.path("Schedule").asText()).isEqualTo("cron(0 3 * * ? *)");
+      JsonNode action = nightly.path("Actions").get(0);
+      assertThat(action.path("JobName").asText()).isEqualTo("tidemark-ingest-crm");
+      assertThat(action.path("Arguments").toString())
+          .isEqualTo("{\"--dataset\":\"" + dataset + "\"}");
+      JsonNode sweep =
+          triggers.get("tidemark-ingest-crm-" + dataset + "-sweep").path("Actions").get(0);
+      assertThat(sweep.path("Arguments").toString())
+          .isEqualTo("{\"--dataset\":\"" + dataset + "\",\"--mode\":\"sweep\"}");
+    }
+  }
+
+  @Test
+  void bothDatasetsAlarmsWatchTheirOwnDimensions() {
+    for (List<String> pair : List.of(List.of("crm", "customers"), List.of("sales", "orders"))) {
+      String prefix = "tidemark-" + pair.get(0) + "-" + pair.get(1) + "-";
+      Map<String, MetricAlarm> alarms =
+          cloudWatch.describeAlarms(r -> r.alarmNamePrefix(prefix)).metricAlarms().stream()
+              .collect(Collectors.toMap(MetricAlarm::alarmName, a -> a));
+      // Per rule; 4 nightly incremental, 2 sweep, 3 operator runs failed, 2 reconciler, anomaly.
+      assertThat(alarms).as(prefix).hasSize(RuleKind.values().length + 12);
+      MetricAlarm countMatch = alarms.get(prefix + "rule-count-match-failing");
+      assertThat(countMatch.namespace()).isEqualTo("Tidemark");
+      assertThat(countMatch.dimensions())
+          .extracting(d -> d.name() + "=" + d.value())
+          .containsExactlyInAnyOrder(
+              "Pipeline=" + pair.get(0), "Dataset=" + pair.get(1), "Rule=count_match");
+      assertThat(alarms.get(prefix + "sweep-run-failed").dimensions())
+          .extracting(d -> d.name() + "=" + d.value())
+          .containsExactlyInAnyOrder(
+              "Pipeline=" + pair.get(0), "Dataset=" + pair.get(1), "Mode=SWEEP");
+      assertThat(
+              alarms
+                  .get(prefix + "changed-records-anomaly")
+                  .metrics()
+                  .get(0)
+                  .metricStat()
+                  .metric()
+                  .dimensions())
+          .extracting(d -> d.name() + "=" + d.value())
+          .containsExactlyInAnyOrder(
+              "Pipeline=" + pair.get(0), "Dataset=" + pair.get(1), "Mode=INCREMENTAL");
+      assertThat(alarms.values()).allSatisfy(a -> assertThat(a.alarmActions()).isEmpty());
+    }
+  }
+
+  @Test
+  void eachDatasetHasItsDashboardOfItsPairInTheStacksRegion() throws Exception {
+    for (List<String> pair : List.of(List.of("crm", "customers"), List.of("sales", "orders"))) {
+      String name = "tidemark-" + pair.get(0) + "-" + pair.get(1);
+      assertThat(
+              created
+                  .get(StackTemplate.logicalPrefix(pair.get(1)) + "Dashboard")
+                  .physicalResourceId())
+          .isEqualTo(name);
+      String body = cloudWatch.getDashboard(r -> r.dashboardName(name)).dashboardBody();
+      assertThat(body).doesNotContain("${");
+      JsonNode dashboard = MAPPER.readTree(body);
+      assertThat(CatalogueConformance.problems(dashboard)).isEmpty();
+      JsonNode first = dashboard.path("widgets").get(1).path("properties");
+      assertThat(first.path("region").asText()).isEqualTo(MotoServer.REGION);
+      JsonNode line = first.path("metrics").get(0);
+      assertThat(
+              List.of(
+                  line.get(2).asText(),
+                  line.get(3).asText(),
+                  line.get(4).asText(),
+                  line.get(5).asText()))
+          .containsExactly("Pipeline", pair.get(0), "Dataset", pair.get(1));
+    }
+  }
+
+  private static List<String> columns(JsonNode table) {
+    List<String> out = new ArrayList<>();
+    table
+        .path("StorageDescriptor")
+        .path("Columns")
+        .forEach(c -> out.add(c.path("Name").asText() + " " + c.path("Type").asText()));
+    return out;
+  }
+
+  private static ObjectNode json(String... keyValues) {
+    ObjectNode n = MAPPER.createObjectNode();
+    for (int i = 0; i < keyValues.length; i += 2) {
+      n.put(keyValues[i], keyValues[i + 1]);
+    }
+    return n;
   }
 
   // ---------------------------------------------------------------- plain-HTTP readers
@@ -347,16 +614,25 @@ class TestStackOnMoto {
   }
 
   private static JsonNode ecs(String action, String json) throws Exception {
+    return json("ecs", "AmazonEC2ContainerServiceV20141113." + action, MAPPER.readTree(json));
+  }
+
+  private static JsonNode glue(String action, JsonNode request) throws Exception {
+    return json("glue", "AWSGlue." + action, request);
+  }
+
+  /** A JSON 1.1 call: the service's target and the request body. */
+  private static JsonNode json(String service, String target, JsonNode request) throws Exception {
     HttpResponse<String> r =
         HTTP.send(
             HttpRequest.newBuilder(moto.endpoint().resolve("/"))
                 .header("Content-Type", "application/x-amz-json-1.1")
-                .header("X-Amz-Target", "AmazonEC2ContainerServiceV20141113." + action)
-                .header("Authorization", auth("ecs"))
-                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .header("X-Amz-Target", target)
+                .header("Authorization", auth(service))
+                .POST(HttpRequest.BodyPublishers.ofString(MAPPER.writeValueAsString(request)))
                 .build(),
             HttpResponse.BodyHandlers.ofString());
-    assertThat(r.statusCode()).as("%s: %s", action, r.body()).isEqualTo(200);
+    assertThat(r.statusCode()).as("%s: %s", target, r.body()).isEqualTo(200);
     return MAPPER.readTree(r.body());
   }
 

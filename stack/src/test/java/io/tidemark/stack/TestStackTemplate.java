@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tidemark.model.contract.ContractFile;
 import io.tidemark.model.metrics.Metric;
 import io.tidemark.model.testing.ProjectFiles;
 import java.nio.file.Files;
@@ -15,10 +16,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The deployment stack, {@code deploy/tidemark-stack.json}: the real cfn-lint accepts it (so
- * CloudFormation's schema accepts every resource, including those moto cannot create: the Glue
- * database, table, job and trigger and the Athena workgroup), and its IAM is least privilege. (That
- * the committed file is what the generator writes is {@link TestTemplates}'s first test.)
+ * The deployment stack, {@code deploy/tidemark-stack.json}, generated from {@code
+ * deploy/example-contract.yaml}: the real cfn-lint accepts it (so CloudFormation's schema accepts
+ * every resource, including those moto's CloudFormation cannot create: the Glue databases, tables,
+ * job and triggers, the Athena workgroup and the alarms), and its IAM is least privilege. (That the
+ * committed file is what the generator writes is {@link TestTemplates}'s first test; what a
+ * contract makes of the stack, {@link TestContractStack}.)
  */
 class TestStackTemplate {
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -120,15 +123,27 @@ class TestStackTemplate {
   @Test
   void theIngestJobCannotWriteRawAndTheReconcilerCannotWriteRunReportsOrTheWarehouse()
       throws Exception {
+    List<String> rawFolders =
+        ContractFile.load(ProjectFiles.root().resolve(StackTemplate.EXAMPLE_CONTRACT))
+            .datasets()
+            .values()
+            .stream()
+            .map(d -> d.raw().location().substring("s3://".length()))
+            .toList();
+    assertThat(rawFolders)
+        .containsExactly("acme-lake/raw/customers", "acme-dms/exports/sales/orders");
+    int writes = 0;
     for (Map.Entry<String, JsonNode> e : statements()) {
       List<String> actions = new ArrayList<>();
       e.getValue().path("Action").forEach(a -> actions.add(a.asText()));
-      boolean writes = actions.contains("s3:PutObject") || actions.contains("s3:DeleteObject");
-      if (!writes) {
+      if (!actions.contains("s3:PutObject") && !actions.contains("s3:DeleteObject")) {
         continue;
       }
       for (String r : resourceTexts(e.getValue())) {
-        assertThat(r).as("%s writes %s", e.getKey(), r).doesNotContain("${RawPrefix}");
+        writes++;
+        for (String raw : rawFolders) {
+          assertThat(r).as("%s writes %s", e.getKey(), r).doesNotContain(raw);
+        }
         if (e.getKey().equals("ReconcilerTaskRole")) {
           assertThat(r)
               .as("the reconciler writes only its reports and Athena's results")
@@ -136,31 +151,51 @@ class TestStackTemplate {
         }
       }
     }
+    assertThat(writes).isEqualTo(4);
   }
 
   @Test
-  void theGlueJobRunsTheIngestJobOnIcebergInTheGlueCatalogOneRunAtATime() throws Exception {
+  void theGlueJobRunsTheIngestJobOnIcebergForEachDatasetOfTheContractOneRunPerDatasetAtATime()
+      throws Exception {
     JsonNode job = resources().path("IngestJob").path("Properties");
     assertThat(job.path("GlueVersion").asText()).isEqualTo("6.0");
     assertThat(job.path("Command").path("Name").asText()).isEqualTo("glueetl");
-    assertThat(job.path("ExecutionProperty").path("MaxConcurrentRuns").asInt()).isEqualTo(1);
+    assertThat(job.path("ExecutionProperty").path("MaxConcurrentRuns").asInt()).isEqualTo(2);
     JsonNode args = job.path("DefaultArguments");
     assertThat(args.path("--datalake-formats").asText()).isEqualTo("iceberg");
     assertThat(args.path("--job-language").asText()).isEqualTo("scala");
     assertThat(args.path("--class").asText()).isEqualTo(StackTemplate.GLUE_SCRIPT_OBJECT);
-    assertThat(args.path("--catalog-property").asText()).isEqualTo("type=glue");
+    assertThat(args.path("--contract").path("Fn::Sub").asText())
+        .isEqualTo("s3://${ArtifactBucketName}/${ContractKey}");
     assertThat(args.path("--cloudwatch-namespace").asText()).isEqualTo(Metric.NAMESPACE_DEFAULT);
-    JsonNode trigger = resources().path("IngestTrigger").path("Properties");
-    assertThat(trigger.path("Type").asText()).isEqualTo("SCHEDULED");
-    assertThat(trigger.path("Actions").get(0).path("JobName").path("Ref").asText())
-        .isEqualTo("IngestJob");
-    // A weekly sweep of the same job picks up files the lookback missed.
-    JsonNode sweep = resources().path("SweepTrigger").path("Properties");
-    assertThat(sweep.path("Type").asText()).isEqualTo("SCHEDULED");
-    assertThat(sweep.path("Schedule").path("Ref").asText()).isEqualTo("SweepSchedule");
-    JsonNode action = sweep.path("Actions").get(0);
-    assertThat(action.path("JobName").path("Ref").asText()).isEqualTo("IngestJob");
-    assertThat(action.path("Arguments").path("--mode").asText()).isEqualTo("sweep");
+    // The contract says where raw is, which pipeline and table, and which catalog.
+    for (String gone :
+        List.of(
+            "--raw-root",
+            "--dataset",
+            "--pipeline",
+            "--table",
+            "--catalog-property",
+            "--warehouse")) {
+      assertThat(args.has(gone)).as(gone).isFalse();
+    }
+    for (String dataset : List.of("customers", "orders")) {
+      String prefix = StackTemplate.logicalPrefix(dataset);
+      JsonNode trigger = resources().path(prefix + "IngestTrigger").path("Properties");
+      assertThat(trigger.path("Type").asText()).isEqualTo("SCHEDULED");
+      assertThat(trigger.path("Schedule").path("Ref").asText()).isEqualTo("IngestSchedule");
+      JsonNode action = trigger.path("Actions").get(0);
+      assertThat(action.path("JobName").path("Ref").asText()).isEqualTo("IngestJob");
+      assertThat(action.path("Arguments").path("--dataset").asText()).isEqualTo(dataset);
+      // A weekly sweep of the same job picks up files the lookback missed.
+      JsonNode sweep = resources().path(prefix + "SweepTrigger").path("Properties");
+      assertThat(sweep.path("Type").asText()).isEqualTo("SCHEDULED");
+      assertThat(sweep.path("Schedule").path("Ref").asText()).isEqualTo("SweepSchedule");
+      JsonNode sweepAction = sweep.path("Actions").get(0);
+      assertThat(sweepAction.path("JobName").path("Ref").asText()).isEqualTo("IngestJob");
+      assertThat(sweepAction.path("Arguments").path("--dataset").asText()).isEqualTo(dataset);
+      assertThat(sweepAction.path("Arguments").path("--mode").asText()).isEqualTo("sweep");
+    }
   }
 
   @Test

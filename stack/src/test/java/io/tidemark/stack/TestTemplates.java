@@ -29,7 +29,7 @@ class TestTemplates {
 
   @Test
   void committedTemplatesAreWhatTheCatalogueGenerates() throws Exception {
-    for (Map.Entry<String, String> e : TemplateGenerator.generate().entrySet()) {
+    for (Map.Entry<String, String> e : TemplateGenerator.generate(ProjectFiles.root()).entrySet()) {
       Path file = ProjectFiles.root().resolve(e.getKey());
       assertThat(file).as("%s exists (run: mvn -pl stack exec:java)", e.getKey()).exists();
       assertThat(Files.readString(file))
@@ -49,6 +49,61 @@ class TestTemplates {
       assertThat(CatalogueConformance.problems(MAPPER.readTree(t.toFile())))
           .as(t.toString())
           .isEmpty();
+    }
+  }
+
+  /**
+   * The stack holds, per dataset of the example contract, every alarm the generic alarm template
+   * defines, with that dataset's Pipeline and Dataset, and a dashboard of its pair: both built by
+   * the same catalogue code.
+   */
+  @Test
+  void theStackHoldsEachDatasetsAlarmsAndDashboardFromTheCatalogue() throws Exception {
+    JsonNode stack = MAPPER.readTree(ProjectFiles.root().resolve(StackTemplate.PATH).toFile());
+    assertThat(CatalogueConformance.problems(stack)).isEmpty();
+    List<AlarmDefinition> generic =
+        AlarmTemplateReader.read(
+            ProjectFiles.root().resolve(TemplateGenerator.ALARMS_TEMPLATE),
+            Map.of("Pipeline", "crm", "Dataset", "customers"));
+    List<AlarmDefinition> alarms = AlarmTemplateReader.read(stack, Map.of());
+    assertThat(alarms).hasSize(2 * generic.size());
+    for (List<String> pair : List.of(List.of("crm", "customers"), List.of("sales", "orders"))) {
+      String pipeline = pair.get(0);
+      String dataset = pair.get(1);
+      String prefix = StackTemplate.logicalPrefix(dataset);
+      List<AlarmDefinition> own =
+          alarms.stream().filter(a -> a.logicalId().startsWith(prefix)).toList();
+      assertThat(own)
+          .extracting(a -> a.logicalId().substring(prefix.length()))
+          .containsExactlyElementsOf(generic.stream().map(AlarmDefinition::logicalId).toList());
+      for (AlarmDefinition a : own) {
+        AlarmDefinition g =
+            generic.stream()
+                .filter(x -> (prefix + x.logicalId()).equals(a.logicalId()))
+                .findFirst()
+                .orElseThrow();
+        assertThat(a.dimensions())
+            .as(a.logicalId())
+            .containsEntry(Dimension.PIPELINE, pipeline)
+            .containsEntry(Dimension.DATASET, dataset)
+            .hasSameSizeAs(g.dimensions());
+        assertThat(a.alarmName())
+            .isEqualTo(
+                g.alarmName()
+                    .replace(
+                        "tidemark-crm-customers-", "tidemark-" + pipeline + "-" + dataset + "-"));
+        assertThat(a.metric()).isEqualTo(g.metric());
+        assertThat(a.threshold()).isEqualTo(g.threshold());
+        assertThat(a.comparison()).isEqualTo(g.comparison());
+      }
+      JsonNode dashboard = stack.path("Resources").path(prefix + "Dashboard").path("Properties");
+      assertThat(dashboard.path("DashboardName").asText())
+          .isEqualTo("tidemark-" + pipeline + "-" + dataset);
+      JsonNode body = MAPPER.readTree(dashboard.path("DashboardBody").path("Fn::Sub").asText());
+      assertThat(body.path("widgets").get(0).path("properties").path("markdown").asText())
+          .isEqualTo("# Tidemark: " + pipeline + " / " + dataset);
+      assertThat(body.path("widgets").get(1).path("properties").path("metrics").get(0).toString())
+          .contains("\"Pipeline\",\"" + pipeline + "\",\"Dataset\",\"" + dataset + "\"");
     }
   }
 

@@ -227,7 +227,7 @@ class TestTemplatesOnMoto {
   }
 
   /** The PutMetricAlarm call CloudFormation makes for an {@code AWS::CloudWatch::Alarm}. */
-  private static PutMetricAlarmRequest asCloudFormationWould(AlarmDefinition a) {
+  static PutMetricAlarmRequest asCloudFormationWould(AlarmDefinition a) {
     var dims =
         a.dimensions().entrySet().stream()
             .map(
