@@ -24,8 +24,10 @@ import java.util.Map;
  * StackTemplate}). The generated files are committed under {@code dashboards/}, {@code alerts/} and
  * {@code deploy/}; a test fails when they are out of date.
  *
- * <p>Run {@code mvn -B -ntp -pl stack -am compile exec:java} to rewrite them, or call {@link #main}
- * with {@code --body --pipeline P --dataset D} to print a raw dashboard body for another pair.
+ * <p>Run {@code mvn -B -ntp -pl stack -am compile exec:java} to rewrite them; {@code
+ * -Dgenerator.args="--contract FILE --out FILE"} writes the stack for another contract's datasets
+ * instead, and {@code --body --pipeline P --dataset D} prints a raw dashboard body for another pair
+ * (see {@link #main}).
  */
 public final class TemplateGenerator {
   private static final IngestMode INCREMENTAL = IngestMode.INCREMENTAL;
@@ -57,16 +59,26 @@ public final class TemplateGenerator {
   public static void main(String[] args) throws IOException {
     if (args.length == 0 || args[0].equals("--help")) {
       System.out.println(
-          "usage: TemplateGenerator <project-root>            rewrite dashboards/, alerts/, deploy/\n"
-              + "       TemplateGenerator --body --pipeline P --dataset D [--namespace N] [--region R]\n"
-              + "                                                 print a raw dashboard body");
+          "usage: TemplateGenerator <project-root>\n"
+              + "         rewrite dashboards/ and alerts/ (one pipeline/dataset pair, by parameters)"
+              + " and\n"
+              + "         "
+              + StackTemplate.PATH
+              + " from "
+              + StackTemplate.EXAMPLE_CONTRACT
+              + "\n"
+              + "       TemplateGenerator --contract FILE [--out FILE]\n"
+              + "         write the AWS stack for the contract's datasets (default: "
+              + STACK_FILE
+              + " beside the contract)\n"
+              + "       TemplateGenerator --body --pipeline P --dataset D [--namespace N] [--region"
+              + " R]\n"
+              + "         print a raw dashboard body");
       return;
     }
     if (args[0].equals("--body")) {
-      Map<String, String> opts = new java.util.HashMap<>();
-      for (int i = 1; i + 1 < args.length; i += 2) {
-        opts.put(args[i], args[i + 1]);
-      }
+      Map<String, String> opts =
+          options(args, 1, List.of("--pipeline", "--dataset", "--namespace", "--region"));
       System.out.println(
           dashboardBody(
               opts.getOrDefault("--namespace", Metric.NAMESPACE_DEFAULT),
@@ -75,13 +87,56 @@ public final class TemplateGenerator {
               opts.getOrDefault("--region", REGION_DEFAULT)));
       return;
     }
+    if (args[0].startsWith("--")) {
+      Map<String, String> opts = options(args, 0, List.of("--contract", "--out"));
+      String contract = opts.get("--contract");
+      if (contract == null) {
+        throw new IllegalArgumentException(
+            "Cannot generate a stack: --contract FILE is required (see --help)");
+      }
+      Path file = Path.of(contract);
+      Path out =
+          opts.containsKey("--out")
+              ? Path.of(opts.get("--out"))
+              : file.toAbsolutePath().resolveSibling(STACK_FILE);
+      write(out, StackTemplate.template(ContractFile.load(file)));
+      return;
+    }
     Path root = Path.of(args[0]);
     for (Map.Entry<String, String> e : generate(root).entrySet()) {
-      Path file = root.resolve(e.getKey());
-      Files.createDirectories(file.getParent());
-      Files.writeString(file, e.getValue());
-      System.out.println("wrote " + file);
+      write(root.resolve(e.getKey()), e.getValue());
     }
+  }
+
+  /** The stack's file name when {@code --out} is not given. */
+  public static final String STACK_FILE = "tidemark-stack.json";
+
+  private static void write(Path file, String text) throws IOException {
+    Path parent = file.toAbsolutePath().getParent();
+    Files.createDirectories(parent);
+    Files.writeString(file, text);
+    System.out.println("wrote " + file);
+  }
+
+  /** {@code --name value} pairs from {@code from} on; unknown names are refused. */
+  private static Map<String, String> options(String[] args, int from, List<String> known) {
+    Map<String, String> opts = new java.util.LinkedHashMap<>();
+    for (int i = from; i < args.length; i += 2) {
+      if (!known.contains(args[i])) {
+        throw new IllegalArgumentException(
+            "Cannot run TemplateGenerator: unknown option '"
+                + args[i]
+                + "' (known: "
+                + known
+                + ")");
+      }
+      if (i + 1 >= args.length) {
+        throw new IllegalArgumentException(
+            "Cannot run TemplateGenerator: option " + args[i] + " needs a value");
+      }
+      opts.put(args[i], args[i + 1]);
+    }
+    return opts;
   }
 
   /**

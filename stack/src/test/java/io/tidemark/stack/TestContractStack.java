@@ -11,11 +11,14 @@ import io.tidemark.model.config.RuleKind;
 import io.tidemark.model.contract.ContractException;
 import io.tidemark.model.contract.ContractFile;
 import io.tidemark.model.metrics.Dimension;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The deployment stack generated from a contract file: every declared dataset gets its raw table,
@@ -591,5 +594,25 @@ class TestContractStack {
         .isEqualTo("sales");
     assertThat(t.path("Rules").toString())
         .contains("{\"Fn::Contains\":[[\"sales\"],{\"Ref\":\"GlueDatabaseName\"}]}");
+  }
+
+  // ---------------------------------------------------------------- the generator's command line
+
+  @Test
+  void theGeneratorWritesTheStackOfAContractFile(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("tidemark.yaml");
+    Files.writeString(file, CATALOG + dataset("orders", "s3://dms/orders", "{kind: dms}"));
+    Path out = dir.resolve("out/stack.json");
+
+    TemplateGenerator.main(new String[] {"--contract", file.toString(), "--out", out.toString()});
+    assertThat(Files.readString(out)).isEqualTo(StackTemplate.template(ContractFile.load(file)));
+
+    TemplateGenerator.main(new String[] {"--contract", file.toString()});
+    assertThat(dir.resolve(TemplateGenerator.STACK_FILE)).exists();
+
+    assertThatThrownBy(
+            () -> TemplateGenerator.main(new String[] {"--contract", file.toString(), "--ot", "x"}))
+        .hasMessage(
+            "Cannot run TemplateGenerator: unknown option '--ot' (known: [--contract, --out])");
   }
 }
