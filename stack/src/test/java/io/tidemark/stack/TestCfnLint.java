@@ -46,6 +46,41 @@ class TestCfnLint {
     assertThat(lint.exitCode()).isZero();
   }
 
+  /**
+   * The stack of a contract with every raw layout (Hive folders by day and by hour, date paths by
+   * day and by hour, AWS DMS with and without date folders, arrival order), datasets on two buckets
+   * and names that are no lower-case word: CloudFormation's schema accepts every table, trigger,
+   * alarm and dashboard it makes, with no warning.
+   */
+  @Test
+  void theStackOfAContractWithEveryLayoutPassesCfnLint(@TempDir Path scratch) throws Exception {
+    String contract =
+        TestContractStack.CATALOG
+            + TestContractStack.dataset(
+                "customers", "s3://acme-lake/raw/customers", "{kind: hive, column: ingest_date}")
+            + TestContractStack.dataset(
+                "clicks",
+                "s3://acme-lake/raw/clicks",
+                "{kind: hive, column: dt, date-format: yyyyMMddHH}")
+            + TestContractStack.dataset(
+                "daily", "s3://acme-lake/raw/daily", "{kind: date-path, pattern: YYYY/MM/DD}")
+            + TestContractStack.dataset(
+                "firehose",
+                "s3://acme-firehose/stream",
+                "{kind: date-path, pattern: YYYY/MM/DD/HH}")
+            + TestContractStack.dataset("orders", "s3://acme-dms/sales/orders", "{kind: dms}")
+            + TestContractStack.dataset(
+                "sales.orders-v2",
+                "s3://acme-dms/sales/orders_v2",
+                "{kind: dms, date-folders: YYYY-MM-DD}")
+            + TestContractStack.dataset("Events_EU", "s3://acme-lake/events/eu", "{kind: arrival}");
+    Path stack = scratch.resolve("stack.json");
+    Files.writeString(stack, StackTemplate.template(TestContractStack.contract(contract)));
+    Lint lint = cfnLint(List.of(stack));
+    assertThat(lint.output()).isEmpty();
+    assertThat(lint.exitCode()).isZero();
+  }
+
   @Test
   void cfnLintCatchesABrokenAlarm(@TempDir Path scratch) throws Exception {
     Path alarms = ProjectFiles.root().resolve(TemplateGenerator.ALARMS_TEMPLATE);
