@@ -67,8 +67,8 @@ final class RawTables {
    * ({@code sales.orders-v2} is {@code sales_orders_v2_raw}). Glue and Athena name tables in lower
    * case, letters, digits and underscores.
    *
-   * <p>The reconciler names the same table when it queries it; this rule should move to the
-   * contract module so both call one method (see the report of issue 27).
+   * <p>The reconciler queries this table by name, so the rule belongs in the contract module, where
+   * both can call it; until it moves there, this is the one place the stack names it.
    */
   static String name(String dataset) {
     return NON_NAME.matcher(dataset.toLowerCase(Locale.ROOT)).replaceAll("_") + "_raw";
