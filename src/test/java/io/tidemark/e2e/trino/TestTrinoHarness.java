@@ -7,7 +7,7 @@ import io.tidemark.e2e.Delivery;
 import io.tidemark.e2e.Pipeline;
 import io.tidemark.ingest.FailurePoints;
 import io.tidemark.model.report.IngestStatus;
-import io.tidemark.reconcile.engine.sql.RawTable;
+import io.tidemark.reconcile.engine.athena.RawTable;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

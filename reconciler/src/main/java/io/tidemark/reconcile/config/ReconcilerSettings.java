@@ -17,8 +17,7 @@ import io.tidemark.model.json.Checks;
 import io.tidemark.model.json.InvalidDocumentException;
 import io.tidemark.model.report.ReconciliationMode;
 import io.tidemark.reconcile.engine.EngineNames;
-import io.tidemark.reconcile.engine.EngineProducer;
-import io.tidemark.reconcile.engine.RawFiles;
+import io.tidemark.reconcile.storage.RawFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -156,7 +155,7 @@ public record ReconcilerSettings(
               + "api.protect-reads=false");
     }
     if (datasets.values().stream().anyMatch(d -> EngineNames.ATHENA.equals(d.engine()))) {
-      EngineProducer.athenaSettings(config.athena());
+      AthenaConfig.settings(config.athena());
     }
     String stateRoot = config.stateRoot().trim();
     if (stateRoot.isEmpty()) {
@@ -251,7 +250,7 @@ public record ReconcilerSettings(
    */
   private static void requireAbsoluteTableLocations(
       String prefix, ReconciledDataset d, String uri, String key) {
-    io.tidemark.reconcile.engine.IcebergTables.loadDriver("org.sqlite.JDBC");
+    io.tidemark.reconcile.storage.IcebergTables.loadDriver("org.sqlite.JDBC");
     java.util.Properties open = new java.util.Properties();
     open.setProperty("open_mode", "1"); // SQLITE_OPEN_READONLY
     String first = null;

@@ -1,6 +1,8 @@
 package io.tidemark.reconcile.engine;
 
 import io.tidemark.model.config.RawSource;
+import io.tidemark.reconcile.kernel.EngineException;
+import io.tidemark.reconcile.storage.RawFiles;
 
 /**
  * Computes what the rules need by querying the raw and curated layers. Engines differ in where the

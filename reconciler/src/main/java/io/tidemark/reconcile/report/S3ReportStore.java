@@ -3,7 +3,7 @@ package io.tidemark.reconcile.report;
 import io.tidemark.model.contract.StateLayout;
 import io.tidemark.model.json.Json;
 import io.tidemark.model.report.ReconciliationReport;
-import io.tidemark.reconcile.engine.S3Location;
+import io.tidemark.reconcile.kernel.S3Location;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.ZoneOffset;

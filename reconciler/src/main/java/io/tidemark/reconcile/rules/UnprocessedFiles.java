@@ -3,7 +3,7 @@ package io.tidemark.reconcile.rules;
 import io.tidemark.model.config.RawSource;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
-import io.tidemark.reconcile.engine.RawFiles;
+import io.tidemark.reconcile.storage.RawFiles;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -18,7 +18,6 @@ import io.tidemark.reconcile.alarms.AlarmDefinitions;
 import io.tidemark.reconcile.alarms.AlarmStatus;
 import io.tidemark.reconcile.config.ReconciledDataset;
 import io.tidemark.reconcile.engine.EngineRequest;
-import io.tidemark.reconcile.engine.IcebergTables;
 import io.tidemark.reconcile.engine.Observations;
 import io.tidemark.reconcile.engine.ReconciliationEngine;
 import io.tidemark.reconcile.engine.duckdb.DuckDbEngine;
@@ -32,6 +31,7 @@ import io.tidemark.reconcile.report.UnreadableReport;
 import io.tidemark.reconcile.rules.RuleEvaluator;
 import io.tidemark.reconcile.rules.RunAccounting;
 import io.tidemark.reconcile.rules.UnprocessedFiles;
+import io.tidemark.reconcile.storage.IcebergTables;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -477,14 +477,14 @@ public final class Reconciler {
    *
    * @throws UnknownDatasetException for a dataset that is not configured
    */
-  public io.tidemark.reconcile.engine.QuarantineCounts quarantine(String dataset) {
+  public io.tidemark.reconcile.storage.QuarantineCounts quarantine(String dataset) {
     ReconciledDataset ds = datasets.get(dataset);
     if (ds == null) {
       throw new UnknownDatasetException(dataset);
     }
     org.apache.iceberg.catalog.Catalog catalog = IcebergTables.catalog(ds.catalog());
     try {
-      return io.tidemark.reconcile.engine.QuarantineCounts.read(
+      return io.tidemark.reconcile.storage.QuarantineCounts.read(
           catalog, ds.spec().quarantineTable());
     } finally {
       IcebergTables.close(catalog);
@@ -500,7 +500,7 @@ public final class Reconciler {
     if (ds == null) {
       throw new UnknownDatasetException(dataset);
     }
-    return io.tidemark.reconcile.engine.RawKeyTypes.read(
+    return io.tidemark.reconcile.storage.RawKeyTypes.read(
         ds.spec(), files, engines.get(ds.engine()).listRawFiles(ds.spec().raw()).files());
   }
 

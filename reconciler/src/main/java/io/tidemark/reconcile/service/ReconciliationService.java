@@ -139,7 +139,7 @@ public class ReconciliationService {
     return reconciler.unreadableReports();
   }
 
-  public io.tidemark.reconcile.engine.QuarantineCounts quarantine(String dataset) {
+  public io.tidemark.reconcile.storage.QuarantineCounts quarantine(String dataset) {
     return reconciler.quarantine(dataset);
   }
 

@@ -2,7 +2,7 @@ package io.tidemark.reconcile.service;
 
 import io.tidemark.reconcile.config.ReconcilerSettings;
 import io.tidemark.reconcile.config.TidemarkConfig;
-import io.tidemark.reconcile.engine.S3Location;
+import io.tidemark.reconcile.kernel.S3Location;
 import io.tidemark.reconcile.report.S3ReportStore;
 import io.tidemark.reconcile.report.S3RunReports;
 import jakarta.annotation.PreDestroy;

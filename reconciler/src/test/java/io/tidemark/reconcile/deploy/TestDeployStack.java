@@ -12,7 +12,7 @@ import io.tidemark.reconcile.config.ReconciledDataset;
 import io.tidemark.reconcile.config.ReconcilerSettings;
 import io.tidemark.reconcile.config.TidemarkConfig;
 import io.tidemark.reconcile.engine.athena.AthenaEngine;
-import io.tidemark.reconcile.engine.sql.RawTable;
+import io.tidemark.reconcile.engine.athena.RawTable;
 import io.tidemark.stack.StackTemplate;
 import java.nio.file.Path;
 import java.time.Duration;

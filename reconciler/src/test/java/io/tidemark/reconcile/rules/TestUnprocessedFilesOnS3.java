@@ -3,7 +3,7 @@ package io.tidemark.reconcile.rules;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.model.config.RawSource;
-import io.tidemark.reconcile.engine.RawFiles;
+import io.tidemark.reconcile.storage.RawFiles;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;

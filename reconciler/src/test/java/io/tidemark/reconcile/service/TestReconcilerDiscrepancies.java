@@ -366,7 +366,7 @@ class TestReconcilerDiscrepancies {
     new java.util.Random(7).nextBytes(noise);
     Files.write(broken, noise);
     Path noEmail = partition.resolve("no-email.parquet");
-    io.tidemark.reconcile.engine.IcebergTables.loadDriver("org.duckdb.DuckDBDriver");
+    io.tidemark.reconcile.storage.IcebergTables.loadDriver("org.duckdb.DuckDBDriver");
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
         Statement s = c.createStatement()) {
       s.execute(

@@ -2,9 +2,6 @@ package io.tidemark.reconcile.engine.athena;
 
 import static java.util.Objects.requireNonNull;
 
-import io.tidemark.reconcile.engine.sql.QueryFailedException;
-import io.tidemark.reconcile.engine.sql.QueryResult;
-import io.tidemark.reconcile.engine.sql.QueryRunner;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

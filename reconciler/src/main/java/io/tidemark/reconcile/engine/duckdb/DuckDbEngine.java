@@ -7,17 +7,18 @@ import io.tidemark.model.contract.RawSchema;
 import io.tidemark.model.contract.ReasonCode;
 import io.tidemark.model.json.Checks;
 import io.tidemark.model.report.ReconciliationMode;
-import io.tidemark.reconcile.engine.EngineException;
 import io.tidemark.reconcile.engine.EngineNames;
 import io.tidemark.reconcile.engine.EngineRequest;
 import io.tidemark.reconcile.engine.ExcludedFile;
 import io.tidemark.reconcile.engine.Finding;
 import io.tidemark.reconcile.engine.Freshness;
-import io.tidemark.reconcile.engine.IcebergTables;
 import io.tidemark.reconcile.engine.Observations;
-import io.tidemark.reconcile.engine.RawFiles;
 import io.tidemark.reconcile.engine.ReconciliationEngine;
+import io.tidemark.reconcile.engine.sql.RawReadPlan;
 import io.tidemark.reconcile.engine.sql.Sql;
+import io.tidemark.reconcile.kernel.EngineException;
+import io.tidemark.reconcile.storage.IcebergTables;
+import io.tidemark.reconcile.storage.RawFiles;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -64,14 +65,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class DuckDbEngine implements ReconciliationEngine {
   private static final Logger LOG = LoggerFactory.getLogger(DuckDbEngine.class);
-
-  /**
-   * How far before the window start's date the raw partitions are read whole: a record lands in a
-   * partition dated no earlier than the day before its change marker (producer clock skew). Files
-   * of older partitions are read when they arrived (modification time) at or after the window
-   * start.
-   */
-  public static final long PARTITION_SLACK_DAYS = 1;
 
   @Override
   public String name() {
@@ -187,18 +180,10 @@ public final class DuckDbEngine implements ReconciliationEngine {
   static RawLoad loadRaw(Connection c, EngineRequest request, Map<String, String> tableTypes)
       throws SQLException {
     DatasetSpec spec = request.dataset();
-    LocalDate fromDate = null;
-    Instant arrivedSince = null;
-    if (request.mode() == ReconciliationMode.WINDOW
-        && request.from() != null
-        && spec.changeMarker().type() == ChangeMarkerType.TIMESTAMP) {
-      fromDate = date(request.from()).minusDays(PARTITION_SLACK_DAYS);
-      // A late file filed in an older partition is defined by when it arrived, not where.
-      arrivedSince = request.from();
-    }
+    RawReadPlan plan = RawReadPlan.of(request);
     List<RawFiles.RawFile> files = new ArrayList<>();
     List<ExcludedFile> excluded = new ArrayList<>();
-    RawFiles.Listing listing = RawFiles.list(spec.raw(), fromDate, arrivedSince);
+    RawFiles.Listing listing = RawFiles.list(spec.raw(), plan.fromDate(), plan.arrivedSince());
     for (StrayEntry stray : listing.strays()) {
       LOG.warn("Not reading {} of dataset {}: {}", stray.path(), spec.name(), stray.problem());
     }

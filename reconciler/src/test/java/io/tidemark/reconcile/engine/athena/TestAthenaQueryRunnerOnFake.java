@@ -3,8 +3,6 @@ package io.tidemark.reconcile.engine.athena;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tidemark.reconcile.engine.sql.QueryFailedException;
-import io.tidemark.reconcile.engine.sql.QueryResult;
 import io.tidemark.reconcile.fixtures.FakeAthena;
 import io.tidemark.reconcile.fixtures.FakeAthena.Script;
 import java.util.ArrayList;

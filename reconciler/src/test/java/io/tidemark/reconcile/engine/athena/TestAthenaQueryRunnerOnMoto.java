@@ -9,8 +9,6 @@ import io.tidemark.model.testing.AwsService;
 import io.tidemark.model.testing.AwsSuite;
 import io.tidemark.model.testing.AwsTest;
 import io.tidemark.model.testing.MotoServer;
-import io.tidemark.reconcile.engine.sql.QueryFailedException;
-import io.tidemark.reconcile.engine.sql.QueryResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

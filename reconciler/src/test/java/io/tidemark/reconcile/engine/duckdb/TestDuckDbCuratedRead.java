@@ -3,9 +3,9 @@ package io.tidemark.reconcile.engine.duckdb;
 import static io.tidemark.reconcile.fixtures.CustomersScenario.at;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.reconcile.engine.IcebergTables;
 import io.tidemark.reconcile.fixtures.CuratedTable;
 import io.tidemark.reconcile.fixtures.CustomersScenario;
+import io.tidemark.reconcile.storage.IcebergTables;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;

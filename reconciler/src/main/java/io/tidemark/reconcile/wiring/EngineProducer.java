@@ -1,8 +1,11 @@
-package io.tidemark.reconcile.engine;
+package io.tidemark.reconcile.wiring;
 
-import io.tidemark.reconcile.config.InvalidConfigException;
-import io.tidemark.reconcile.config.ReconcilerSettings;
+import io.tidemark.reconcile.config.AthenaConfig;
 import io.tidemark.reconcile.config.TidemarkConfig;
+import io.tidemark.reconcile.engine.EngineNames;
+import io.tidemark.reconcile.engine.EngineRequest;
+import io.tidemark.reconcile.engine.Observations;
+import io.tidemark.reconcile.engine.ReconciliationEngine;
 import io.tidemark.reconcile.engine.athena.AthenaEngine;
 import io.tidemark.reconcile.engine.athena.AthenaQueryRunner;
 import io.tidemark.reconcile.engine.athena.AthenaSettings;
@@ -17,7 +20,6 @@ import java.util.function.Supplier;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.services.athena.AthenaClient;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -34,7 +36,8 @@ public class EngineProducer {
 
   /**
    * The Athena engine. Its settings are read when a dataset first uses it; {@link
-   * ReconcilerSettings} checks at start-up that they are there when a dataset names it.
+   * io.tidemark.reconcile.config.ReconcilerSettings} checks at start-up that they are there when a
+   * dataset names it.
    */
   @Produces
   @Singleton
@@ -42,7 +45,7 @@ public class EngineProducer {
     Map<String, String> rawTables = new LinkedHashMap<>();
     config.datasets().forEach((name, ds) -> ds.rawTable().ifPresent(t -> rawTables.put(name, t)));
     TidemarkConfig.Athena a = config.athena();
-    Supplier<AthenaSettings> settings = () -> athenaSettings(a);
+    Supplier<AthenaSettings> settings = () -> AthenaConfig.settings(a);
     return new LazyEngine(
         EngineNames.ATHENA,
         () ->
@@ -52,58 +55,6 @@ public class EngineProducer {
                 () -> clients.s3(settings.get()),
                 rawTables,
                 a.usdPerTb()));
-  }
-
-  /** The validated Athena settings of the configuration. */
-  public static AthenaSettings athenaSettings(TidemarkConfig.Athena a) {
-    String prefix = ReconcilerSettings.PREFIX + "athena.";
-    String region =
-        a.region()
-            .orElseGet(
-                () -> {
-                  try {
-                    return new DefaultAwsRegionProviderChain().getRegion().id();
-                  } catch (RuntimeException e) {
-                    throw new InvalidConfigException(
-                        prefix + "region", null, "is required: no AWS region is configured");
-                  }
-                });
-    String output =
-        a.outputLocation()
-            .orElseThrow(
-                () ->
-                    new InvalidConfigException(
-                        prefix + "output-location", null, "is required for the athena engine"));
-    String database =
-        a.database()
-            .orElseThrow(
-                () ->
-                    new InvalidConfigException(
-                        prefix + "database", null, "is required for the athena engine"));
-    try {
-      return new AthenaSettings(
-          region,
-          a.endpoint(),
-          a.workgroup(),
-          output,
-          a.catalog(),
-          database,
-          a.queryTimeout(),
-          a.pollInitial(),
-          a.pollMax(),
-          a.maxInFlight(),
-          a.maxThrottleRetries());
-    } catch (AthenaSettings.InvalidSetting e) {
-      throw new InvalidConfigException(prefix + configKey(e.field()), e.value(), e.reason());
-    }
-  }
-
-  /** The config key of an {@link AthenaSettings} component: {@code maxInFlight} → max-in-flight. */
-  static String configKey(String field) {
-    if (field.equals("endpointOverride")) {
-      return "endpoint";
-    }
-    return field.replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
   }
 
   @PreDestroy

@@ -1,10 +1,10 @@
-package io.tidemark.reconcile.engine.sql;
+package io.tidemark.reconcile.engine.athena;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tidemark.model.config.DatasetSpec;
-import io.tidemark.reconcile.engine.EngineException;
+import io.tidemark.reconcile.kernel.EngineException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

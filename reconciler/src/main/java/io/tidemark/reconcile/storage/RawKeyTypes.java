@@ -1,6 +1,7 @@
-package io.tidemark.reconcile.engine;
+package io.tidemark.reconcile.storage;
 
 import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.reconcile.kernel.EngineException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;

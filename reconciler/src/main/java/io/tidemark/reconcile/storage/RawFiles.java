@@ -1,8 +1,9 @@
-package io.tidemark.reconcile.engine;
+package io.tidemark.reconcile.storage;
 
 import io.tidemark.model.config.RawSource;
 import io.tidemark.model.contract.RawLayout;
 import io.tidemark.model.contract.RawLayout.StrayEntry;
+import io.tidemark.reconcile.kernel.EngineException;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.DirectoryStream;

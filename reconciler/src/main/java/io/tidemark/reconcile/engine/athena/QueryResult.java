@@ -1,4 +1,4 @@
-package io.tidemark.reconcile.engine.sql;
+package io.tidemark.reconcile.engine.athena;
 
 import java.util.List;
 

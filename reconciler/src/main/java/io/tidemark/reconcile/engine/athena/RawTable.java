@@ -1,9 +1,9 @@
-package io.tidemark.reconcile.engine.sql;
+package io.tidemark.reconcile.engine.athena;
 
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.json.Checks;
-import io.tidemark.reconcile.engine.EngineException;
+import io.tidemark.reconcile.kernel.EngineException;
 import java.time.LocalDate;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * column names the folders it reads.
  *
  * <p>Its columns follow the data contract: keys take the raw files' own type (text or an integer,
- * read from their footers by {@link io.tidemark.reconcile.engine.RawKeyTypes}: the curated table
+ * read from their footers by {@link io.tidemark.reconcile.storage.RawKeyTypes}: the curated table
  * holds every key as text, so it cannot tell); the change marker, the operation column and the
  * compared columns keep the curated table's types (what a raw file must carry to be valid). The
  * same columns serve the Athena DDL, the Trino DDL that proves it, and the types the {@link
@@ -121,7 +121,7 @@ public final class RawTable {
    * Athena's DDL with the key columns at the raw files' types.
    *
    * @param keyTypes the key columns' types in the raw files ({@link
-   *     io.tidemark.reconcile.engine.RawKeyTypes}); a key it lacks is text
+   *     io.tidemark.reconcile.storage.RawKeyTypes}); a key it lacks is text
    */
   public static String athenaDdl(
       DatasetSpec spec,

@@ -1,4 +1,4 @@
-package io.tidemark.reconcile.engine;
+package io.tidemark.reconcile.kernel;
 
 import java.util.Objects;
 import java.util.function.Consumer;

@@ -1,4 +1,4 @@
-package io.tidemark.reconcile.engine.sql;
+package io.tidemark.reconcile.engine.athena;
 
 /**
  * A query that did not succeed: failed, cancelled, timed out, or refused by the engine. The message

@@ -1,4 +1,4 @@
-package io.tidemark.reconcile.engine;
+package io.tidemark.reconcile.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,9 +10,10 @@ import io.tidemark.model.testing.AwsEmulator;
 import io.tidemark.model.testing.AwsService;
 import io.tidemark.model.testing.AwsSuite;
 import io.tidemark.model.testing.AwsTest;
-import io.tidemark.reconcile.engine.RawFiles.RawFile;
-import io.tidemark.reconcile.engine.S3RawFiles.S3Listing;
 import io.tidemark.reconcile.fixtures.S3Clients;
+import io.tidemark.reconcile.kernel.EngineException;
+import io.tidemark.reconcile.storage.RawFiles.RawFile;
+import io.tidemark.reconcile.storage.S3RawFiles.S3Listing;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,18 +1,19 @@
-package io.tidemark.reconcile.engine.sql;
+package io.tidemark.reconcile.engine.athena;
 
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.config.RawSource;
 import io.tidemark.model.report.ReconciliationMode;
-import io.tidemark.reconcile.engine.EngineException;
 import io.tidemark.reconcile.engine.EngineRequest;
 import io.tidemark.reconcile.engine.Finding;
 import io.tidemark.reconcile.engine.Freshness;
-import io.tidemark.reconcile.engine.IcebergTables;
 import io.tidemark.reconcile.engine.Observations;
-import io.tidemark.reconcile.engine.RawFiles;
 import io.tidemark.reconcile.engine.ReconciliationEngine;
-import io.tidemark.reconcile.engine.duckdb.DuckDbEngine;
+import io.tidemark.reconcile.engine.sql.RawReadPlan;
+import io.tidemark.reconcile.engine.sql.Sql;
+import io.tidemark.reconcile.kernel.EngineException;
+import io.tidemark.reconcile.storage.IcebergTables;
+import io.tidemark.reconcile.storage.RawFiles;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -140,15 +141,9 @@ public final class SqlEngine implements ReconciliationEngine {
     Map<String, String> rawTypes = RawTable.readTypes(spec, curatedTypes);
     ChangeMarkerType type = spec.changeMarker().type();
 
-    LocalDate fromDate = null;
-    Instant arrivedSince = null;
-    if (request.mode() == ReconciliationMode.WINDOW
-        && request.from() != null
-        && type == ChangeMarkerType.TIMESTAMP) {
-      fromDate = date(request.from()).minusDays(DuckDbEngine.PARTITION_SLACK_DAYS);
-      arrivedSince = request.from();
-    }
-    RawFiles.Listing listing = lister.list(spec.raw(), fromDate, arrivedSince);
+    RawReadPlan plan = RawReadPlan.of(request);
+    LocalDate fromDate = plan.fromDate();
+    RawFiles.Listing listing = lister.list(spec.raw(), fromDate, plan.arrivedSince());
     listing
         .strays()
         .forEach(
@@ -156,7 +151,7 @@ public final class SqlEngine implements ReconciliationEngine {
     List<String> lateFiles = new ArrayList<>();
     TreeSet<String> latePartitions = new TreeSet<>();
     for (RawFiles.RawFile f : listing.files()) {
-      if (fromDate != null && f.partitionDate().isBefore(fromDate)) {
+      if (plan.late(f.partitionDate())) {
         lateFiles.add(enginePath.apply(f.path()));
         latePartitions.add(f.partitionDate().toString());
       }

@@ -1,4 +1,4 @@
-package io.tidemark.reconcile.engine;
+package io.tidemark.reconcile.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tidemark.model.config.ChangeMarker;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.config.RawSource;
+import io.tidemark.reconcile.kernel.EngineException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -1,11 +1,12 @@
-package io.tidemark.reconcile.engine.sql;
+package io.tidemark.reconcile.engine.athena;
 
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.contract.RawKeys;
 import io.tidemark.model.contract.VersionOrder;
 import io.tidemark.model.json.Checks;
-import io.tidemark.reconcile.engine.EngineException;
+import io.tidemark.reconcile.engine.sql.Sql;
+import io.tidemark.reconcile.kernel.EngineException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

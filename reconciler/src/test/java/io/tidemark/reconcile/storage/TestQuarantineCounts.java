@@ -1,4 +1,4 @@
-package io.tidemark.reconcile.engine;
+package io.tidemark.reconcile.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,7 +1,8 @@
-package io.tidemark.reconcile.engine;
+package io.tidemark.reconcile.storage;
 
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.contract.IngestCommit;
+import io.tidemark.reconcile.kernel.EngineException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package io.tidemark.reconcile.engine;
+package io.tidemark.reconcile.kernel;
 
 /** The engine could not measure a dataset; the message reads "Cannot X: reason (values)". */
 public class EngineException extends RuntimeException {

@@ -1,10 +1,12 @@
-package io.tidemark.reconcile.engine;
+package io.tidemark.reconcile.storage;
 
 import io.tidemark.model.config.RawSource;
 import io.tidemark.model.contract.RawLayout;
 import io.tidemark.model.contract.RawLayout.StrayEntry;
-import io.tidemark.reconcile.engine.RawFiles.Listing;
-import io.tidemark.reconcile.engine.RawFiles.RawFile;
+import io.tidemark.reconcile.kernel.EngineException;
+import io.tidemark.reconcile.kernel.S3Location;
+import io.tidemark.reconcile.storage.RawFiles.Listing;
+import io.tidemark.reconcile.storage.RawFiles.RawFile;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;

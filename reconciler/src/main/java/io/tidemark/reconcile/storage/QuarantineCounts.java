@@ -1,5 +1,6 @@
-package io.tidemark.reconcile.engine;
+package io.tidemark.reconcile.storage;
 
+import io.tidemark.reconcile.kernel.EngineException;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;

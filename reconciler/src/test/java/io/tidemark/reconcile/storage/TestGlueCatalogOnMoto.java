@@ -1,4 +1,4 @@
-package io.tidemark.reconcile.engine;
+package io.tidemark.reconcile.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,6 +9,7 @@ import io.tidemark.model.testing.AwsService;
 import io.tidemark.model.testing.AwsSuite;
 import io.tidemark.model.testing.AwsTest;
 import io.tidemark.reconcile.fixtures.S3Clients;
+import io.tidemark.reconcile.kernel.EngineException;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.iceberg.Schema;
