@@ -51,60 +51,80 @@ public record Observations(
     strayEntries = List.copyOf(strayEntries);
   }
 
-  /** Observations of an engine that charges nothing for what it reads. */
-  public Observations(
-      long expectedRows,
-      long curatedRows,
-      Finding countDifference,
-      Finding missing,
-      Finding unexpected,
-      Finding duplicates,
-      Finding stale,
-      Finding mismatched,
-      Freshness freshness,
-      long bytesScanned,
-      List<ExcludedFile> excludedFiles,
-      List<StrayEntry> strayEntries) {
-    this(
-        expectedRows,
-        curatedRows,
-        countDifference,
-        missing,
-        unexpected,
-        duplicates,
-        stale,
-        mismatched,
-        freshness,
-        bytesScanned,
-        0,
-        excludedFiles,
-        strayEntries);
+  /**
+   * Observations of {@code expectedRows} and {@code curatedRows}; the rest is set on the builder.
+   */
+  public static Builder builder(long expectedRows, long curatedRows) {
+    return new Builder(expectedRows, curatedRows);
   }
 
-  /** Observations with no raw file excluded. */
-  public Observations(
-      long expectedRows,
-      long curatedRows,
-      Finding countDifference,
-      Finding missing,
-      Finding unexpected,
-      Finding duplicates,
-      Finding stale,
-      Finding mismatched,
-      Freshness freshness,
-      long bytesScanned) {
-    this(
-        expectedRows,
-        curatedRows,
-        countDifference,
-        missing,
-        unexpected,
-        duplicates,
-        stale,
-        mismatched,
-        freshness,
-        bytesScanned,
-        List.of(),
-        List.of());
+  /**
+   * Builds observations: the key findings and freshness are required; nothing scanned, nothing
+   * charged and no raw file left out unless set.
+   */
+  public static final class Builder {
+    private final long expectedRows;
+    private final long curatedRows;
+    private List<Finding> keyFindings;
+    private Freshness freshness;
+    private long bytesScanned;
+    private double scanCostUsd;
+    private List<ExcludedFile> excludedFiles = List.of();
+    private List<StrayEntry> strayEntries = List.of();
+
+    private Builder(long expectedRows, long curatedRows) {
+      this.expectedRows = expectedRows;
+      this.curatedRows = curatedRows;
+    }
+
+    /**
+     * The six key findings in the record's order: count difference, missing, unexpected,
+     * duplicates, stale, mismatched.
+     */
+    public Builder keyFindings(List<Finding> findings) {
+      if (findings.size() != 6) {
+        throw new IllegalArgumentException(
+            "Cannot observe " + findings.size() + " key findings: there are 6");
+      }
+      this.keyFindings = List.copyOf(findings);
+      return this;
+    }
+
+    public Builder freshness(Freshness freshness) {
+      this.freshness = freshness;
+      return this;
+    }
+
+    /** Bytes read from storage and what the engine charges for them, in US dollars. */
+    public Builder scanned(long bytes, double costUsd) {
+      this.bytesScanned = bytes;
+      this.scanCostUsd = costUsd;
+      return this;
+    }
+
+    /** Raw files left out whole and stray entries of the raw root. */
+    public Builder rawFiles(List<ExcludedFile> excluded, List<StrayEntry> strays) {
+      this.excludedFiles = excluded;
+      this.strayEntries = strays;
+      return this;
+    }
+
+    public Observations build() {
+      Objects.requireNonNull(keyFindings, "keyFindings is null");
+      return new Observations(
+          expectedRows,
+          curatedRows,
+          keyFindings.get(0),
+          keyFindings.get(1),
+          keyFindings.get(2),
+          keyFindings.get(3),
+          keyFindings.get(4),
+          keyFindings.get(5),
+          freshness,
+          bytesScanned,
+          scanCostUsd,
+          excludedFiles,
+          strayEntries);
+    }
   }
 }

@@ -1,6 +1,7 @@
 package io.tidemark.reconcile.engine.athena;
 
-import io.tidemark.model.config.ChangeMarkerType;
+import static io.tidemark.reconcile.engine.athena.TrinoDialect.SQL;
+
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.config.RawSource;
 import io.tidemark.model.report.ReconciliationMode;
@@ -9,16 +10,20 @@ import io.tidemark.reconcile.engine.Finding;
 import io.tidemark.reconcile.engine.Freshness;
 import io.tidemark.reconcile.engine.Observations;
 import io.tidemark.reconcile.engine.ReconciliationEngine;
+import io.tidemark.reconcile.engine.sql.FreshnessMeasure;
+import io.tidemark.reconcile.engine.sql.KeySamples;
 import io.tidemark.reconcile.engine.sql.RawReadPlan;
+import io.tidemark.reconcile.engine.sql.ReconciliationSql;
 import io.tidemark.reconcile.engine.sql.Sql;
+import io.tidemark.reconcile.engine.sql.Window;
 import io.tidemark.reconcile.kernel.EngineException;
 import io.tidemark.reconcile.storage.IcebergTables;
 import io.tidemark.reconcile.storage.RawFiles;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -70,20 +75,6 @@ public final class SqlEngine implements ReconciliationEngine {
   @FunctionalInterface
   public interface RawLister {
     RawFiles.Listing list(RawSource raw, LocalDate fromDate, Instant arrivedSince);
-  }
-
-  /** The key measures by label, in the order of {@link Observations}' findings. */
-  private static final Map<String, String> KEY_MEASURES = keyMeasures();
-
-  private static Map<String, String> keyMeasures() {
-    Map<String, String> m = new java.util.LinkedHashMap<>();
-    m.put("count_match keys", TrinoDialect.COUNT_DIFFERENCE);
-    m.put("missing_keys", TrinoDialect.MISSING);
-    m.put("unexpected_keys", TrinoDialect.UNEXPECTED);
-    m.put("duplicate_keys", TrinoDialect.DUPLICATES);
-    m.put("stale_versions", TrinoDialect.STALE);
-    m.put("value_mismatches", TrinoDialect.MISMATCHED);
-    return java.util.Collections.unmodifiableMap(m);
   }
 
   private final String name;
@@ -139,15 +130,36 @@ public final class SqlEngine implements ReconciliationEngine {
     Tables t = tables.apply(spec);
     Map<String, String> curatedTypes = curatedTypes(request);
     Map<String, String> rawTypes = RawTable.readTypes(spec, curatedTypes);
-    ChangeMarkerType type = spec.changeMarker().type();
-
     RawReadPlan plan = RawReadPlan.of(request);
-    LocalDate fromDate = plan.fromDate();
-    RawFiles.Listing listing = lister.list(spec.raw(), fromDate, plan.arrivedSince());
+    RawFiles.Listing listing = lister.list(spec.raw(), plan.fromDate(), plan.arrivedSince());
     listing
         .strays()
         .forEach(
             s -> LOG.warn("Not reading {} of dataset {}: {}", s.path(), spec.name(), s.problem()));
+    Sql prelude =
+        TrinoDialect.prelude(
+            spec,
+            t.raw(),
+            t.curated(),
+            rawTypes,
+            curatedTypes,
+            scope(plan, listing),
+            new TrinoDialect.Bounds(
+                Window.of(request),
+                Window.micros(request.futureLimit()),
+                request.mode() == ReconciliationMode.WINDOW));
+    Map<String, Instant> arrivals = new HashMap<>();
+    listing.files().forEach(f -> arrivals.put(enginePath.apply(f.path()), f.arrived()));
+    ExecutorService pool = Executors.newFixedThreadPool(maxInFlight, daemon(spec.name()));
+    try (QueryRunner runner = runners.get()) {
+      return new Run(pool, runner, prelude, request).observe(arrivals, listing);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** The partitions a request reads whole, and the late files of older ones by engine path. */
+  private TrinoDialect.RawScope scope(RawReadPlan plan, RawFiles.Listing listing) {
     List<String> lateFiles = new ArrayList<>();
     TreeSet<String> latePartitions = new TreeSet<>();
     for (RawFiles.RawFile f : listing.files()) {
@@ -156,85 +168,11 @@ public final class SqlEngine implements ReconciliationEngine {
         latePartitions.add(f.partitionDate().toString());
       }
     }
-    TrinoDialect.RawScope scope =
-        new TrinoDialect.RawScope(
-            fromDate == null ? null : fromDate.toString(),
-            lateFiles,
-            List.copyOf(latePartitions),
-            List.of());
-    TrinoDialect.Bounds bounds =
-        new TrinoDialect.Bounds(
-            request.from() == null ? null : micros(request.from()),
-            micros(request.to()),
-            request.from() == null ? null : date(request.from()).toString(),
-            date(request.to()).toString(),
-            micros(request.futureLimit()),
-            request.mode() == ReconciliationMode.WINDOW);
-    Sql prelude =
-        TrinoDialect.prelude(spec, t.raw(), t.curated(), rawTypes, curatedTypes, scope, bounds);
-    int n = request.sampleSize();
-
-    ExecutorService pool = Executors.newFixedThreadPool(maxInFlight, daemon(spec.name()));
-    try (QueryRunner runner = runners.get()) {
-      // Bucket sums first: when every bucket agrees, no key measure can find anything.
-      Future<Measured> counts =
-          pool.submit(
-              () -> measure(runner, "count_match rows", prelude, TrinoDialect.BUCKETS_DIFFERING));
-      Map<String, Instant> arrivals = new java.util.HashMap<>();
-      listing.files().forEach(f -> arrivals.put(enginePath.apply(f.path()), f.arrived()));
-      Future<Freshness> freshness =
-          pool.submit(() -> freshness(runner, prelude, request, bounds, arrivals));
-      Measured c = get(counts);
-      boolean compare = c.error() != null || number(c.result().rows().get(0).get(0)) > 0;
-      List<Measured> keyMeasures;
-      if (compare) {
-        List<Future<Measured>> running = new ArrayList<>();
-        KEY_MEASURES.forEach(
-            (label, query) -> running.add(keys(pool, runner, label, prelude, query, n)));
-        keyMeasures = running.stream().map(SqlEngine::get).toList();
-      } else {
-        LOG.debug("Dataset {}: every key bucket agrees; no key measure runs", spec.name());
-        Measured none = new Measured(new QueryResult(null, List.of(), 0), null, 0);
-        keyMeasures = java.util.Collections.nCopies(KEY_MEASURES.size(), none);
-      }
-      Freshness fresh = get(freshness);
-      List<Finding> findings =
-          new ArrayList<>(keyMeasures.stream().map(SqlEngine::finding).toList());
-      long expectedRows = 0;
-      long curatedRows = 0;
-      if (c.error() != null) {
-        findings.set(0, Finding.failed(c.error()));
-      } else {
-        List<String> row = c.result().rows().get(0);
-        expectedRows = number(row.get(1));
-        curatedRows = number(row.get(2));
-      }
-      // count_match reads both its queries.
-      findings.set(0, findings.get(0).withBytesScanned(keyMeasures.get(0).bytes() + c.bytes()));
-      List<Long> perQuery = new ArrayList<>();
-      perQuery.add(c.bytes());
-      if (compare) {
-        keyMeasures.forEach(m -> perQuery.add(m.bytes())); // only the queries that ran are billed
-      }
-      perQuery.add(fresh.bytesScanned());
-      long bytes = perQuery.stream().mapToLong(Long::longValue).sum();
-      return new Observations(
-          expectedRows,
-          curatedRows,
-          findings.get(0),
-          findings.get(1),
-          findings.get(2),
-          findings.get(3),
-          findings.get(4),
-          findings.get(5),
-          fresh,
-          bytes,
-          pricing.costUsd(perQuery),
-          List.of(),
-          listing.strays());
-    } finally {
-      pool.shutdownNow();
-    }
+    return new TrinoDialect.RawScope(
+        plan.fromDate() == null ? null : plan.fromDate().toString(),
+        lateFiles,
+        List.copyOf(latePartitions),
+        List.of());
   }
 
   /**
@@ -246,118 +184,155 @@ public final class SqlEngine implements ReconciliationEngine {
    */
   record Measured(QueryResult result, String error, long bytes) {}
 
-  private static Future<Measured> keys(
-      ExecutorService pool,
-      QueryRunner runner,
-      String label,
-      Sql prelude,
-      String keysQuery,
-      int sampleSize) {
-    Sql sql = new Sql().append(prelude).append(TrinoDialect.countAndSample(keysQuery, sampleSize));
-    return pool.submit(() -> measure(runner, label, sql));
+  /** One reconciliation's queries, all after the same prelude. */
+  private final class Run {
+    private final ExecutorService pool;
+    private final QueryRunner runner;
+    private final Sql prelude;
+    private final EngineRequest request;
+
+    Run(ExecutorService pool, QueryRunner runner, Sql prelude, EngineRequest request) {
+      this.pool = pool;
+      this.runner = runner;
+      this.prelude = prelude;
+      this.request = request;
+    }
+
+    Observations observe(Map<String, Instant> arrivals, RawFiles.Listing listing) {
+      // Bucket sums first: when every bucket agrees, no key measure can find anything.
+      Future<Measured> counts =
+          pool.submit(() -> measure("count_match rows", SQL.checkedBucketsDiffering()));
+      Future<Freshness> freshness =
+          pool.submit(
+              () -> FreshnessMeasure.measure(new FreshnessQueries(this), request, arrivals));
+      Measured c = get(counts);
+      boolean compare = c.error() != null || KeySamples.number(c.result().rows().get(0).get(0)) > 0;
+      List<Measured> keyMeasures = compare ? keyMeasures() : skippedKeyMeasures();
+      Freshness fresh = get(freshness);
+      List<Finding> findings =
+          new ArrayList<>(keyMeasures.stream().map(SqlEngine::finding).toList());
+      long expectedRows = 0;
+      long curatedRows = 0;
+      if (c.error() != null) {
+        findings.set(0, Finding.failed(c.error()));
+      } else {
+        List<String> row = c.result().rows().get(0);
+        expectedRows = KeySamples.number(row.get(1));
+        curatedRows = KeySamples.number(row.get(2));
+      }
+      // count_match reads both its queries.
+      findings.set(0, findings.get(0).withBytesScanned(keyMeasures.get(0).bytes() + c.bytes()));
+      List<Long> perQuery = new ArrayList<>();
+      perQuery.add(c.bytes());
+      if (compare) {
+        keyMeasures.forEach(m -> perQuery.add(m.bytes())); // only the queries that ran are billed
+      }
+      perQuery.add(fresh.bytesScanned());
+      long bytes = perQuery.stream().mapToLong(Long::longValue).sum();
+      return Observations.builder(expectedRows, curatedRows)
+          .keyFindings(findings)
+          .freshness(fresh)
+          .scanned(bytes, pricing.costUsd(perQuery))
+          .rawFiles(List.of(), listing.strays())
+          .build();
+    }
+
+    private List<Measured> keyMeasures() {
+      List<Future<Measured>> running = new ArrayList<>();
+      for (ReconciliationSql.KeyMeasure m : SQL.keyMeasures()) {
+        Sql keys =
+            ReconciliationSql.countAndSample(new Sql().append(m.keys()), request.sampleSize());
+        running.add(pool.submit(() -> measure(m.label(), keys)));
+      }
+      return running.stream().map(SqlEngine::get).toList();
+    }
+
+    private List<Measured> skippedKeyMeasures() {
+      LOG.debug(
+          "Dataset {}: every key bucket agrees; no key measure runs", request.dataset().name());
+      Measured none = new Measured(new QueryResult(null, List.of(), 0), null, 0);
+      return Collections.nCopies(SQL.keyMeasures().size(), none);
+    }
+
+    Measured measure(String label, String query) {
+      return measure(label, new Sql().append(query));
+    }
+
+    /** Runs the prelude and {@code query}; a failure is returned, never thrown. */
+    Measured measure(String label, Sql query) {
+      Sql sql = new Sql().append(prelude).append(query);
+      try {
+        QueryResult r = runner.run(label, sql.text(), sql.params());
+        return new Measured(r, null, r.bytesScanned());
+      } catch (QueryFailedException e) {
+        return new Measured(null, "Cannot run the query for " + label + ": " + e.getMessage(), 0);
+      } catch (RuntimeException e) {
+        return new Measured(null, "Cannot run the query for " + label + ": " + e, 0);
+      }
+    }
   }
 
-  private static Measured measure(QueryRunner runner, String label, Sql prelude, String query) {
-    return measure(runner, label, new Sql().append(prelude).append(query));
-  }
+  /** Freshness's queries, each after the prelude; a failed one fails freshness with its bytes. */
+  private static final class FreshnessQueries implements FreshnessMeasure.Queries {
+    private final Run run;
+    private final Sql cap;
+    private long bytes;
 
-  private static Measured measure(QueryRunner runner, String label, Sql sql) {
-    try {
-      QueryResult r = runner.run(label, sql.text(), sql.params());
-      return new Measured(r, null, r.bytesScanned());
-    } catch (QueryFailedException e) {
-      return new Measured(null, "Cannot run the query for " + label + ": " + e.getMessage(), 0);
-    } catch (RuntimeException e) {
-      return new Measured(null, "Cannot run the query for " + label + ": " + e, 0);
+    FreshnessQueries(Run run) {
+      this.run = run;
+      this.cap = SQL.cap(run.request.dataset().changeMarker().type(), Window.of(run.request));
+    }
+
+    @Override
+    public FreshnessMeasure.Markers markers() throws FreshnessMeasure.Failed {
+      List<String> row = rows("freshness", ReconciliationSql.markers(cap)).get(0);
+      return new FreshnessMeasure.Markers(
+          KeySamples.nullableNumber(row.get(0)),
+          KeySamples.nullableNumber(row.get(1)),
+          KeySamples.nullableNumber(row.get(2)));
+    }
+
+    @Override
+    public Finding pendingKeys(long newerThan) throws FreshnessMeasure.Failed {
+      Sql keys =
+          ReconciliationSql.countAndSample(
+              ReconciliationSql.pendingExpectedKeys(newerThan), run.request.sampleSize());
+      Measured p = ran("freshness pending keys", keys);
+      return KeySamples.finding(p.result().rows(), p.bytes());
+    }
+
+    @Override
+    public List<String> pendingFiles(long newerThan) throws FreshnessMeasure.Failed {
+      return rows("freshness waiting files", ReconciliationSql.pendingFiles(cap, newerThan))
+          .stream()
+          .map(file -> file.get(0))
+          .toList();
+    }
+
+    @Override
+    public long bytesScanned() {
+      return bytes;
+    }
+
+    private List<List<String>> rows(String label, Sql query) throws FreshnessMeasure.Failed {
+      return ran(label, query).result().rows();
+    }
+
+    private Measured ran(String label, Sql query) throws FreshnessMeasure.Failed {
+      Measured m = run.measure(label, query);
+      bytes += m.bytes();
+      if (m.error() != null) {
+        throw new FreshnessMeasure.Failed(m.error());
+      }
+      return m;
     }
   }
 
   /** A key measure's rows ({@code total, key}) as a finding. */
   private static Finding finding(Measured m) {
-    if (m.error() != null) {
-      return Finding.failed(m.error());
-    }
-    List<List<String>> rows = m.result().rows();
-    long total = rows.isEmpty() ? 0 : number(rows.get(0).get(0));
-    List<String> sample = rows.stream().map(r -> r.get(1)).toList();
-    return new Finding(total, sample, null, m.bytes());
-  }
-
-  private static Freshness freshness(
-      QueryRunner runner,
-      Sql prelude,
-      EngineRequest r,
-      TrinoDialect.Bounds bounds,
-      Map<String, Instant> arrivals) {
-    ChangeMarkerType type = r.dataset().changeMarker().type();
-    boolean timestamps = type == ChangeMarkerType.TIMESTAMP;
-    Measured markers =
-        measure(
-            runner,
-            "freshness",
-            new Sql().append(prelude).append(TrinoDialect.markers(type, bounds)));
-    if (markers.error() != null) {
-      return Freshness.failed(markers.error(), markers.bytes());
-    }
-    List<String> row = markers.result().rows().get(0);
-    Long curated = nullableNumber(row.get(0));
-    Long raw = nullableNumber(row.get(1));
-    Long behindSince = curated != null ? curated : raw == null ? null : nullableNumber(row.get(2));
-    long bytes = markers.bytes();
-    Finding pending = Finding.of(0, List.of());
-    if (behindSince != null) {
-      Sql keys = TrinoDialect.pending(curated != null ? curated : Long.MIN_VALUE);
-      Measured p =
-          measure(
-              runner,
-              "freshness pending keys",
-              new Sql().append(prelude).append(TrinoDialect.countAndSample(keys, r.sampleSize())));
-      bytes += p.bytes();
-      if (p.error() != null) {
-        return Freshness.failed(p.error(), bytes);
-      }
-      pending = finding(p);
-    }
-    Double lagNow = null;
-    if (timestamps && behindSince != null) {
-      lagNow = Math.max(0, (micros(r.now()) - behindSince) / 1e6);
-    } else if (!timestamps) {
-      // A sequence carries no time: how long the oldest file curated has not caught up with has
-      // been waiting (the same measure as the embedded engine's).
-      List<String> waiting = new ArrayList<>();
-      if (behindSince != null) {
-        Measured f =
-            measure(
-                runner,
-                "freshness waiting files",
-                new Sql()
-                    .append(prelude)
-                    .append(
-                        TrinoDialect.pendingFiles(
-                            type, bounds, curated != null ? curated : Long.MIN_VALUE)));
-        bytes += f.bytes();
-        if (f.error() != null) {
-          return Freshness.failed(f.error(), bytes);
-        }
-        f.result().rows().forEach(file -> waiting.add(file.get(0)));
-      }
-      try {
-        lagNow = Freshness.sinceOldestArrival(waiting, arrivals, r.now());
-      } catch (IllegalStateException e) {
-        return Freshness.failed(e.getMessage(), bytes);
-      }
-    }
-    return new Freshness(
-        curated == null ? null : marker(curated, timestamps),
-        raw == null ? null : marker(raw, timestamps),
-        lagNow,
-        pending,
-        null,
-        bytes);
-  }
-
-  private static double marker(long value, boolean timestamps) {
-    return timestamps ? value / 1e6 : value;
+    return m.error() != null
+        ? Finding.failed(m.error())
+        : KeySamples.finding(m.result().rows(), m.bytes());
   }
 
   private static Map<String, String> curatedTypes(EngineRequest request) {
@@ -381,28 +356,11 @@ public final class SqlEngine implements ReconciliationEngine {
     }
   }
 
-  private static long number(String s) {
-    Long v = nullableNumber(s);
-    return v == null ? 0 : v;
-  }
-
-  private static Long nullableNumber(String s) {
-    return s == null ? null : Long.parseLong(s.trim());
-  }
-
   private static java.util.concurrent.ThreadFactory daemon(String dataset) {
     return r -> {
       Thread t = new Thread(r, "sql-engine-" + dataset);
       t.setDaemon(true);
       return t;
     };
-  }
-
-  static long micros(Instant i) {
-    return ChronoUnit.MICROS.between(Instant.EPOCH, i);
-  }
-
-  static LocalDate date(Instant i) {
-    return LocalDate.ofInstant(i, ZoneOffset.UTC);
   }
 }

@@ -1,29 +1,29 @@
 package io.tidemark.reconcile.engine.athena;
 
-import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
-import io.tidemark.model.contract.RawKeys;
-import io.tidemark.model.contract.VersionOrder;
 import io.tidemark.model.json.Checks;
+import io.tidemark.reconcile.engine.sql.ColumnKind;
+import io.tidemark.reconcile.engine.sql.ReconciliationSql;
 import io.tidemark.reconcile.engine.sql.Sql;
-import io.tidemark.reconcile.kernel.EngineException;
+import io.tidemark.reconcile.engine.sql.SqlDialect;
+import io.tidemark.reconcile.engine.sql.Window;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * Every SQL text of the Athena engine, in Athena engine v3's dialect, which is Trino's: the same
- * observations as the DuckDB engine's temporary tables, written as one {@code WITH} prelude per
- * request and one query per measure (Athena has no temporary tables, and bills each query for what
- * it scans, so each measure's bytes are its own).
+ * Athena engine v3's dialect of the {@link ReconciliationSql}, which is Trino's: the canonical
+ * relations written as one {@code WITH} prelude per request ({@link #prelude}) and one query per
+ * measure (Athena has no temporary tables, and bills each query for what it scans, so each
+ * measure's bytes are its own).
  *
  * <p>Identifiers come only from validated configuration ({@link #quote}); every value (window
  * bounds, file paths, operation codes, sample sizes) is a {@code ?} parameter. Athena substitutes
  * execution parameters as literals; Trino's JDBC driver binds them; the text is the same.
  *
- * <p>The canonical rows are those of the DuckDB engine ({@code raw_versions}, {@code expected},
- * {@code curated_rows}, {@code checked}, ...), with two differences that Athena forces:
+ * <p>Two differences from the DuckDB engine are forced by Athena:
  *
  * <ul>
  *   <li>Timestamps: Athena reads a Hive table's timestamps at millisecond precision, Iceberg's at
@@ -33,14 +33,30 @@ import java.util.Map;
  *       delete flag and file (a source defect inside one file) stay tied: any of their values is
  *       accepted as the expected one. The job and the DuckDB engine take the first delivered row.
  * </ul>
+ *
+ * The {@code row_hash} is the hex MD5 of the compared values joined by U+001F.
  */
-public final class TrinoDialect {
-  static final String KEY_SEPARATOR = "chr(31)";
-  static final String NULL_TOKEN = "chr(30)";
-  static final String DISPLAY_SEPARATOR = "|";
+public final class TrinoDialect implements SqlDialect {
+  /** The statements, in this dialect. */
+  static final ReconciliationSql SQL = new ReconciliationSql(new TrinoDialect());
 
   /** Athena's (and Trino's Hive connector's) column of a row's source file URI. */
   static final String PATH_COLUMN = "\"$path\"";
+
+  /** The contract's type names of each kind but timestamps and decimals (Spark SQL's names). */
+  private static final Map<String, ColumnKind> KINDS =
+      Map.ofEntries(
+          Map.entry("string", ColumnKind.TEXT),
+          Map.entry("date", ColumnKind.DATE),
+          Map.entry("float", ColumnKind.FLOATING),
+          Map.entry("double", ColumnKind.FLOATING),
+          Map.entry("real", ColumnKind.FLOATING),
+          Map.entry("binary", ColumnKind.BINARY),
+          Map.entry("tinyint", ColumnKind.INTEGER),
+          Map.entry("smallint", ColumnKind.INTEGER),
+          Map.entry("int", ColumnKind.INTEGER),
+          Map.entry("integer", ColumnKind.INTEGER),
+          Map.entry("bigint", ColumnKind.INTEGER));
 
   private TrinoDialect() {}
 
@@ -63,6 +79,103 @@ public final class TrinoDialect {
     }
     return String.join(".", quoted);
   }
+
+  // ---- what differs from DuckDB ----
+
+  @Override
+  public String column(String name) {
+    return quote(name);
+  }
+
+  /** The types of the raw and curated tables, as contract type names. */
+  @Override
+  public ColumnKind kind(String type) {
+    return ColumnKind.of(type, KINDS);
+  }
+
+  @Override
+  public Sql regexMatches(String text, String pattern) {
+    return new Sql().append("regexp_like(" + text + ", ").param(pattern).append(")");
+  }
+
+  /** Epoch microseconds of a timestamp, reduced to whole milliseconds, in exact integer math. */
+  @Override
+  public String epochMicros(String timestamp) {
+    return "(date_diff('millisecond', from_unixtime(0), CAST(CAST("
+        + timestamp
+        + " AS timestamp(3)) AS timestamp(3) with time zone)) * 1000)";
+  }
+
+  /** A date casts to {@code timestamp(3)} as it is. */
+  @Override
+  public String dateAsTimestamp(String date) {
+    return date;
+  }
+
+  @Override
+  public String parseTimestamp(String text) {
+    return "try(from_iso8601_timestamp(" + text + "))";
+  }
+
+  @Override
+  public String binaryAsText(String column) {
+    return "to_hex(" + column + ")";
+  }
+
+  @Override
+  public String hash(List<String> texts) {
+    return texts.isEmpty()
+        ? "to_hex(md5(to_utf8('')))"
+        : "to_hex(md5(to_utf8(concat_ws("
+            + ReconciliationSql.KEY_SEPARATOR
+            + ", "
+            + String.join(", ", texts)
+            + "))))";
+  }
+
+  @Override
+  public String bucket(String key, int buckets) {
+    return "from_big_endian_64(xxhash64(to_utf8(" + key + "))) % " + buckets;
+  }
+
+  /** Trino's order-insensitive {@code checksum} of a row. */
+  @Override
+  public String checksum(List<String> values) {
+    return "checksum(ROW(" + String.join(", ", values) + "))";
+  }
+
+  /** The partition column is text ({@code YYYY-MM-DD}), compared as text. */
+  @Override
+  public Sql date(String isoDate) {
+    return new Sql().param(isoDate);
+  }
+
+  @Override
+  public String fileColumn() {
+    return PATH_COLUMN;
+  }
+
+  @Override
+  public Optional<String> rowPositionColumn() {
+    return Optional.empty();
+  }
+
+  @Override
+  public String columnsOwner() {
+    return "the table has";
+  }
+
+  @Override
+  public String argMax(String value, String by) {
+    return "max_by(" + value + ", " + by + ")";
+  }
+
+  @Override
+  public String wideIntegerType() {
+    return "decimal(38, 0)";
+  }
+
+  // ---- the prelude ----
 
   /**
    * Which raw rows a request reads.
@@ -90,22 +203,13 @@ public final class TrinoDialect {
   }
 
   /**
-   * The window bounds of a request, in marker units.
+   * What a request compares.
    *
-   * @param fromMicros window start (exclusive), epoch microseconds; null when open
-   * @param toMicros window end (inclusive), epoch microseconds
-   * @param fromDate window start's date, for sequence markers; null when open
-   * @param toDate window end's date
+   * @param window the window, in marker units
    * @param futureLimitMicros the latest valid timestamp marker
-   * @param window whether only the window's keys are checked (WINDOW mode)
+   * @param windowMode whether only the window's keys are checked (WINDOW mode)
    */
-  public record Bounds(
-      Long fromMicros,
-      long toMicros,
-      String fromDate,
-      String toDate,
-      long futureLimitMicros,
-      boolean window) {}
+  public record Bounds(Window window, long futureLimitMicros, boolean windowMode) {}
 
   /**
    * The prelude every measure query starts with: the canonical raw and curated rows, the expected
@@ -123,12 +227,40 @@ public final class TrinoDialect {
       Map<String, String> curatedTypes,
       RawScope scope,
       Bounds b) {
-    ChangeMarkerType type = spec.changeMarker().type();
-    Sql sql = new Sql().append("WITH raw_src AS (");
-    sql.append(rawSelect(spec, rawTable, rawTypes)).append(" WHERE ").append(rawScope(spec, scope));
+    Sql cap = SQL.cap(spec.changeMarker().type(), b.window());
+    return new Sql()
+        .append("WITH raw_src AS (")
+        .append(rawSource(spec, rawTable, rawTypes, scope))
+        .append("), raw_versions AS (")
+        .append(SQL.rawVersions(spec, new Sql().append("raw_src"), b.futureLimitMicros()))
+        .append("), expected AS (")
+        .append(SQL.expected(cap))
+        .append("), in_flight AS (")
+        .append(SQL.inFlight(cap))
+        .append("), curated_rows AS (")
+        .append(SQL.curatedRows(spec, curatedTypes, quoteTable(curatedTable)))
+        .append("), checked AS (")
+        .append(checked(spec, b))
+        .append("), exp AS (")
+        .append(SQL.checkedExpected())
+        .append("), cur_rows AS (")
+        .append(SQL.checkedCuratedRows(spec, null, null))
+        .append("), cur AS (")
+        .append(ReconciliationSql.CHECKED_CURATED)
+        .append(") ");
+  }
+
+  /** The raw rows a request reads: its partitions, and the late files of older ones by name. */
+  private static Sql rawSource(
+      DatasetSpec spec, String rawTable, Map<String, String> types, RawScope scope) {
+    ReconciliationSql.RawSource from =
+        new ReconciliationSql.RawSource(
+            quoteTable(rawTable), quote(spec.raw().partitionColumn()), Optional.empty());
+    Sql sql = new Sql().append(SQL.rawRows(spec, types, from));
+    sql.append(" WHERE ").append(rawScope(spec, scope));
     if (!scope.lateFiles().isEmpty()) {
       sql.append(" UNION ALL ")
-          .append(rawSelect(spec, rawTable, rawTypes))
+          .append(SQL.rawRows(spec, types, from))
           .append(" WHERE ")
           .append(quote(spec.raw().partitionColumn()))
           .append(" IN (")
@@ -139,77 +271,16 @@ public final class TrinoDialect {
           .append(params(scope.lateFiles()))
           .append(")");
     }
-    sql.append("), raw_versions AS (SELECT key, marker, is_delete, row_hash, src, part_date")
-        .append(" FROM raw_src WHERE key_ok AND op_ok AND marker IS NOT NULL");
-    if (type == ChangeMarkerType.TIMESTAMP) {
-      sql.append(" AND marker <= ").param(b.futureLimitMicros());
-    }
-    sql.append("), expected AS (SELECT key, marker, is_delete, row_hash FROM (SELECT *, rank()")
-        .append(" OVER (PARTITION BY key ORDER BY ")
-        .append(VersionOrder.sqlOrderByWithoutPosition("marker", "is_delete", "src"))
-        .append(") AS rk FROM raw_versions WHERE ")
-        .append(cap(type, b))
-        .append(") AS ranked WHERE rk = 1)")
-        .append(", in_flight AS (SELECT DISTINCT key FROM raw_versions WHERE NOT (")
-        .append(cap(type, b))
-        .append("))")
-        .append(", curated_rows AS (SELECT ")
-        .append(keyExpr(spec, curatedTypes))
-        .append(" AS key, ")
-        .append(markerExpr(spec, curatedTypes))
-        .append(" AS marker, ")
-        .append(hashExpr(spec, curatedTypes))
-        .append(" AS row_hash FROM ")
-        .append(quoteTable(curatedTable))
-        .append(")");
-    if (b.window()) {
-      sql.append(", checked AS ((SELECT key FROM raw_versions WHERE ")
-          .append(rawWindow(type, b))
-          .append(") UNION (SELECT key FROM curated_rows WHERE ")
-          .append(curatedWindow(type, b))
-          .append(") EXCEPT (SELECT key FROM in_flight))");
-    } else {
-      sql.append(
-          ", checked AS ((SELECT key FROM expected) UNION (SELECT key FROM curated_rows)"
-              + " EXCEPT (SELECT key FROM in_flight))");
-    }
-    return sql.append(
-        ", exp AS (SELECT key, max(marker) AS marker, bool_or(is_delete) AS is_delete,"
-            + " array_agg(row_hash) AS hashes FROM expected"
-            + " WHERE key IN (SELECT key FROM checked) GROUP BY key)"
-            + ", cur_rows AS (SELECT * FROM curated_rows WHERE key IN (SELECT key FROM checked))"
-            + ", cur AS (SELECT key, count(*) AS n, max(marker) AS marker FROM cur_rows"
-            + " GROUP BY key) ");
+    return sql;
   }
 
-  private static Sql rawSelect(DatasetSpec spec, String rawTable, Map<String, String> types) {
-    Sql sql =
-        new Sql()
-            .append("SELECT ")
-            .append(keyExpr(spec, types))
-            .append(" AS key, ")
-            .append(markerExpr(spec, types))
-            .append(" AS marker, ");
-    String op = spec.operationColumn();
-    if (op == null || !types.containsKey(op.toLowerCase(Locale.ROOT))) {
-      sql.append("false AS is_delete, true AS op_ok, ");
-    } else {
-      String opText = "CAST(" + quote(op) + " AS varchar)";
-      sql.append("coalesce(" + opText + " = ")
-          .param(DatasetSpec.OPERATION_DELETE)
-          .append(", false) AS is_delete, (" + opText + " IS NULL OR " + opText + " IN (")
-          .param(DatasetSpec.OPERATION_UPSERT)
-          .append(", ")
-          .param(DatasetSpec.OPERATION_DELETE)
-          .append(")) AS op_ok, ");
+  private static Sql checked(DatasetSpec spec, Bounds b) {
+    if (!b.windowMode()) {
+      return new Sql().append(SQL.checkedAll(""));
     }
-    return sql.append(hashExpr(spec, types))
-        .append(" AS row_hash, " + PATH_COLUMN + " AS src, ")
-        .append(quote(spec.raw().partitionColumn()))
-        .append(" AS part_date, ")
-        .append(keysValid(spec))
-        .append(" AS key_ok FROM ")
-        .append(quoteTable(rawTable));
+    return SQL.checkedInWindow(
+        SQL.rawWindow(spec.changeMarker().type(), b.window()),
+        SQL.curatedWindowKeys(spec, null, null, b.window(), new Sql()));
   }
 
   /** The partitions and files a request reads; pruning happens on the partition column. */
@@ -233,248 +304,5 @@ public final class TrinoDialect {
       sql.append(i == 0 ? "" : ", ").param(values.get(i));
     }
     return sql;
-  }
-
-  /** Whether a raw version is at or before the window end (see the DuckDB dialect). */
-  static Sql cap(ChangeMarkerType type, Bounds b) {
-    return type == ChangeMarkerType.TIMESTAMP
-        ? new Sql().append("marker <= ").param(b.toMicros())
-        : new Sql().append("part_date <= ").param(b.toDate());
-  }
-
-  private static Sql rawWindow(ChangeMarkerType type, Bounds b) {
-    Sql sql = new Sql().append("(");
-    if (type == ChangeMarkerType.TIMESTAMP) {
-      if (b.fromMicros() != null) {
-        sql.append("marker > ").param(b.fromMicros()).append(" AND ");
-      }
-      sql.append("marker <= ").param(b.toMicros());
-    } else {
-      if (b.fromDate() != null) {
-        sql.append("part_date >= ").param(b.fromDate()).append(" AND ");
-      }
-      sql.append("part_date <= ").param(b.toDate());
-    }
-    return sql.append(")");
-  }
-
-  private static Sql curatedWindow(ChangeMarkerType type, Bounds b) {
-    Sql sql = new Sql().append("(");
-    if (type == ChangeMarkerType.TIMESTAMP) {
-      if (b.fromMicros() != null) {
-        sql.append("marker > ").param(b.fromMicros()).append(" AND ");
-      }
-      sql.append("marker <= ").param(b.toMicros());
-    } else {
-      sql.append("false");
-    }
-    return sql.append(")");
-  }
-
-  // ---- the measures: each selects the offending keys as `key` ----
-
-  static final String MISSING =
-      "SELECT e.key FROM exp e WHERE NOT e.is_delete AND NOT EXISTS"
-          + " (SELECT 1 FROM cur c WHERE c.key = e.key)";
-  static final String UNEXPECTED =
-      "SELECT c.key FROM cur c LEFT JOIN exp e ON c.key = e.key"
-          + " WHERE e.key IS NULL OR e.is_delete";
-  static final String DUPLICATES = "SELECT key FROM cur WHERE n > 1";
-  static final String STALE =
-      "SELECT c.key FROM cur c JOIN exp e ON c.key = e.key"
-          + " WHERE NOT e.is_delete AND c.marker <> e.marker";
-
-  /** At the same marker, a curated row matching none of the tied expected values. */
-  static final String MISMATCHED =
-      "SELECT DISTINCT r.key FROM cur_rows r JOIN exp e ON r.key = e.key"
-          + " WHERE NOT e.is_delete AND r.marker = e.marker AND NOT contains(e.hashes, r.row_hash)";
-
-  static final String COUNT_DIFFERENCE =
-      "(" + MISSING + ") UNION (" + UNEXPECTED + ") UNION (" + DUPLICATES + ")";
-
-  /** One row: expected live rows among the checked keys, curated rows among them. */
-  static final String COUNTS =
-      "SELECT (SELECT count(*) FROM exp WHERE NOT is_delete), (SELECT count(*) FROM cur_rows)";
-
-  /** Buckets of keys the layers are summed in before any row is compared. */
-  static final int BUCKETS = 4096;
-
-  private static String bucket(String key) {
-    return "from_big_endian_64(xxhash64(to_utf8(" + key + "))) % " + BUCKETS;
-  }
-
-  /**
-   * One row: how many buckets of checked keys differ between the layers, then the same two counts
-   * as {@link #COUNTS}. Per bucket, each side's live rows are counted and summed by Trino's
-   * order-insensitive {@code checksum} of (key, marker, compared-values hash); a bucket holding a
-   * key whose latest versions tie on the marker (several acceptable values) counts as different.
-   * When no bucket differs, no key measure can find anything and their queries need not run: a
-   * healthy table costs this query (and freshness's) instead of one scan per measure.
-   */
-  static final String BUCKETS_DIFFERING =
-      "SELECT count_if(coalesce(r.n, 0) <> coalesce(c.n, 0) OR r.x IS DISTINCT FROM c.x"
-          + " OR coalesce(r.ties, 0) > 0), coalesce(sum(r.n), 0), coalesce(sum(c.n), 0) FROM"
-          + " (SELECT "
-          + bucket("key")
-          + " AS b, count_if(NOT is_delete) AS n,"
-          + " checksum(ROW(key, marker, hashes[1])) FILTER (WHERE NOT is_delete) AS x,"
-          + " count_if(cardinality(hashes) > 1) AS ties FROM exp GROUP BY 1) r"
-          + " FULL OUTER JOIN (SELECT "
-          + bucket("key")
-          + " AS b, count(*) AS n, checksum(ROW(key, marker, row_hash)) AS x"
-          + " FROM cur_rows GROUP BY 1) c ON r.b = c.b";
-
-  /** One row: the newest curated marker, the newest and oldest raw ones up to the window end. */
-  static Sql markers(ChangeMarkerType type, Bounds b) {
-    return new Sql()
-        .append("SELECT (SELECT max(marker) FROM curated_rows), (SELECT max(marker) FROM")
-        .append(" raw_versions WHERE ")
-        .append(cap(type, b))
-        .append("), (SELECT min(marker) FROM raw_versions WHERE ")
-        .append(cap(type, b))
-        .append(")");
-  }
-
-  /** The raw files holding a valid version up to the window end newer than {@code newest}. */
-  static Sql pendingFiles(ChangeMarkerType type, Bounds b, long newestCurated) {
-    return new Sql()
-        .append("SELECT DISTINCT src FROM raw_versions WHERE ")
-        .append(cap(type, b))
-        .append(" AND marker > ")
-        .param(newestCurated);
-  }
-
-  /** Keys whose expected version is newer than the newest curated marker. */
-  static Sql pending(long newestCurated) {
-    return new Sql().append("SELECT key FROM expected WHERE marker > ").param(newestCurated);
-  }
-
-  /**
-   * A key query as rows of {@code (total, key)}: every row carries the number of distinct keys; the
-   * first {@code limit} keys in key order are shown with {@code |} between columns. No row means no
-   * key.
-   */
-  static Sql countAndSample(Sql keys, int limit) {
-    return new Sql()
-        .append("SELECT total, k FROM (SELECT replace(key, " + KEY_SEPARATOR + ", ")
-        .param(DISPLAY_SEPARATOR)
-        .append(") AS k, count(*) OVER () AS total, row_number() OVER (ORDER BY key) AS rn")
-        .append(" FROM (SELECT DISTINCT key FROM (")
-        .append(keys)
-        .append(") AS q) AS d) AS s WHERE rn <= ")
-        .param((long) limit)
-        .append(" ORDER BY k");
-  }
-
-  static Sql countAndSample(String keys, int limit) {
-    return countAndSample(new Sql().append(keys), limit);
-  }
-
-  // ---- expressions over one source row ----
-
-  static String keyExpr(DatasetSpec spec, Map<String, String> types) {
-    List<String> parts = new ArrayList<>();
-    for (String k : spec.keyColumns()) {
-      requireColumn(types, k, "key");
-      parts.add("CAST(" + quote(k) + " AS varchar)");
-    }
-    return parts.size() == 1
-        ? parts.get(0)
-        : "concat_ws(" + KEY_SEPARATOR + ", " + String.join(", ", parts) + ")";
-  }
-
-  /** Whether every key column holds a valid key under {@link RawKeys}. */
-  static Sql keysValid(DatasetSpec spec) {
-    Sql sql = new Sql().append("(");
-    boolean first = true;
-    for (String k : spec.keyColumns()) {
-      String text = "CAST(" + quote(k) + " AS varchar)";
-      sql.append(first ? "" : " AND ")
-          .append("(" + text + " IS NOT NULL AND NOT regexp_like(" + text + ", ")
-          .param(RawKeys.BLANK_PATTERN)
-          .append(") AND NOT regexp_like(" + text + ", ")
-          .param(RawKeys.MALFORMED_PATTERN)
-          .append("))");
-      first = false;
-    }
-    return sql.append(")");
-  }
-
-  /**
-   * The change marker as a bigint: epoch microseconds (at millisecond precision, see the class
-   * comment) or the sequence; NULL when unparseable.
-   */
-  static String markerExpr(DatasetSpec spec, Map<String, String> types) {
-    String column = spec.changeMarker().column();
-    String type = requireColumn(types, column, "change marker");
-    String c = quote(column);
-    if (spec.changeMarker().type() == ChangeMarkerType.TIMESTAMP) {
-      if (type.startsWith("timestamp") || type.equals("date")) {
-        return epochMicrosAtMillis(c);
-      }
-      if (type.equals("string")) {
-        return epochMicrosAtMillis("try(from_iso8601_timestamp(" + c + "))");
-      }
-      throw new EngineException(
-          "Cannot read change marker '"
-              + column
-              + "' of type "
-              + type
-              + " as a TIMESTAMP: expected a timestamp, date or text column");
-    }
-    if (isInteger(type) || type.equals("string") || type.startsWith("decimal")) {
-      return "TRY_CAST(" + c + " AS bigint)";
-    }
-    throw new EngineException(
-        "Cannot read change marker '" + column + "' of type " + type + " as a LONG sequence");
-  }
-
-  /** Epoch microseconds of a timestamp, reduced to whole milliseconds, in exact integer math. */
-  private static String epochMicrosAtMillis(String expr) {
-    return "(date_diff('millisecond', from_unixtime(0), CAST(CAST("
-        + expr
-        + " AS timestamp(3)) AS timestamp(3) with time zone)) * 1000)";
-  }
-
-  static String hashExpr(DatasetSpec spec, Map<String, String> types) {
-    if (spec.comparedColumns().isEmpty()) {
-      return "to_hex(md5(to_utf8('')))";
-    }
-    List<String> parts = new ArrayList<>();
-    for (String col : spec.comparedColumns()) {
-      String type = requireColumn(types, col, "compared");
-      parts.add("coalesce(" + normalised(quote(col), type) + ", " + NULL_TOKEN + ")");
-    }
-    return "to_hex(md5(to_utf8(concat_ws("
-        + KEY_SEPARATOR
-        + ", "
-        + String.join(", ", parts)
-        + "))))";
-  }
-
-  private static String normalised(String c, String type) {
-    if (type.startsWith("timestamp")) {
-      return "CAST(" + epochMicrosAtMillis(c) + " AS varchar)";
-    }
-    if (type.equals("float") || type.equals("double") || type.equals("real")) {
-      return "CAST(CAST(" + c + " AS double) AS varchar)";
-    }
-    if (type.equals("binary")) {
-      return "to_hex(" + c + ")";
-    }
-    return "CAST(" + c + " AS varchar)";
-  }
-
-  static boolean isInteger(String type) {
-    return List.of("tinyint", "smallint", "int", "integer", "bigint").contains(type);
-  }
-
-  private static String requireColumn(Map<String, String> types, String column, String role) {
-    String type = types.get(column.toLowerCase(Locale.ROOT));
-    if (type == null) {
-      throw new EngineException(
-          "Cannot find " + role + " column '" + column + "': the table has " + types.keySet());
-    }
-    return type;
   }
 }

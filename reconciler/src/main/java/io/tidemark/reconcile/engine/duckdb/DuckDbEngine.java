@@ -1,10 +1,10 @@
 package io.tidemark.reconcile.engine.duckdb;
 
+import static io.tidemark.reconcile.engine.duckdb.DuckDbDialect.SQL;
+
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.contract.RawLayout.StrayEntry;
-import io.tidemark.model.contract.RawSchema;
-import io.tidemark.model.contract.ReasonCode;
 import io.tidemark.model.json.Checks;
 import io.tidemark.model.report.ReconciliationMode;
 import io.tidemark.reconcile.engine.EngineNames;
@@ -14,8 +14,12 @@ import io.tidemark.reconcile.engine.Finding;
 import io.tidemark.reconcile.engine.Freshness;
 import io.tidemark.reconcile.engine.Observations;
 import io.tidemark.reconcile.engine.ReconciliationEngine;
+import io.tidemark.reconcile.engine.sql.FreshnessMeasure;
+import io.tidemark.reconcile.engine.sql.KeySamples;
 import io.tidemark.reconcile.engine.sql.RawReadPlan;
+import io.tidemark.reconcile.engine.sql.ReconciliationSql;
 import io.tidemark.reconcile.engine.sql.Sql;
+import io.tidemark.reconcile.engine.sql.Window;
 import io.tidemark.reconcile.kernel.EngineException;
 import io.tidemark.reconcile.storage.IcebergTables;
 import io.tidemark.reconcile.storage.RawFiles;
@@ -23,14 +27,11 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -56,7 +57,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Raw and curated are read as views over their files, never copied whole into memory: a FULL
  * reconciliation compares the two layers bucket by bucket of keys first and row by row only where a
- * bucket differs (see {@link DuckDbDialect}). One reconciliation's DuckDB holds at most {@link
+ * bucket differs (see {@link ReconciliationSql}). One reconciliation's DuckDB holds at most {@link
  * #MEMORY_LIMIT} and spills beyond it to a folder of its own under {@code java.io.tmpdir}.
  *
  * <p>A raw row whose timestamp change marker is later than the reconciliation's start plus the
@@ -65,6 +66,19 @@ import org.slf4j.LoggerFactory;
  */
 public final class DuckDbEngine implements ReconciliationEngine {
   private static final Logger LOG = LoggerFactory.getLogger(DuckDbEngine.class);
+
+  /**
+   * How much memory one reconciliation's DuckDB may hold before it spills to disk: a FULL
+   * reconciliation of ten million keys runs in it (B3 in the README's Performance section).
+   */
+  public static final String MEMORY_LIMIT = "1GB";
+
+  /** The key rows of {@code expected}, keys shown with {@code |} between columns, in key order. */
+  private static final Sql EXPECTED_ROWS =
+      new Sql()
+          .append("SELECT replace(key, " + ReconciliationSql.KEY_SEPARATOR + ", ")
+          .param(ReconciliationSql.DISPLAY_SEPARATOR)
+          .append(") AS k, marker, is_delete FROM expected ORDER BY k");
 
   @Override
   public String name() {
@@ -97,11 +111,9 @@ public final class DuckDbEngine implements ReconciliationEngine {
       ChangeMarkerType type = request.dataset().changeMarker().type();
       execute(
           c,
-          DuckDbDialect.createExpected(
-              DuckDbDialect.capPredicate(
-                  type, micros(request.to()), date(request.to()).toString())));
+          DuckDbDialect.createTable("expected", SQL.expected(SQL.cap(type, Window.of(request)))));
       List<ExpectedVersion> out = new ArrayList<>();
-      try (PreparedStatement ps = DuckDbDialect.expectedRows().prepare(c);
+      try (PreparedStatement ps = EXPECTED_ROWS.prepare(c);
           ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           out.add(new ExpectedVersion(rs.getString(1), rs.getLong(2), rs.getBoolean(3)));
@@ -137,12 +149,6 @@ public final class DuckDbEngine implements ReconciliationEngine {
   public record RawView(
       List<ExpectedVersion> expected, List<ExcludedFile> excluded, List<StrayEntry> strays) {}
 
-  /**
-   * How much memory one reconciliation's DuckDB may hold before it spills to disk: a FULL
-   * reconciliation of ten million keys runs in it (B3 in the README's Performance section).
-   */
-  public static final String MEMORY_LIMIT = "1GB";
-
   static Connection open() throws SQLException {
     IcebergTables.loadDriver("org.duckdb.DuckDBDriver");
     Connection c = DriverManager.getConnection("jdbc:duckdb:");
@@ -152,22 +158,18 @@ public final class DuckDbEngine implements ReconciliationEngine {
                 System.getProperty("java.io.tmpdir"),
                 "tidemark-duckdb-" + java.util.UUID.randomUUID())
             .toString();
-    for (Sql setting : DuckDbDialect.settings(MEMORY_LIMIT, spill)) {
+    for (Sql setting : DuckDbFiles.settings(MEMORY_LIMIT, spill)) {
       execute(c, setting);
     }
     return c;
   }
 
   /**
-   * What loading raw did.
+   * What loading raw read.
    *
    * @param bytes bytes of the files loaded
    * @param excluded the files left out whole
    * @param strays entries of the raw root that are neither partitions nor hidden
-   */
-  /**
-   * What loading raw read.
-   *
    * @param arrivals when each file read arrived (its modification time), by path
    */
   record RawLoad(
@@ -181,14 +183,60 @@ public final class DuckDbEngine implements ReconciliationEngine {
       throws SQLException {
     DatasetSpec spec = request.dataset();
     RawReadPlan plan = RawReadPlan.of(request);
-    List<RawFiles.RawFile> files = new ArrayList<>();
-    List<ExcludedFile> excluded = new ArrayList<>();
     RawFiles.Listing listing = RawFiles.list(spec.raw(), plan.fromDate(), plan.arrivedSince());
     for (StrayEntry stray : listing.strays()) {
       LOG.warn("Not reading {} of dataset {}: {}", stray.path(), spec.name(), stray.problem());
     }
-    for (RawFiles.RawFile f : listing.files()) {
-      ExcludedFile problem = check(c, spec, f.path(), tableTypes);
+    List<ExcludedFile> excluded = new ArrayList<>();
+    List<RawFiles.RawFile> files = readable(c, spec, listing.files(), tableTypes, excluded);
+    try (Statement s = c.createStatement()) {
+      s.execute(DuckDbFiles.createFileTable("raw_files"));
+      if (files.isEmpty()) {
+        s.execute(DuckDbFiles.emptyCanonicalRaw());
+        return new RawLoad(0, excluded, listing.strays(), Map.of());
+      }
+    }
+    try (PreparedStatement ps = c.prepareStatement(DuckDbFiles.insertFile("raw_files"))) {
+      for (RawFiles.RawFile f : files) {
+        ps.setString(1, f.path());
+        ps.setString(2, f.path());
+        ps.setString(3, f.partitionDate().toString());
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    }
+    createView(
+        c, "raw_src", DuckDbFiles.readParquet(files.stream().map(RawFiles.RawFile::path).toList()));
+    Map<String, String> types = columnTypes(c, "raw_src");
+    // A FULL reconciliation streams every raw version through a few passes; a WINDOW keeps its
+    // few versions in a table.
+    Sql versions = DuckDbDialect.rawVersions(spec, types, micros(request.futureLimit()));
+    if (request.mode() == ReconciliationMode.FULL) {
+      createView(c, "raw_versions", versions);
+    } else {
+      execute(c, DuckDbDialect.createTable("raw_versions", versions));
+    }
+    Map<String, Instant> arrivals = new HashMap<>();
+    files.forEach(f -> arrivals.put(f.path(), f.arrived()));
+    return new RawLoad(
+        files.stream().mapToLong(RawFiles.RawFile::bytes).sum(),
+        excluded,
+        listing.strays(),
+        arrivals);
+  }
+
+  /**
+   * The files that can be read; each one left out whole is logged and added to {@code excluded}.
+   */
+  private static List<RawFiles.RawFile> readable(
+      Connection c,
+      DatasetSpec spec,
+      List<RawFiles.RawFile> listed,
+      Map<String, String> tableTypes,
+      List<ExcludedFile> excluded) {
+    List<RawFiles.RawFile> files = new ArrayList<>();
+    for (RawFiles.RawFile f : listed) {
+      ExcludedFile problem = RawFileCheck.check(c, spec, f.path(), tableTypes);
       if (problem == null) {
         files.add(f);
       } else {
@@ -201,51 +249,12 @@ public final class DuckDbEngine implements ReconciliationEngine {
         excluded.add(problem);
       }
     }
-    try (Statement s = c.createStatement()) {
-      s.execute(DuckDbDialect.createFileTable("raw_files"));
-      if (files.isEmpty()) {
-        s.execute(DuckDbDialect.emptyCanonicalRaw());
-        return new RawLoad(0, excluded, listing.strays(), Map.of());
-      }
-    }
-    try (PreparedStatement ps = c.prepareStatement(DuckDbDialect.insertFile("raw_files"))) {
-      for (RawFiles.RawFile f : files) {
-        ps.setString(1, f.path());
-        ps.setString(2, f.path());
-        ps.setString(3, f.partitionDate().toString());
-        ps.addBatch();
-      }
-      ps.executeBatch();
-    }
-    createView(
-        c,
-        "raw_src",
-        DuckDbDialect.readParquet(files.stream().map(RawFiles.RawFile::path).toList()));
-    Map<String, String> types = columnTypes(c, "raw_src");
-    // A FULL reconciliation streams every raw version through a few passes; a WINDOW keeps its
-    // few versions in a table.
-    Sql versions = DuckDbDialect.rawVersions(spec, types, micros(request.futureLimit()));
-    if (request.mode() == ReconciliationMode.FULL) {
-      createView(c, "raw_versions", versions);
-    } else {
-      execute(c, new Sql().append("CREATE TEMP TABLE raw_versions AS ").append(versions));
-    }
-    Map<String, Instant> arrivals = new java.util.HashMap<>();
-    files.forEach(f -> arrivals.put(f.path(), f.arrived()));
-    return new RawLoad(
-        files.stream().mapToLong(RawFiles.RawFile::bytes).sum(),
-        excluded,
-        listing.strays(),
-        arrivals);
+    return files;
   }
 
   /**
-   * Why a raw file must be left out whole, or null when it can be read: its footer is read (no
-   * rows), its columns checked against the contract's {@link RawSchema}.
-   */
-  /**
-   * The curated table's column types as contract type names ({@link RawSchema}); empty when the
-   * table does not exist yet.
+   * The curated table's column types as contract type names ({@link
+   * io.tidemark.model.contract.RawSchema}); empty when the table does not exist yet.
    */
   static Map<String, String> curatedTypes(EngineRequest request) {
     Catalog catalog = IcebergTables.catalog(request.catalog());
@@ -259,89 +268,6 @@ public final class DuckDbEngine implements ReconciliationEngine {
     } finally {
       IcebergTables.close(catalog);
     }
-  }
-
-  /**
-   * Why a raw file must be left out whole, or null when it can be read; {@code tableTypes} are the
-   * curated table's types, which compared columns must keep.
-   */
-  static ExcludedFile check(
-      Connection c, DatasetSpec spec, String path, Map<String, String> tableTypes) {
-    List<RawSchema.Column> columns = new ArrayList<>();
-    try (PreparedStatement ps = DuckDbDialect.probeParquet(path).prepare(c);
-        ResultSet rs = ps.executeQuery()) {
-      ResultSetMetaData md = rs.getMetaData();
-      for (int i = 1; i <= md.getColumnCount(); i++) {
-        String type = md.getColumnTypeName(i).toUpperCase(Locale.ROOT);
-        columns.add(new RawSchema.Column(md.getColumnName(i), kind(type), type));
-      }
-      // DuckDB renames a column whose name repeats another's in another case (EMAIL -> EMAIL_1):
-      // the file's own names come from its Parquet schema.
-      List<String> names = new ArrayList<>();
-      try (PreparedStatement schema = DuckDbDialect.parquetColumnNames(path).prepare(c);
-          ResultSet leaves = schema.executeQuery()) {
-        while (leaves.next()) {
-          names.add(leaves.getString(1));
-        }
-      }
-      if (names.size() == columns.size()) {
-        for (int i = 0; i < names.size(); i++) {
-          RawSchema.Column col = columns.get(i);
-          columns.set(i, new RawSchema.Column(names.get(i), col.kind(), col.typeName()));
-        }
-      }
-    } catch (SQLException | RuntimeException e) {
-      return new ExcludedFile(path, ReasonCode.UNREADABLE_FILE, firstLine(e));
-    }
-    RawSchema.Problem problem = RawSchema.check(spec, columns);
-    if (problem == null) {
-      Map<String, String> fileTypes = new LinkedHashMap<>();
-      columns.forEach(col -> fileTypes.put(col.name(), contractType(col.typeName())));
-      problem = RawSchema.checkCompared(spec, fileTypes, tableTypes);
-    }
-    return problem == null ? null : new ExcludedFile(path, problem.reason(), problem.detail());
-  }
-
-  /** A DuckDB type's contract type name (Spark SQL's simpleString), see {@link RawSchema}. */
-  static String contractType(String duckDbType) {
-    String t = duckDbType.toUpperCase(Locale.ROOT);
-    if (t.startsWith("DECIMAL")) {
-      return t.toLowerCase(Locale.ROOT).replace(" ", "");
-    }
-    return switch (t) {
-      case "VARCHAR" -> "string";
-      case "INTEGER" -> "int";
-      case "BIGINT" -> "bigint";
-      case "SMALLINT" -> "smallint";
-      case "TINYINT" -> "tinyint";
-      case "FLOAT" -> "float";
-      case "DOUBLE" -> "double";
-      case "BOOLEAN" -> "boolean";
-      case "DATE" -> "date";
-      case "BLOB" -> "binary";
-      case "TIMESTAMP WITH TIME ZONE" -> "timestamp";
-      case "TIMESTAMP", "TIMESTAMP_NS", "TIMESTAMP_MS", "TIMESTAMP_S" -> "timestamp_ntz";
-      default -> t.toLowerCase(Locale.ROOT);
-    };
-  }
-
-  /** How a DuckDB type counts for the contract. */
-  static RawSchema.Kind kind(String duckDbType) {
-    if (duckDbType.equals("VARCHAR")) {
-      return RawSchema.Kind.TEXT;
-    }
-    if (duckDbType.startsWith("TIMESTAMP")) {
-      return RawSchema.Kind.TIMESTAMP;
-    }
-    return DuckDbDialect.isInteger(duckDbType) ? RawSchema.Kind.INTEGER : RawSchema.Kind.OTHER;
-  }
-
-  private static String firstLine(Throwable e) {
-    String m = e.getMessage();
-    if (m == null || m.isBlank()) {
-      return e.getClass().getSimpleName();
-    }
-    return m.lines().filter(l -> !l.isBlank()).findFirst().orElse(m).trim();
   }
 
   /**
@@ -363,7 +289,7 @@ public final class DuckDbEngine implements ReconciliationEngine {
       IcebergTables.LiveFiles live = IcebergTables.liveFiles(table);
       if (live.dataFiles().isEmpty()) {
         try (Statement s = c.createStatement()) {
-          s.execute(DuckDbDialect.emptyCanonicalCurated());
+          s.execute(DuckDbFiles.emptyCanonicalCurated());
         }
         return new CuratedLoad(0, tableTypes, null);
       }
@@ -385,10 +311,10 @@ public final class DuckDbEngine implements ReconciliationEngine {
   public static List<String> loadLive(Connection c, IcebergTables.LiveFiles live)
       throws SQLException {
     try (Statement s = c.createStatement()) {
-      s.execute(DuckDbDialect.createFileTable("curated_files"));
+      s.execute(DuckDbFiles.createFileTable("curated_files"));
     }
     List<String> paths = new ArrayList<>();
-    try (PreparedStatement ps = c.prepareStatement(DuckDbDialect.insertFile("curated_files"))) {
+    try (PreparedStatement ps = c.prepareStatement(DuckDbFiles.insertFile("curated_files"))) {
       for (String location : live.dataFiles()) {
         String path = RawFiles.localPath(location).toString();
         paths.add(path);
@@ -399,194 +325,210 @@ public final class DuckDbEngine implements ReconciliationEngine {
       }
       ps.executeBatch();
     }
-    createView(c, "curated_src", DuckDbDialect.readParquet(paths));
+    createView(c, "curated_src", DuckDbFiles.readParquet(paths));
     if (live.positionDeletes().isEmpty()) {
       try (Statement s = c.createStatement()) {
-        s.execute(DuckDbDialect.emptyPositionDeletes());
+        s.execute(DuckDbFiles.emptyPositionDeletes());
       }
     } else {
       List<String> deletes =
           live.positionDeletes().stream().map(l -> RawFiles.localPath(l).toString()).toList();
-      execute(c, DuckDbDialect.loadPositionDeletes(deletes));
+      execute(c, DuckDbFiles.loadPositionDeletes(deletes));
     }
     List<String> columns = new ArrayList<>(columnTypes(c, "curated_src").keySet());
     columns.removeAll(List.of("filename", "file_row_number"));
     try (Statement s = c.createStatement()) {
-      s.execute(DuckDbDialect.createCuratedLive(columns));
+      s.execute(DuckDbFiles.createCuratedLive(columns));
     }
     return columns;
   }
 
+  /**
+   * What comparing the layers found before the key measures.
+   *
+   * @param expectedRows live keys in the expected state among the checked keys
+   * @param curatedRows curated rows among them
+   * @param newestCurated curated's newest change marker; null for an empty table
+   * @param rowsCompared whether any rows were compared (a FULL comparison whose buckets all agree
+   *     compares none, and no key measure can find anything)
+   */
+  private record Compared(
+      long expectedRows, long curatedRows, Long newestCurated, boolean rowsCompared) {}
+
   private static Observations analyse(
-      Connection c, EngineRequest r, long bytes, RawLoad raw, Map<String, String> curatedTypes)
+      Connection c, EngineRequest r, long bytes, RawLoad raw, Map<String, String> liveTypes)
       throws SQLException {
-    DatasetSpec spec = r.dataset();
-    String checkedCuratedRows = DuckDbDialect.createCheckedCuratedRows(spec, curatedTypes);
-    ChangeMarkerType type = spec.changeMarker().type();
-    long toMicros = micros(r.to());
-    String toDate = date(r.to()).toString();
-    Sql cap = DuckDbDialect.capPredicate(type, toMicros, toDate);
-    execute(c, DuckDbDialect.createInFlight(cap));
+    Window w = Window.of(r);
+    Sql cap = SQL.cap(r.dataset().changeMarker().type(), w);
+    execute(c, DuckDbDialect.createTable("in_flight", SQL.inFlight(cap)));
+    Compared compared =
+        r.mode() == ReconciliationMode.WINDOW
+            ? compareWindow(c, r.dataset(), w, cap, liveTypes)
+            : compareFull(c, r.dataset(), cap, liveTypes);
+    List<Finding> keys = new ArrayList<>();
+    for (ReconciliationSql.KeyMeasure m : SQL.keyMeasures()) {
+      keys.add(
+          compared.rowsCompared()
+              ? finding(c, new Sql().append(m.keys()), r.sampleSize())
+              : Finding.of(0, List.of()));
+    }
+    return Observations.builder(compared.expectedRows(), compared.curatedRows())
+        .keyFindings(keys)
+        .freshness(freshness(c, r, cap, compared.newestCurated(), raw.arrivals()))
+        .scanned(bytes, 0)
+        .rawFiles(raw.excluded(), raw.strays())
+        .build();
+  }
+
+  /** A WINDOW: the keys changed in it, on either side, are compared row by row. */
+  private static Compared compareWindow(
+      Connection c, DatasetSpec spec, Window w, Sql cap, Map<String, String> liveTypes)
+      throws SQLException {
+    execute(c, DuckDbDialect.createTable("expected", SQL.expected(cap)));
+    Sql rawWindow = SQL.rawWindow(spec.changeMarker().type(), w);
+    Sql curatedWindow = DuckDbDialect.curatedWindowKeys(spec, liveTypes, w);
+    execute(c, DuckDbDialect.createTable("checked", SQL.checkedInWindow(rawWindow, curatedWindow)));
+    createComparison(c, spec, liveTypes);
+    long[] counts = counts(c);
+    // The checked rows' newest marker is one curated holds: only rows from it on can be newer.
+    Long checkedNewest = nullableScalar(c, new Sql().append(DuckDbDialect.NEWEST_CHECKED));
+    Long newest = nullableScalar(c, DuckDbDialect.newestCurated(spec, liveTypes, checkedNewest));
+    return new Compared(counts[0], counts[1], newest, true);
+  }
+
+  /** A FULL comparison: both layers bucket by bucket first; rows only where a bucket differs. */
+  private static Compared compareFull(
+      Connection c, DatasetSpec spec, Sql cap, Map<String, String> liveTypes) throws SQLException {
+    execute(c, DuckDbDialect.createTable("raw_buckets", SQL.rawBuckets(cap)));
+    execute(c, DuckDbDialect.createTable("curated_buckets", SQL.curatedBuckets()));
+    execute(c, DuckDbDialect.createTable("different_buckets", SQL.differentBuckets()));
+    long different = scalar(c, new Sql().append(ReconciliationSql.DIFFERENT_BUCKETS));
+    LOG.debug(
+        "Dataset {}: {} of {} key buckets differ",
+        spec.name(),
+        different,
+        ReconciliationSql.BUCKETS);
     long expectedRows;
     long curatedRows;
     Long newestCurated;
-    boolean compareRows = true;
-    if (r.mode() == ReconciliationMode.WINDOW) {
-      execute(c, DuckDbDialect.createExpected(cap));
-      Long fromMicros = r.from() == null ? null : micros(r.from());
-      String fromDate = r.from() == null ? null : date(r.from()).toString();
-      execute(
-          c,
-          DuckDbDialect.createCheckedWindow(
-              DuckDbDialect.rawWindowPredicate(type, fromMicros, toMicros, fromDate, toDate),
-              DuckDbDialect.curatedWindowKeys(spec, curatedTypes, fromMicros, toMicros)));
-      createComparison(c, checkedCuratedRows);
-      expectedRows = scalar(c, new Sql().append(DuckDbDialect.EXPECTED_ROWS));
-      curatedRows = scalar(c, new Sql().append(DuckDbDialect.CURATED_ROWS));
-      // The checked rows' newest marker is one curated holds: only rows from it on can be newer.
-      Long checkedNewest = nullableScalar(c, new Sql().append(DuckDbDialect.NEWEST_CHECKED));
-      newestCurated =
-          nullableScalar(c, DuckDbDialect.newestCurated(spec, curatedTypes, checkedNewest));
-    } else {
-      // Both layers bucket by bucket first; rows are compared only where a bucket differs.
-      execute(c, DuckDbDialect.createRawBuckets(cap));
-      execute(c, DuckDbDialect.createCuratedBuckets());
-      execute(c, DuckDbDialect.createDifferentBuckets());
-      long different = scalar(c, new Sql().append(DuckDbDialect.DIFFERENT_BUCKETS));
-      LOG.debug(
-          "Dataset {}: {} of {} key buckets differ", spec.name(), different, DuckDbDialect.BUCKETS);
-      try (PreparedStatement ps = new Sql().append(DuckDbDialect.AGREEING_TOTALS).prepare(c);
-          ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        expectedRows = rs.getLong(1);
-        curatedRows = rs.getLong(2);
-        long newest = rs.getLong(3);
-        newestCurated = rs.wasNull() ? null : newest;
-      }
-      compareRows = different > 0;
-      if (compareRows) {
-        execute(c, DuckDbDialect.createExpectedInDifferentBuckets(cap));
-        execute(c, DuckDbDialect.createCheckedInDifferentBuckets());
-        createComparison(c, checkedCuratedRows);
-        expectedRows += scalar(c, new Sql().append(DuckDbDialect.EXPECTED_ROWS));
-        curatedRows += scalar(c, new Sql().append(DuckDbDialect.CURATED_ROWS));
-      }
+    try (PreparedStatement ps = new Sql().append(ReconciliationSql.AGREEING_TOTALS).prepare(c);
+        ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      expectedRows = rs.getLong(1);
+      curatedRows = rs.getLong(2);
+      long newest = rs.getLong(3);
+      newestCurated = rs.wasNull() ? null : newest;
     }
-    int n = r.sampleSize();
-    return new Observations(
-        expectedRows,
-        curatedRows,
-        finding(c, DuckDbDialect.COUNT_DIFFERENCE, n, compareRows),
-        finding(c, DuckDbDialect.MISSING, n, compareRows),
-        finding(c, DuckDbDialect.UNEXPECTED, n, compareRows),
-        finding(c, DuckDbDialect.DUPLICATES, n, compareRows),
-        finding(c, DuckDbDialect.STALE, n, compareRows),
-        finding(c, DuckDbDialect.MISMATCHED, n, compareRows),
-        freshness(c, r, cap, newestCurated, raw.arrivals()),
-        bytes,
-        raw.excluded(),
-        raw.strays());
+    if (different > 0) {
+      String inDifferent = SQL.inDifferentBucket("key");
+      Sql filter = new Sql().append(cap).append(" AND " + inDifferent);
+      execute(c, DuckDbDialect.createTable("expected", SQL.expected(filter)));
+      execute(c, DuckDbDialect.createTable("checked", SQL.checkedAll(inDifferent)));
+      createComparison(c, spec, liveTypes);
+      long[] counts = counts(c);
+      expectedRows += counts[0];
+      curatedRows += counts[1];
+    }
+    return new Compared(expectedRows, curatedRows, newestCurated, different > 0);
   }
 
   /** The checked slices of both sides: {@code exp}, {@code cur_rows} and {@code cur}. */
-  private static void createComparison(Connection c, String checkedCuratedRows)
-      throws SQLException {
-    execute(c, DuckDbDialect.CREATE_CHECKED_EXPECTED);
+  private static void createComparison(
+      Connection c, DatasetSpec spec, Map<String, String> liveTypes) throws SQLException {
+    execute(c, DuckDbDialect.createTable("exp", SQL.checkedExpected()));
     // The joins of the checked rows build on the side written second: the checked keys, the
     // position deletes, the file list. Left to choose, DuckDB sometimes built on the table's
     // side instead (a one-day WINDOW over 10M keys then spilled a 118 MB hash table and took
     // 6-14 s instead of 1.5-2 s, in about one run of three).
     execute(c, DuckDbDialect.KEEP_BUILD_SIDES);
     try {
-      execute(c, checkedCuratedRows);
+      execute(
+          c,
+          DuckDbDialect.createTable(
+              "cur_rows", SQL.checkedCuratedRows(spec, liveTypes, "curated_live")));
     } finally {
       execute(c, DuckDbDialect.CHOOSE_BUILD_SIDES);
     }
-    execute(c, DuckDbDialect.CREATE_CHECKED_CURATED);
+    execute(c, DuckDbDialect.createTable("cur", ReconciliationSql.CHECKED_CURATED));
+  }
+
+  /** Expected live rows and curated rows among the checked keys. */
+  private static long[] counts(Connection c) throws SQLException {
+    try (PreparedStatement ps = new Sql().append(ReconciliationSql.COUNTS).prepare(c);
+        ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      return new long[] {rs.getLong(1), rs.getLong(2)};
+    }
   }
 
   private static Freshness freshness(
       Connection c, EngineRequest r, Sql cap, Long curated, Map<String, Instant> arrivals) {
-    boolean timestamps = r.dataset().changeMarker().type() == ChangeMarkerType.TIMESTAMP;
-    try {
-      Long raw;
-      Long oldestRaw;
-      try (PreparedStatement ps = DuckDbDialect.rawMarkerRange(cap).prepare(c);
-          ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        long newest = rs.getLong(1);
-        raw = rs.wasNull() ? null : newest;
-        long oldest = rs.getLong(2);
-        oldestRaw = rs.wasNull() ? null : oldest;
-      }
-      // An empty curated table while raw holds versions is behind by everything raw holds: since
-      // the oldest raw version, every key waits.
-      Long behindSince = curated != null ? curated : raw == null ? null : oldestRaw;
-      Finding pending =
-          behindSince == null
-              ? Finding.of(0, List.of())
-              : finding(
-                  c,
-                  DuckDbDialect.pending(cap, curated != null ? curated : Long.MIN_VALUE),
-                  r.sampleSize());
-      Double lagNow = null;
-      if (timestamps && behindSince != null) {
-        lagNow = Math.max(0, (micros(r.now()) - behindSince) / 1e6);
-      } else if (!timestamps) {
-        // A sequence carries no time: how long the oldest file curated has not caught up with
-        // has been waiting.
-        List<String> waiting = new ArrayList<>();
-        if (behindSince != null) {
-          try (PreparedStatement ps =
-                  DuckDbDialect.pendingFiles(cap, curated != null ? curated : Long.MIN_VALUE)
-                      .prepare(c);
-              ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-              waiting.add(rs.getString(1));
+    FreshnessMeasure.Queries queries =
+        new FreshnessMeasure.Queries() {
+          @Override
+          public FreshnessMeasure.Markers markers() throws FreshnessMeasure.Failed {
+            try (PreparedStatement ps = ReconciliationSql.rawMarkerRange(cap).prepare(c);
+                ResultSet rs = ps.executeQuery()) {
+              rs.next();
+              long newest = rs.getLong(1);
+              Long raw = rs.wasNull() ? null : newest;
+              long oldest = rs.getLong(2);
+              return new FreshnessMeasure.Markers(curated, raw, rs.wasNull() ? null : oldest);
+            } catch (SQLException e) {
+              throw failed(e);
             }
           }
-        }
-        lagNow = Freshness.sinceOldestArrival(waiting, arrivals, r.now());
-      }
-      return new Freshness(
-          curated == null ? null : marker(curated, timestamps),
-          raw == null ? null : marker(raw, timestamps),
-          lagNow,
-          pending,
-          null);
-    } catch (SQLException | RuntimeException e) {
+
+          @Override
+          public Finding pendingKeys(long newerThan) {
+            return finding(c, ReconciliationSql.pendingKeys(cap, newerThan), r.sampleSize());
+          }
+
+          @Override
+          public List<String> pendingFiles(long newerThan) throws FreshnessMeasure.Failed {
+            try {
+              return strings(c, ReconciliationSql.pendingFiles(cap, newerThan));
+            } catch (SQLException e) {
+              throw failed(e);
+            }
+          }
+
+          @Override
+          public long bytesScanned() {
+            return 0; // everything was read once up front, counted in Observations
+          }
+        };
+    try {
+      return FreshnessMeasure.measure(queries, r, arrivals);
+    } catch (RuntimeException e) {
       return Freshness.failed("Cannot measure freshness: " + e.getMessage());
     }
   }
 
-  private static double marker(long value, boolean timestamps) {
-    return timestamps ? value / 1e6 : value;
+  private static FreshnessMeasure.Failed failed(SQLException e) {
+    return new FreshnessMeasure.Failed("Cannot measure freshness: " + e.getMessage());
   }
 
-  /** A key finding; none when no rows were compared (every bucket agreed). */
-  private static Finding finding(Connection c, String keysQuery, int sampleSize, boolean compared) {
-    return compared
-        ? finding(c, new Sql().append(keysQuery), sampleSize)
-        : Finding.of(0, List.of());
-  }
-
-  private static Finding finding(Connection c, Sql keysQuery, int sampleSize) {
+  /** A key measure's count and sample as a finding; a failed query is a failed finding. */
+  private static Finding finding(Connection c, Sql keys, int sampleSize) {
     try {
-      long count = scalar(c, DuckDbDialect.count(keysQuery));
-      List<String> sample = new ArrayList<>();
-      if (count == 0) {
-        return Finding.of(0, sample); // no keys, no sample: the query is not run again for nothing
-      }
-      try (PreparedStatement ps = DuckDbDialect.sample(keysQuery, sampleSize).prepare(c);
-          ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          sample.add(rs.getString(1));
-        }
-      }
-      return Finding.of(count, sample);
+      long count = scalar(c, ReconciliationSql.count(keys));
+      return KeySamples.finding(
+          count, () -> strings(c, ReconciliationSql.sample(keys, sampleSize)));
     } catch (SQLException e) {
       return Finding.failed("Cannot run the query: " + e.getMessage());
     }
+  }
+
+  private static List<String> strings(Connection c, Sql sql) throws SQLException {
+    List<String> out = new ArrayList<>();
+    try (PreparedStatement ps = sql.prepare(c);
+        ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.add(rs.getString(1));
+      }
+    }
+    return out;
   }
 
   private static long scalar(Connection c, Sql sql) throws SQLException {
@@ -699,7 +641,7 @@ public final class DuckDbEngine implements ReconciliationEngine {
   static Map<String, String> columnTypes(Connection c, String table) throws SQLException {
     Map<String, String> types = new LinkedHashMap<>();
     try (Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(DuckDbDialect.describe(table))) {
+        ResultSet rs = s.executeQuery(DuckDbFiles.describe(table))) {
       while (rs.next()) {
         types.put(
             rs.getString(1).toLowerCase(Locale.ROOT), rs.getString(2).toUpperCase(Locale.ROOT));
@@ -709,10 +651,6 @@ public final class DuckDbEngine implements ReconciliationEngine {
   }
 
   static long micros(Instant i) {
-    return ChronoUnit.MICROS.between(Instant.EPOCH, i);
-  }
-
-  static LocalDate date(Instant i) {
-    return LocalDate.ofInstant(i, ZoneOffset.UTC);
+    return Window.micros(i);
   }
 }

@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.json.InvalidDocumentException;
+import io.tidemark.reconcile.engine.sql.ReconciliationSql;
 import io.tidemark.reconcile.engine.sql.Sql;
+import io.tidemark.reconcile.engine.sql.Window;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -35,11 +37,12 @@ class TestDuckDbDialect {
   @Test
   void windowBoundsAndFileListsAreBoundNotSpliced() {
     Sql window =
-        DuckDbDialect.rawWindowPredicate(ChangeMarkerType.TIMESTAMP, 10L, 20L, null, "2026-03-10");
+        DuckDbDialect.SQL.rawWindow(
+            ChangeMarkerType.TIMESTAMP, new Window(10L, 20L, null, "2026-03-10"));
     assertThat(window.text()).isEqualTo("(marker > ? AND marker <= ?)");
     assertThat(window.params()).containsExactly(10L, 20L);
 
-    Sql load = DuckDbDialect.readParquet(List.of("/x/it's.parquet"));
+    Sql load = DuckDbFiles.readParquet(List.of("/x/it's.parquet"));
     assertThat(load.text()).doesNotContain("it's").contains("read_parquet(?");
     assertThat(load.params()).containsExactly(List.of("/x/it's.parquet"));
 
@@ -56,7 +59,7 @@ class TestDuckDbDialect {
     assertThat(raw.text()).endsWith("AND marker <= ?");
     assertThat(raw.params()).endsWith(42L);
 
-    Sql sample = DuckDbDialect.sample(DuckDbDialect.MISSING, 5);
+    Sql sample = ReconciliationSql.sample(new Sql().append(ReconciliationSql.MISSING), 5);
     assertThat(sample.text()).endsWith("LIMIT ?");
     assertThat(sample.params()).containsExactly("|", 5);
   }
@@ -70,7 +73,7 @@ class TestDuckDbDialect {
           "COPY (SELECT 42 AS answer) TO '"
               + file.toString().replace("'", "''")
               + "' (FORMAT parquet)");
-      DuckDbEngine.createView(c, "v", DuckDbDialect.readParquet(List.of(file.toString())));
+      DuckDbEngine.createView(c, "v", DuckDbFiles.readParquet(List.of(file.toString())));
       try (ResultSet rs = s.executeQuery("SELECT answer, filename FROM v")) {
         assertThat(rs.next()).isTrue();
         assertThat(rs.getInt(1)).isEqualTo(42);
@@ -142,10 +145,11 @@ class TestDuckDbDialect {
         s.execute(DuckDbDialect.createCuratedRows(spec, types));
         String onColumn = "s.\"updated_at\" > ";
 
-        Sql window = DuckDbDialect.curatedWindowKeys(spec, types, from, to);
+        Sql window = DuckDbDialect.curatedWindowKeys(spec, types, new Window(from, to, null, ""));
         assertThat(window.text().contains(onColumn)).as(type).isEqualTo(timestamp);
         assertThat(keys(c, window)).as(type).containsExactlyInAnyOrder("after_from", "at_to");
-        List<String> upTo = keys(c, DuckDbDialect.curatedWindowKeys(spec, types, null, to));
+        List<String> upTo =
+            keys(c, DuckDbDialect.curatedWindowKeys(spec, types, new Window(null, to, null, "")));
         assertThat(upTo)
             .as(type)
             .hasSize(1003)

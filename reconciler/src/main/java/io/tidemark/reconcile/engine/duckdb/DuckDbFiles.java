@@ -1,0 +1,129 @@
+package io.tidemark.reconcile.engine.duckdb;
+
+import io.tidemark.reconcile.engine.sql.Sql;
+import java.util.List;
+
+/**
+ * The embedded engine's own statements: session settings, the Parquet files read where they lie
+ * (every path bound, taken literally), and the curated table's live rows with position deletes
+ * applied by an anti-join on file path and row position. The reconciliation itself is {@link
+ * DuckDbDialect#SQL}.
+ */
+final class DuckDbFiles {
+  private DuckDbFiles() {}
+
+  /**
+   * Session settings: UTC, no insertion order kept for the large intermediate results (lets DuckDB
+   * stream and spill them), and a memory limit beyond which it spills to {@code tempDirectory}.
+   */
+  static List<Sql> settings(String memoryLimit, String tempDirectory) {
+    return List.of(
+        new Sql().append("SET TimeZone = 'UTC'"),
+        new Sql().append("SET preserve_insertion_order = false"),
+        new Sql().append("SET memory_limit = ").param(memoryLimit),
+        new Sql().append("SET temp_directory = ").param(tempDirectory));
+  }
+
+  static String createFileTable(String table) {
+    return "CREATE TEMP TABLE " + table + " (path VARCHAR, location VARCHAR, part_date DATE)";
+  }
+
+  static String insertFile(String table) {
+    return "INSERT INTO " + table + " VALUES (?, ?, CAST(? AS DATE))";
+  }
+
+  /**
+   * A path that DuckDB's file readers take literally. They expand {@code *}, {@code ?} and {@code
+   * [..]} in every path they are given, so {@code q?.parquet} would also read {@code q1.parquet};
+   * each metacharacter is wrapped in a one-character class ({@code [*]}, {@code [?]}, {@code [[]}),
+   * which matches exactly itself.
+   */
+  static String literalPath(String path) {
+    StringBuilder out = new StringBuilder(path.length() + 8);
+    for (int i = 0; i < path.length(); i++) {
+      char ch = path.charAt(i);
+      if (ch == '*' || ch == '?' || ch == '[') {
+        out.append('[').append(ch).append(']');
+      } else {
+        out.append(ch);
+      }
+    }
+    return out.toString();
+  }
+
+  private static List<String> literalPaths(List<String> paths) {
+    return paths.stream().map(DuckDbFiles::literalPath).toList();
+  }
+
+  /**
+   * No rows, every column of one Parquet file: reading it checks its footer and schema only. The
+   * file's own columns only: DuckDB would otherwise add {@code ingest_date} from the folder name.
+   */
+  static Sql probeParquet(String path) {
+    return new Sql()
+        .append("SELECT * FROM read_parquet(")
+        .param(literalPath(path))
+        .append(", hive_partitioning = false) LIMIT 0");
+  }
+
+  /**
+   * The leaf column names of one Parquet file as written, in file order (for a flat file, its
+   * columns; the root element is the one with children).
+   */
+  static Sql parquetColumnNames(String path) {
+    return new Sql()
+        .append("SELECT name FROM parquet_schema(")
+        .param(literalPath(path))
+        .append(") WHERE coalesce(num_children, 0) = 0");
+  }
+
+  /**
+   * Every column of the given Parquet files, with source file and row position: the query behind a
+   * view, read where a query needs it, only the columns it needs.
+   */
+  static Sql readParquet(List<String> paths) {
+    return new Sql()
+        .append("SELECT * FROM read_parquet(")
+        .param(literalPaths(paths))
+        .append(
+            ", filename = true, file_row_number = true, union_by_name = true,"
+                + " hive_partitioning = false)");
+  }
+
+  static Sql loadPositionDeletes(List<String> paths) {
+    return new Sql()
+        .append("CREATE TEMP TABLE curated_deletes AS SELECT file_path, pos FROM read_parquet(")
+        .param(literalPaths(paths))
+        .append(", union_by_name = true)");
+  }
+
+  static String emptyPositionDeletes() {
+    return "CREATE TEMP TABLE curated_deletes (file_path VARCHAR, pos BIGINT)";
+  }
+
+  static String describe(String table) {
+    return "DESCRIBE " + table;
+  }
+
+  /** The live rows of the curated table: data rows minus position-deleted ones. */
+  static String createCuratedLive(List<String> columns) {
+    StringBuilder cols = new StringBuilder();
+    for (String c : columns) {
+      cols.append(cols.isEmpty() ? "" : ", ").append("s.").append(DuckDbDialect.quote(c));
+    }
+    return "CREATE TEMP VIEW curated_live AS SELECT "
+        + cols
+        + " FROM curated_src s JOIN curated_files f ON s.filename = f.path"
+        + " WHERE NOT EXISTS (SELECT 1 FROM curated_deletes d"
+        + " WHERE d.file_path = f.location AND d.pos = s.file_row_number)";
+  }
+
+  static String emptyCanonicalRaw() {
+    return "CREATE TEMP TABLE raw_versions (key VARCHAR, marker BIGINT, is_delete BOOLEAN,"
+        + " row_hash UBIGINT, src VARCHAR, src_ord BIGINT, pos BIGINT, part_date DATE)";
+  }
+
+  static String emptyCanonicalCurated() {
+    return "CREATE TEMP TABLE curated_rows (key VARCHAR, marker BIGINT, row_hash UBIGINT)";
+  }
+}

@@ -1,0 +1,643 @@
+package io.tidemark.reconcile.engine.sql;
+
+import io.tidemark.model.config.ChangeMarkerType;
+import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.RawKeys;
+import io.tidemark.model.contract.VersionOrder;
+import io.tidemark.reconcile.kernel.EngineException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Every statement of a reconciliation, written once over a {@link SqlDialect}. Identifiers come
+ * only from the validated data contract and pass the dialect's {@code quote}; every value (window
+ * bounds, operation codes, sample sizes) is a bound parameter.
+ *
+ * <p>Both layers are first normalised into canonical relations, then the same rule queries run over
+ * them:
+ *
+ * <ul>
+ *   <li>{@code raw_versions(key, marker, is_delete, row_hash, src, [src_ord, pos,] part_date)}:
+ *       valid raw rows only under the contract (every key valid per {@link RawKeys}, a parseable
+ *       change marker, an operation of {@code U}, {@code D} or null, or no operation column at all,
+ *       a timestamp marker no later than the future limit);
+ *   <li>{@code curated_rows(key, marker, row_hash)}: the curated table's live rows;
+ *   <li>{@code expected}: each key's winning version up to the window end ({@link #expected});
+ *       {@code in_flight}: keys changed again after it; {@code checked}: the keys compared; {@code
+ *       exp}, {@code cur_rows} and {@code cur}: the checked slices of both sides.
+ * </ul>
+ *
+ * {@code key} is the key columns cast to text and joined by U+001F; {@code marker} is epoch
+ * microseconds for timestamp markers (at the dialect's precision) and the value for sequences;
+ * {@code row_hash} is a hash of the compared columns, normalised so that integer widths, float
+ * widths, timestamp units and zones hash alike on both sides.
+ *
+ * <p>How an engine holds these relations (temporary tables and views, or one {@code WITH} prelude
+ * per query) is the engine's choice; the statements are the same.
+ */
+public final class ReconciliationSql {
+  /** Between the key columns of a composite key. */
+  public static final String KEY_SEPARATOR = "chr(31)";
+
+  /** Stands for a NULL compared value in the hash. */
+  public static final String NULL_TOKEN = "chr(30)";
+
+  /** Between the key columns of a composite key in a sample. */
+  public static final String DISPLAY_SEPARATOR = "|";
+
+  /** Buckets a key falls in; the layers are summed bucket by bucket before rows are compared. */
+  public static final int BUCKETS = 4096;
+
+  private final SqlDialect d;
+  private final boolean exactWinner;
+
+  public ReconciliationSql(SqlDialect dialect) {
+    this.d = dialect;
+    this.exactWinner = dialect.rowPositionColumn().isPresent();
+  }
+
+  // ---- expressions over one source row ----
+
+  /** The key columns as one text. */
+  public String key(DatasetSpec spec, Map<String, String> types) {
+    List<String> parts = new ArrayList<>();
+    for (String k : spec.keyColumns()) {
+      requireColumn(types, k, "key");
+      parts.add(text(d.column(k)));
+    }
+    return parts.size() == 1
+        ? parts.get(0)
+        : "concat_ws(" + KEY_SEPARATOR + ", " + String.join(", ", parts) + ")";
+  }
+
+  /**
+   * Whether every key column holds a valid key under {@link RawKeys}: not null, not blank, no
+   * control or invisible format character, no surrounding white space.
+   */
+  public Sql keysValid(DatasetSpec spec) {
+    Sql sql = new Sql().append("(");
+    boolean first = true;
+    for (String k : spec.keyColumns()) {
+      String text = text(d.column(k));
+      sql.append(first ? "" : " AND ")
+          .append("(" + text + " IS NOT NULL AND NOT ")
+          .append(d.regexMatches(text, RawKeys.BLANK_PATTERN))
+          .append(" AND NOT ")
+          .append(d.regexMatches(text, RawKeys.MALFORMED_PATTERN))
+          .append(")");
+      first = false;
+    }
+    return sql.append(")");
+  }
+
+  /** The change marker as a BIGINT: epoch microseconds or the sequence; NULL when unparseable. */
+  public String marker(DatasetSpec spec, Map<String, String> types) {
+    String column = spec.changeMarker().column();
+    String type = requireColumn(types, column, "change marker");
+    String c = d.column(column);
+    ColumnKind kind = d.kind(type);
+    if (spec.changeMarker().type() == ChangeMarkerType.TIMESTAMP) {
+      return switch (kind) {
+        case TIMESTAMP -> d.epochMicros(c);
+        case DATE -> d.epochMicros(d.dateAsTimestamp(c));
+        case TEXT -> d.epochMicros(d.parseTimestamp(c));
+        default ->
+            throw new EngineException(
+                "Cannot read change marker '"
+                    + column
+                    + "' of type "
+                    + type
+                    + " as a TIMESTAMP: expected a timestamp, date or text column");
+      };
+    }
+    if (kind == ColumnKind.INTEGER || kind == ColumnKind.TEXT || kind == ColumnKind.DECIMAL) {
+      return "TRY_CAST(" + c + " AS BIGINT)";
+    }
+    throw new EngineException(
+        "Cannot read change marker '" + column + "' of type " + type + " as a LONG sequence");
+  }
+
+  /**
+   * A hash of the compared columns, each normalised to text (NULL as its own token): equal values
+   * hash alike on both sides; a collision would hide one mismatch.
+   */
+  public String rowHash(DatasetSpec spec, Map<String, String> types) {
+    List<String> parts = new ArrayList<>();
+    for (String col : spec.comparedColumns()) {
+      String type = requireColumn(types, col, "compared");
+      parts.add("coalesce(" + normalised(d.column(col), d.kind(type)) + ", " + NULL_TOKEN + ")");
+    }
+    return d.hash(parts);
+  }
+
+  private String normalised(String c, ColumnKind kind) {
+    return switch (kind) {
+      case TIMESTAMP -> text(d.epochMicros(c));
+      case FLOATING -> text("CAST(" + c + " AS DOUBLE)");
+      case BINARY -> d.binaryAsText(c);
+      default -> text(c);
+    };
+  }
+
+  private static String text(String expr) {
+    return "CAST(" + expr + " AS VARCHAR)";
+  }
+
+  /** {@code is_delete} and {@code op_ok} of a row, each followed by a comma. */
+  private Sql operation(DatasetSpec spec, Map<String, String> types) {
+    String op = spec.operationColumn();
+    if (op == null || !types.containsKey(op.toLowerCase(Locale.ROOT))) {
+      // No file of the batch has the optional operation column: every row is an upsert.
+      return new Sql().append("false AS is_delete, true AS op_ok, ");
+    }
+    String opText = text(d.column(op));
+    return new Sql()
+        .append("coalesce(" + opText + " = ")
+        .param(DatasetSpec.OPERATION_DELETE)
+        .append(", false) AS is_delete, (" + opText + " IS NULL OR " + opText + " IN (")
+        .param(DatasetSpec.OPERATION_UPSERT)
+        .append(", ")
+        .param(DatasetSpec.OPERATION_DELETE)
+        .append(")) AS op_ok, ");
+  }
+
+  // ---- the canonical rows ----
+
+  /**
+   * Where raw rows are read, as the engine sees them.
+   *
+   * @param from the FROM clause
+   * @param partitionDate the row's partition date
+   * @param fileOrdinal the row's file as its rank in path order; needed with a row position
+   */
+  public record RawSource(String from, String partitionDate, Optional<String> fileOrdinal) {}
+
+  /** Every raw row in canonical form, with whether its key ({@code key_ok}) and op are valid. */
+  public Sql rawRows(DatasetSpec spec, Map<String, String> types, RawSource source) {
+    Sql sql =
+        new Sql()
+            .append("SELECT ")
+            .append(key(spec, types))
+            .append(" AS key, ")
+            .append(marker(spec, types))
+            .append(" AS marker, ")
+            .append(operation(spec, types))
+            .append(rowHash(spec, types))
+            .append(" AS row_hash, " + d.fileColumn() + " AS src, ");
+    if (exactWinner) {
+      sql.append(source.fileOrdinal().orElseThrow() + " AS src_ord, ")
+          .append(d.rowPositionColumn().orElseThrow() + " AS pos, ");
+    }
+    return sql.append(source.partitionDate() + " AS part_date, ")
+        .append(keysValid(spec))
+        .append(" AS key_ok FROM " + source.from());
+  }
+
+  /**
+   * The valid raw versions of {@code rows} ({@link #rawRows}, a relation or a parenthesised query):
+   * the query behind {@code raw_versions}.
+   *
+   * @param futureLimitMicros the latest valid timestamp marker (epoch microseconds): a later one is
+   *     invalid, as the ingest job quarantines it; ignored for sequence markers
+   */
+  public Sql rawVersions(DatasetSpec spec, Sql rows, long futureLimitMicros) {
+    Sql sql =
+        new Sql()
+            .append("SELECT key, marker, is_delete, row_hash, src, ")
+            .append(exactWinner ? "src_ord, pos, " : "")
+            .append("part_date FROM ")
+            .append(rows)
+            .append(" WHERE key_ok AND op_ok AND marker IS NOT NULL");
+    if (spec.changeMarker().type() == ChangeMarkerType.TIMESTAMP) {
+      sql.append(" AND marker <= ").param(futureLimitMicros);
+    }
+    return sql;
+  }
+
+  /** The curated rows of {@code from} in canonical form. */
+  public String curatedRows(DatasetSpec spec, Map<String, String> types, String from) {
+    return "SELECT "
+        + key(spec, types)
+        + " AS key, "
+        + marker(spec, types)
+        + " AS marker, "
+        + rowHash(spec, types)
+        + " AS row_hash FROM "
+        + from;
+  }
+
+  // ---- the window ----
+
+  /**
+   * Whether a raw version is at or before the window end: by marker for timestamps, by partition
+   * date for sequences (a sequence says nothing about time).
+   */
+  public Sql cap(ChangeMarkerType type, Window w) {
+    return type == ChangeMarkerType.TIMESTAMP
+        ? new Sql().append("marker <= ").param(w.toMicros())
+        : new Sql().append("part_date <= ").append(d.date(w.toDate()));
+  }
+
+  /** Whether a raw version falls in the window; null bounds are open. */
+  public Sql rawWindow(ChangeMarkerType type, Window w) {
+    Sql sql = new Sql().append("(");
+    if (type == ChangeMarkerType.TIMESTAMP) {
+      return sql.append(markerWindow(w)).append(")");
+    }
+    if (w.fromDate() != null) {
+      sql.append("part_date >= ").append(d.date(w.fromDate())).append(" AND ");
+    }
+    return sql.append("part_date <= ").append(d.date(w.toDate())).append(")");
+  }
+
+  /** Whether a curated row's marker falls in the window; sequences cannot say, so none do. */
+  public Sql curatedWindow(ChangeMarkerType type, Window w) {
+    Sql sql = new Sql().append("(");
+    return type == ChangeMarkerType.TIMESTAMP
+        ? sql.append(markerWindow(w)).append(")")
+        : sql.append("false)");
+  }
+
+  private static Sql markerWindow(Window w) {
+    return markerBetween("marker", w.fromMicros(), w.toMicros());
+  }
+
+  /** {@code marker > from AND marker <= to}, a null {@code from} open. */
+  public static Sql markerBetween(String marker, Long fromMicros, long toMicros) {
+    Sql sql = new Sql();
+    if (fromMicros != null) {
+      sql.append(marker + " > ").param(fromMicros).append(" AND ");
+    }
+    return sql.append(marker + " <= ").param(toMicros);
+  }
+
+  /**
+   * The keys whose curated change marker falls in the window: the curated side of a WINDOW's
+   * checked keys. None for sequence markers (a sequence says nothing about time).
+   *
+   * @param liveTypes the column types of the table-like relation {@code live} (aliased {@code s})
+   *     to read the keys from directly, with the dialect's {@code prefilter} on its marker column;
+   *     null to read {@code curated_rows}
+   */
+  public Sql curatedWindowKeys(
+      DatasetSpec spec, Map<String, String> liveTypes, String live, Window w, Sql prefilter) {
+    ChangeMarkerType type = spec.changeMarker().type();
+    if (liveTypes == null) {
+      return new Sql().append("SELECT key FROM curated_rows WHERE ").append(curatedWindow(type, w));
+    }
+    Sql sql = new Sql().append("SELECT " + key(spec, liveTypes) + " AS key FROM " + live + " s");
+    if (type != ChangeMarkerType.TIMESTAMP) {
+      return sql.append(" WHERE false");
+    }
+    return sql.append(" WHERE ")
+        .append(markerBetween(marker(spec, liveTypes), w.fromMicros(), w.toMicros()))
+        .append(prefilter);
+  }
+
+  // ---- the relations ----
+
+  /** {@code in_flight}: keys changed again after the window end, left to a later window. */
+  public Sql inFlight(Sql cap) {
+    return new Sql()
+        .append("SELECT DISTINCT key FROM raw_versions WHERE NOT (")
+        .append(cap)
+        .append(")");
+  }
+
+  /**
+   * {@code expected}: the latest valid version of every key with versions matching {@code filter}
+   * ({@code key, marker, is_delete, row_hash}), in the contract's {@link VersionOrder}. Versions
+   * with the same change marker are a source defect; they are resolved as the ingest job resolves
+   * them: a delete wins, then the first delivered row (lowest file path, then row position).
+   *
+   * <p>With a row position, one aggregation per key over the packed {@link VersionRank}, which an
+   * engine can spill to disk, where sorting every key's versions could not. Without one, a rank
+   * over the order without its last term, which keeps a key's rows tied on everything else.
+   */
+  public Sql expected(Sql filter) {
+    if (exactWinner) {
+      return new Sql()
+          .append("SELECT key, " + VersionRank.markerOf("max(rank)") + " AS marker, ")
+          .append(VersionRank.deleteOf("max(rank)") + " AS is_delete, ")
+          .append(d.argMax("row_hash", "rank") + " AS row_hash")
+          .append(" FROM (SELECT key, row_hash, " + VersionRank.expression(d) + " AS rank")
+          .append(" FROM raw_versions v WHERE ")
+          .append(filter)
+          .append(") GROUP BY key");
+    }
+    return new Sql()
+        .append("SELECT key, marker, is_delete, row_hash FROM (SELECT *, rank()")
+        .append(" OVER (PARTITION BY key ORDER BY ")
+        .append(VersionOrder.sqlOrderByWithoutPosition("marker", "is_delete", "src"))
+        .append(") AS rk FROM raw_versions WHERE ")
+        .append(filter)
+        .append(") AS ranked WHERE rk = 1");
+  }
+
+  /**
+   * {@code checked} of a WINDOW: the keys with a raw version in the window or a curated row whose
+   * marker is in it ({@link #curatedWindowKeys}), none in flight.
+   */
+  public Sql checkedInWindow(Sql rawWindow, Sql curatedWindowKeys) {
+    return new Sql()
+        .append("(SELECT key FROM raw_versions WHERE ")
+        .append(rawWindow)
+        .append(" UNION ")
+        .append(curatedWindowKeys)
+        .append(") EXCEPT SELECT key FROM in_flight");
+  }
+
+  /**
+   * {@code checked} of a FULL comparison: every key of {@code expected} and of the curated rows
+   * matching {@code curatedFilter} (empty: all), none in flight.
+   */
+  public String checkedAll(String curatedFilter) {
+    return "(SELECT key FROM expected UNION SELECT key FROM curated_rows"
+        + (curatedFilter.isEmpty() ? "" : " WHERE " + curatedFilter)
+        + ") EXCEPT SELECT key FROM in_flight";
+  }
+
+  /**
+   * {@code exp}: the checked keys' expected versions. Without a row position a key's tied winners
+   * fold into one row holding every acceptable hash ({@code hashes}).
+   */
+  public String checkedExpected() {
+    return exactWinner
+        ? "SELECT e.* FROM expected e SEMI JOIN checked c ON e.key = c.key"
+        : "SELECT key, max(marker) AS marker, bool_or(is_delete) AS is_delete,"
+            + " array_agg(row_hash) AS hashes FROM expected"
+            + " WHERE key IN (SELECT key FROM checked) GROUP BY key";
+  }
+
+  /**
+   * {@code cur_rows}: the curated rows of the checked keys, in canonical form.
+   *
+   * @param liveTypes the column types of the table-like relation {@code live} to match the keys on
+   *     first, hashing only the matching rows' compared columns (an engine that does not move the
+   *     key match below {@code curated_rows}' projection would hash every row); null to read {@code
+   *     curated_rows}
+   */
+  public String checkedCuratedRows(DatasetSpec spec, Map<String, String> liveTypes, String live) {
+    if (liveTypes == null) {
+      return "SELECT r.* FROM curated_rows r WHERE r.key IN (SELECT key FROM checked)";
+    }
+    // IN, the checked keys second: they are few, the curated rows many.
+    return curatedRows(
+        spec,
+        liveTypes,
+        "(SELECT * FROM "
+            + live
+            + " s WHERE "
+            + key(spec, liveTypes)
+            + " IN (SELECT key FROM checked)) s");
+  }
+
+  /** {@code cur}: the checked curated rows per key: how many and the newest marker. */
+  public static final String CHECKED_CURATED =
+      "SELECT key, count(*) AS n, max(marker) AS marker FROM cur_rows GROUP BY key";
+
+  // ---- the measures: each selects the offending keys as `key` ----
+
+  /**
+   * One key measure.
+   *
+   * @param label its name in logs and errors
+   * @param keys the query of its offending keys
+   */
+  public record KeyMeasure(String label, String keys) {}
+
+  public static final String MISSING =
+      "SELECT e.key FROM exp e WHERE NOT e.is_delete AND NOT EXISTS"
+          + " (SELECT 1 FROM cur c WHERE c.key = e.key)";
+
+  public static final String UNEXPECTED =
+      "SELECT c.key FROM cur c LEFT JOIN exp e ON c.key = e.key"
+          + " WHERE e.key IS NULL OR e.is_delete";
+
+  public static final String DUPLICATES = "SELECT key FROM cur WHERE n > 1";
+
+  /**
+   * Keys whose curated version is not raw's latest valid one, in either direction: older (a change
+   * not applied) or newer (a version raw does not hold: an invented row, a shifted timestamp, a raw
+   * file deleted after the job read it).
+   */
+  public static final String STALE =
+      "SELECT c.key FROM cur c JOIN exp e ON c.key = e.key"
+          + " WHERE NOT e.is_delete AND c.marker <> e.marker";
+
+  /** At the same marker, a curated row matching none of the expected values. */
+  public String mismatched() {
+    return "SELECT DISTINCT r.key FROM cur_rows r JOIN exp e ON r.key = e.key"
+        + " WHERE NOT e.is_delete AND r.marker = e.marker AND "
+        + (exactWinner ? "r.row_hash <> e.row_hash" : "NOT contains(e.hashes, r.row_hash)");
+  }
+
+  public static final String COUNT_DIFFERENCE =
+      "(" + MISSING + ") UNION (" + UNEXPECTED + ") UNION (" + DUPLICATES + ")";
+
+  /** The key measures in the order of {@code Observations}' findings. */
+  public List<KeyMeasure> keyMeasures() {
+    return List.of(
+        new KeyMeasure("count_match keys", COUNT_DIFFERENCE),
+        new KeyMeasure("missing_keys", MISSING),
+        new KeyMeasure("unexpected_keys", UNEXPECTED),
+        new KeyMeasure("duplicate_keys", DUPLICATES),
+        new KeyMeasure("stale_versions", STALE),
+        new KeyMeasure("value_mismatches", mismatched()));
+  }
+
+  /** One row: expected live rows among the checked keys, curated rows among them. */
+  public static final String COUNTS =
+      "SELECT (SELECT count(*) FROM exp WHERE NOT is_delete), (SELECT count(*) FROM cur_rows)";
+
+  /** {@code SELECT count(*)} of a key query. */
+  public static Sql count(Sql keys) {
+    return new Sql().append("SELECT count(*) FROM (").append(keys).append(")");
+  }
+
+  /** A sorted, bounded sample of a key query, keys shown with {@code |} between columns. */
+  public static Sql sample(Sql keys, int limit) {
+    return new Sql()
+        .append("SELECT DISTINCT replace(key, " + KEY_SEPARATOR + ", ")
+        .param(DISPLAY_SEPARATOR)
+        .append(") AS k FROM (")
+        .append(keys)
+        .append(") ORDER BY k LIMIT ")
+        .param(limit);
+  }
+
+  /**
+   * A key query as rows of {@code (total, key)} in one query: every row carries the number of
+   * distinct keys; the first {@code limit} keys in key order are shown with {@code |} between
+   * columns ({@link KeySamples#finding}). No row means no key.
+   */
+  public static Sql countAndSample(Sql keys, int limit) {
+    return new Sql()
+        .append("SELECT total, k FROM (SELECT replace(key, " + KEY_SEPARATOR + ", ")
+        .param(DISPLAY_SEPARATOR)
+        .append(") AS k, count(*) OVER () AS total, row_number() OVER (ORDER BY key) AS rn")
+        .append(" FROM (SELECT DISTINCT key FROM (")
+        .append(keys)
+        .append(") AS q) AS d) AS s WHERE rn <= ")
+        .param((long) limit)
+        .append(" ORDER BY k");
+  }
+
+  // ---- buckets ----
+
+  private String bucket(String key) {
+    return d.bucket(key, BUCKETS);
+  }
+
+  /**
+   * Per bucket of keys, raw's side of a FULL comparison: how many keys' latest valid version at or
+   * before the window end is live, and the checksum of each such key's (key, marker, compared
+   * values). Versions stream from the files through one aggregation per key; nothing per key is
+   * kept. (A bucket holding a key still in flight is compared row by row, where that key is left
+   * out.)
+   */
+  public Sql rawBuckets(Sql cap) {
+    return new Sql()
+        .append("SELECT ")
+        .append(bucket("key"))
+        .append(" AS bucket, count(*) FILTER (WHERE NOT is_delete) AS n, ")
+        .append(d.checksum(List.of("key", "marker", "row_hash")))
+        .append(" FILTER (WHERE NOT is_delete) AS x FROM (")
+        .append(expected(cap))
+        .append(") GROUP BY bucket");
+  }
+
+  /**
+   * Per bucket of keys, curated's side of a FULL comparison: its rows, the same checksum over each,
+   * and the newest change marker.
+   */
+  public String curatedBuckets() {
+    return "SELECT "
+        + bucket("key")
+        + " AS bucket, count(*) AS n, "
+        + d.checksum(List.of("key", "marker", "row_hash"))
+        + " AS x, max(marker) AS newest FROM curated_rows GROUP BY bucket";
+  }
+
+  /**
+   * The buckets to compare row by row: those whose two sides differ, and those holding a key in
+   * flight (left out of the comparison, so its bucket's sums cannot say).
+   */
+  public String differentBuckets() {
+    return "SELECT coalesce(r.bucket, c.bucket) AS bucket"
+        + " FROM raw_buckets r FULL OUTER JOIN curated_buckets c ON r.bucket = c.bucket"
+        + " WHERE coalesce(r.n, 0) <> coalesce(c.n, 0) OR r.x IS DISTINCT FROM c.x"
+        + " UNION SELECT "
+        + bucket("key")
+        + " FROM in_flight";
+  }
+
+  public static final String DIFFERENT_BUCKETS = "SELECT count(*) FROM different_buckets";
+
+  /**
+   * Over the buckets that agree: the live keys raw expects and the rows curated holds (the same);
+   * and curated's newest change marker over every bucket.
+   */
+  public static final String AGREEING_TOTALS =
+      "SELECT (SELECT coalesce(sum(n), 0) FROM raw_buckets"
+          + " WHERE bucket NOT IN (SELECT bucket FROM different_buckets)),"
+          + " (SELECT coalesce(sum(n), 0) FROM curated_buckets"
+          + " WHERE bucket NOT IN (SELECT bucket FROM different_buckets)),"
+          + " (SELECT max(newest) FROM curated_buckets)";
+
+  /** Whether a key is in one of the buckets that differ. */
+  public String inDifferentBucket(String key) {
+    return bucket(key) + " IN (SELECT bucket FROM different_buckets)";
+  }
+
+  /**
+   * One row: how many buckets of checked keys differ between the layers, then the same two counts
+   * as {@link #COUNTS}. Per bucket, each side's live rows are counted and summed by the checksum of
+   * (key, marker, compared-values hash); a bucket holding a key whose latest versions tie on the
+   * marker (several acceptable values) counts as different. When no bucket differs, no key measure
+   * can find anything and their queries need not run.
+   */
+  public String checkedBucketsDiffering() {
+    String expectedHash = exactWinner ? "row_hash" : "hashes[1]";
+    String ties = exactWinner ? "0" : "count_if(cardinality(hashes) > 1)";
+    return "SELECT count_if(coalesce(r.n, 0) <> coalesce(c.n, 0) OR r.x IS DISTINCT FROM c.x"
+        + " OR coalesce(r.ties, 0) > 0), coalesce(sum(r.n), 0), coalesce(sum(c.n), 0) FROM"
+        + " (SELECT "
+        + bucket("key")
+        + " AS b, count_if(NOT is_delete) AS n, "
+        + d.checksum(List.of("key", "marker", expectedHash))
+        + " FILTER (WHERE NOT is_delete) AS x, "
+        + ties
+        + " AS ties FROM exp GROUP BY 1) r FULL OUTER JOIN (SELECT "
+        + bucket("key")
+        + " AS b, count(*) AS n, "
+        + d.checksum(List.of("key", "marker", "row_hash"))
+        + " AS x FROM cur_rows GROUP BY 1) c ON r.b = c.b";
+  }
+
+  // ---- freshness ----
+
+  /** One row: the newest and the oldest valid raw change marker at or before the window end. */
+  public static Sql rawMarkerRange(Sql cap) {
+    return new Sql().append("SELECT max(marker), min(marker) FROM raw_versions WHERE ").append(cap);
+  }
+
+  /** One row: the newest curated marker, then {@link #rawMarkerRange}'s two, in one query. */
+  public static Sql markers(Sql cap) {
+    return new Sql()
+        .append("SELECT (SELECT max(marker) FROM curated_rows), (SELECT max(marker) FROM")
+        .append(" raw_versions WHERE ")
+        .append(cap)
+        .append("), (SELECT min(marker) FROM raw_versions WHERE ")
+        .append(cap)
+        .append(")");
+  }
+
+  /**
+   * Keys whose latest valid version at or before the window end is newer than the curated table's
+   * newest: the latest version is the newest, so any such version makes its key pending.
+   */
+  public static Sql pendingKeys(Sql cap, long newestCurated) {
+    return newerVersions("DISTINCT key", cap, newestCurated);
+  }
+
+  /**
+   * {@link #pendingKeys} where {@code expected} holds every key's winners (not only those of the
+   * buckets that differ): the keys whose expected version is newer than the curated newest.
+   */
+  public static Sql pendingExpectedKeys(long newestCurated) {
+    return new Sql().append("SELECT key FROM expected WHERE marker > ").param(newestCurated);
+  }
+
+  /** The raw files holding a valid version up to the window end newer than the curated newest. */
+  public static Sql pendingFiles(Sql cap, long newestCurated) {
+    return newerVersions("DISTINCT src", cap, newestCurated);
+  }
+
+  private static Sql newerVersions(String what, Sql cap, long newestCurated) {
+    return new Sql()
+        .append("SELECT " + what + " FROM raw_versions WHERE ")
+        .append(cap)
+        .append(" AND marker > ")
+        .param(newestCurated);
+  }
+
+  private String requireColumn(Map<String, String> types, String column, String role) {
+    String type = types.get(column.toLowerCase(Locale.ROOT));
+    if (type == null) {
+      throw new EngineException(
+          "Cannot find "
+              + role
+              + " column '"
+              + column
+              + "': "
+              + d.columnsOwner()
+              + " "
+              + types.keySet());
+    }
+    return type;
+  }
+}
