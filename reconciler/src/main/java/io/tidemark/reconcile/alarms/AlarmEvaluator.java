@@ -41,29 +41,13 @@ public final class AlarmEvaluator {
               + " it is not evaluated locally");
     }
     double threshold = def.threshold().orElseThrow();
-    long periodMillis = def.periodSeconds() * 1000L;
-    int n = def.evaluationPeriods();
-    int m = def.datapointsToAlarm();
-    List<Double> values = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      Instant end = now.minusMillis(i * periodMillis);
-      Instant start = end.minusMillis(periodMillis);
-      List<Double> in =
-          datapoints.stream()
-              .filter(d -> d.timestamp().isAfter(start) && !d.timestamp().isAfter(end))
-              .map(Datum::value)
-              .toList();
-      OptionalDouble stat;
-      try {
-        stat = statistic(def.statistic(), in);
-      } catch (IllegalArgumentException e) {
-        return new AlarmEvaluation(AlarmState.INSUFFICIENT_DATA, e.getMessage());
-      }
-      values.add(stat.isPresent() ? stat.getAsDouble() : null);
+    List<Double> values;
+    try {
+      values = periodValues(def, datapoints, now);
+    } catch (IllegalArgumentException e) {
+      return new AlarmEvaluation(AlarmState.INSUFFICIENT_DATA, e.getMessage());
     }
     long present = values.stream().filter(v -> v != null).count();
-    long breaches =
-        values.stream().filter(v -> v != null && def.comparison().breaches(v, threshold)).count();
     String condition =
         def.statistic()
             + " "
@@ -74,32 +58,73 @@ public final class AlarmEvaluator {
             + def.periodSeconds()
             + " s";
     if (present == 0) {
-      return switch (def.treatMissingData()) {
-        case BREACHING ->
-            new AlarmEvaluation(
-                AlarmState.ALARM,
-                "no datapoints in the last "
-                    + n
-                    + " periods; missing data is breaching ("
-                    + condition
-                    + ")");
-        case NOT_BREACHING ->
-            new AlarmEvaluation(
-                AlarmState.OK,
-                "no datapoints in the last " + n + " periods; missing data is not breaching");
-        case IGNORE ->
-            new AlarmEvaluation(
-                current,
-                "no datapoints in the last "
-                    + n
-                    + " periods; missing data is ignored, the state"
-                    + " stays "
-                    + current);
-        case MISSING ->
-            new AlarmEvaluation(
-                AlarmState.INSUFFICIENT_DATA, "no datapoints in the last " + n + " periods");
-      };
+      return allMissing(def, condition, current);
     }
+    long breaches =
+        values.stream().filter(v -> v != null && def.comparison().breaches(v, threshold)).count();
+    return counted(def, values, present, breaches, condition);
+  }
+
+  /**
+   * The statistic of each of the {@code EvaluationPeriods} most recent periods, the latest first;
+   * null for a period without datapoints.
+   *
+   * @throws IllegalArgumentException for a statistic that is not evaluated locally
+   */
+  private static List<Double> periodValues(
+      AlarmDefinition def, List<Datum> datapoints, Instant now) {
+    long periodMillis = def.periodSeconds() * 1000L;
+    List<Double> values = new ArrayList<>();
+    for (int i = 0; i < def.evaluationPeriods(); i++) {
+      Instant end = now.minusMillis(i * periodMillis);
+      Instant start = end.minusMillis(periodMillis);
+      List<Double> in =
+          datapoints.stream()
+              .filter(d -> d.timestamp().isAfter(start) && !d.timestamp().isAfter(end))
+              .map(Datum::value)
+              .toList();
+      OptionalDouble stat = statistic(def.statistic(), in);
+      values.add(stat.isPresent() ? stat.getAsDouble() : null);
+    }
+    return values;
+  }
+
+  /** Every period is missing: the state {@code TreatMissingData} gives. */
+  private static AlarmEvaluation allMissing(
+      AlarmDefinition def, String condition, AlarmState current) {
+    int n = def.evaluationPeriods();
+    return switch (def.treatMissingData()) {
+      case BREACHING ->
+          new AlarmEvaluation(
+              AlarmState.ALARM,
+              "no datapoints in the last "
+                  + n
+                  + " periods; missing data is breaching ("
+                  + condition
+                  + ")");
+      case NOT_BREACHING ->
+          new AlarmEvaluation(
+              AlarmState.OK,
+              "no datapoints in the last " + n + " periods; missing data is not breaching");
+      case IGNORE ->
+          new AlarmEvaluation(
+              current,
+              "no datapoints in the last "
+                  + n
+                  + " periods; missing data is ignored, the state"
+                  + " stays "
+                  + current);
+      case MISSING ->
+          new AlarmEvaluation(
+              AlarmState.INSUFFICIENT_DATA, "no datapoints in the last " + n + " periods");
+    };
+  }
+
+  /** Some periods hold datapoints: ALARM when enough of them (and of the missing ones) breach. */
+  private static AlarmEvaluation counted(
+      AlarmDefinition def, List<Double> values, long present, long breaches, String condition) {
+    int n = def.evaluationPeriods();
+    int m = def.datapointsToAlarm();
     long needed;
     long counted;
     String how;

@@ -112,28 +112,7 @@ public record ReconcilerSettings(
     String engine = engine("engine", config.engine(), engines);
     Map<String, ReconciledDataset> datasets = new LinkedHashMap<>();
     config.datasets().forEach((name, ds) -> datasets.put(name, dataset(name, ds, engine, engines)));
-    List<String> keys = config.apiKeys().orElse(List.of());
-    for (int i = 0; i < keys.size(); i++) {
-      // The value is a secret: name the key's position, never the value.
-      String key = keys.get(i);
-      if (key.isBlank() || key.length() < 8) {
-        throw new InvalidConfigException(
-            PREFIX + "api-keys[" + i + "]", null, "an API key must have at least 8 characters");
-      }
-      if (!key.equals(key.strip())) {
-        throw new InvalidConfigException(
-            PREFIX + "api-keys[" + i + "]",
-            null,
-            "an API key must not start or end with white space: HTTP trims header values, so it"
-                + " could never match");
-      }
-      if (!key.chars().allMatch(ch -> ch >= 0x20 && ch < 0x7f)) {
-        throw new InvalidConfigException(
-            PREFIX + "api-keys[" + i + "]",
-            null,
-            "an API key must be printable ASCII: other characters do not survive an HTTP header");
-      }
-    }
+    List<String> keys = apiKeys(config.apiKeys().orElse(List.of()));
     if (config.cloudwatch().step().isNegative() || config.cloudwatch().step().isZero()) {
       throw new InvalidConfigException(
           PREFIX + "cloudwatch.step", config.cloudwatch().step(), "must be positive");
@@ -157,7 +136,39 @@ public record ReconcilerSettings(
     if (datasets.values().stream().anyMatch(d -> EngineNames.ATHENA.equals(d.engine()))) {
       AthenaConfig.settings(config.athena());
     }
-    String stateRoot = config.stateRoot().trim();
+    String stateRoot = stateRoot(config.stateRoot());
+    HostPolicy hosts = HostPolicy.of(config.api().allowedHosts());
+    return new ReconcilerSettings(stateRoot, datasets, keys, protectReads, hosts);
+  }
+
+  /** The API keys, each checked; the values are secrets: errors name a key's position only. */
+  private static List<String> apiKeys(List<String> keys) {
+    for (int i = 0; i < keys.size(); i++) {
+      String key = keys.get(i);
+      if (key.isBlank() || key.length() < 8) {
+        throw new InvalidConfigException(
+            PREFIX + "api-keys[" + i + "]", null, "an API key must have at least 8 characters");
+      }
+      if (!key.equals(key.strip())) {
+        throw new InvalidConfigException(
+            PREFIX + "api-keys[" + i + "]",
+            null,
+            "an API key must not start or end with white space: HTTP trims header values, so it"
+                + " could never match");
+      }
+      if (!key.chars().allMatch(ch -> ch >= 0x20 && ch < 0x7f)) {
+        throw new InvalidConfigException(
+            PREFIX + "api-keys[" + i + "]",
+            null,
+            "an API key must be printable ASCII: other characters do not survive an HTTP header");
+      }
+    }
+    return keys;
+  }
+
+  /** The state root: a local folder made absolute, or an {@code s3://} URI. */
+  private static String stateRoot(String value) {
+    String stateRoot = value.trim();
     if (stateRoot.isEmpty()) {
       throw new InvalidConfigException(PREFIX + "state-root", stateRoot, "is empty");
     }
@@ -167,9 +178,7 @@ public record ReconcilerSettings(
     }
     // Resolved once, at start, like the catalog's warehouse: reports would otherwise be written
     // and read wherever the service happens to start.
-    stateRoot = LocalPaths.absolute(stateRoot);
-    HostPolicy hosts = HostPolicy.of(config.api().allowedHosts());
-    return new ReconcilerSettings(stateRoot, datasets, keys, protectReads, hosts);
+    return LocalPaths.absolute(stateRoot);
   }
 
   /**
@@ -319,6 +328,25 @@ public record ReconcilerSettings(
     } catch (InvalidDocumentException e) {
       throw new InvalidConfigException(PREFIX + "datasets." + name, name, e);
     }
+    DatasetSpec spec = spec(prefix, name, ds);
+    CatalogSpec catalog = catalog(prefix + "catalog.", ds.catalog());
+    List<RuleSpec> rules = rules(prefix + "rules.", ds.rules());
+    requireComparedColumns(prefix, spec, rules);
+    String cron = cron(prefix, ds.cron());
+    String engine =
+        ds.engine().isPresent()
+            ? engine("datasets." + name + ".engine", ds.engine().get(), engines)
+            : defaultEngine;
+    ReconciliationMode scheduleMode =
+        at(prefix, () -> enumValue(ReconciliationMode.class, "scheduleMode", ds.scheduleMode()));
+    Duration futureTolerance = notNegative(prefix + "future-tolerance", ds.futureTolerance());
+    Duration grace = notNegative(prefix + "unprocessed-file-grace", ds.unprocessedFileGrace());
+    return new ReconciledDataset(
+        spec, catalog, rules, cron, engine, scheduleMode, futureTolerance, grace);
+  }
+
+  /** The dataset's data contract. */
+  private static DatasetSpec spec(String prefix, String name, TidemarkConfig.DatasetConfig ds) {
     ChangeMarker marker =
         at(
             prefix + "change-marker.",
@@ -335,41 +363,47 @@ public record ReconcilerSettings(
                 new RawSource(
                     LocalPaths.absolute(ds.raw().location()), ds.raw().partitionColumn(), null));
     String op = ds.operationColumn();
-    DatasetSpec spec =
-        at(
-            prefix,
-            () ->
-                new DatasetSpec(
-                    name,
-                    ds.pipeline(),
-                    ds.keyColumns(),
-                    marker,
-                    NO_OPERATION_COLUMN.equalsIgnoreCase(op) ? null : op,
-                    ds.comparedColumns().orElse(List.of()),
-                    raw,
-                    ds.curatedTable(),
-                    ds.quarantineTable().orElse(null)));
-    CatalogSpec catalog = catalog(prefix + "catalog.", ds.catalog());
-    List<RuleSpec> rules = rules(prefix + "rules.", ds.rules());
-    if (spec.comparedColumns().isEmpty()) {
-      // A comparison of no column finds no damage: such a rule could only ever pass.
-      for (RuleSpec r : rules) {
-        if (r.kind() == RuleKind.VALUE_MISMATCHES) {
-          throw new InvalidConfigException(
-              prefix + "compared-columns",
-              null,
-              "is empty, yet rule "
-                  + r.id()
-                  + " compares these columns: list the payload columns to compare, comma-separated,"
-                  + " or remove the rule ("
-                  + prefix
-                  + "rules."
-                  + r.id()
-                  + ".enabled=false)");
-        }
+    return at(
+        prefix,
+        () ->
+            new DatasetSpec(
+                name,
+                ds.pipeline(),
+                ds.keyColumns(),
+                marker,
+                NO_OPERATION_COLUMN.equalsIgnoreCase(op) ? null : op,
+                ds.comparedColumns().orElse(List.of()),
+                raw,
+                ds.curatedTable(),
+                ds.quarantineTable().orElse(null)));
+  }
+
+  /** A comparison of no column finds no damage: a rule comparing values could only ever pass. */
+  private static void requireComparedColumns(
+      String prefix, DatasetSpec spec, List<RuleSpec> rules) {
+    if (!spec.comparedColumns().isEmpty()) {
+      return;
+    }
+    for (RuleSpec r : rules) {
+      if (r.kind() == RuleKind.VALUE_MISMATCHES) {
+        throw new InvalidConfigException(
+            prefix + "compared-columns",
+            null,
+            "is empty, yet rule "
+                + r.id()
+                + " compares these columns: list the payload columns to compare, comma-separated,"
+                + " or remove the rule ("
+                + prefix
+                + "rules."
+                + r.id()
+                + ".enabled=false)");
       }
     }
-    String cron = ds.cron().trim();
+  }
+
+  /** A Quartz cron or {@code off}, trimmed. */
+  private static String cron(String prefix, String value) {
+    String cron = value.trim();
     if (cron.isEmpty()) {
       throw new InvalidConfigException(prefix + "cron", cron, "must be a cron or 'off'");
     }
@@ -388,24 +422,14 @@ public record ReconcilerSettings(
                 + e.getMessage());
       }
     }
-    String engine =
-        ds.engine().isPresent()
-            ? engine("datasets." + name + ".engine", ds.engine().get(), engines)
-            : defaultEngine;
-    ReconciliationMode scheduleMode =
-        at(prefix, () -> enumValue(ReconciliationMode.class, "scheduleMode", ds.scheduleMode()));
-    Duration futureTolerance = ds.futureTolerance();
-    if (futureTolerance.isNegative()) {
-      throw new InvalidConfigException(
-          prefix + "future-tolerance", futureTolerance, "must not be negative");
+    return cron;
+  }
+
+  private static Duration notNegative(String key, Duration value) {
+    if (value.isNegative()) {
+      throw new InvalidConfigException(key, value, "must not be negative");
     }
-    Duration grace = ds.unprocessedFileGrace();
-    if (grace.isNegative()) {
-      throw new InvalidConfigException(
-          prefix + "unprocessed-file-grace", grace, "must not be negative");
-    }
-    return new ReconciledDataset(
-        spec, catalog, rules, cron, engine, scheduleMode, futureTolerance, grace);
+    return value;
   }
 
   /** The Iceberg catalog type of the Glue Data Catalog. */

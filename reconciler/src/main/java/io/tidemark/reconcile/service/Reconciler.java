@@ -186,21 +186,7 @@ public final class Reconciler {
     if (mode == ReconciliationMode.FULL && from != null) {
       throw new InvalidRequestException("from", from, "applies to mode 'window' only");
     }
-    Instant start = null;
-    if (mode == ReconciliationMode.WINDOW) {
-      if (from != null) {
-        if (!from.isBefore(end)) {
-          throw new InvalidRequestException("from", from, "must be before 'to' (" + end + ")");
-        }
-        start = from;
-      } else {
-        start = reports.lastPassedWindowEnd(dataset).orElse(null);
-        if (start != null && !start.isBefore(end)) {
-          // Nothing changed since the last passed run: an empty window, checked all the same.
-          start = end.minus(1, ChronoUnit.MICROS);
-        }
-      }
-    }
+    Instant start = mode == ReconciliationMode.WINDOW ? windowStart(dataset, from, end) : null;
     String id = newId(now);
     String other = running.putIfAbsent(dataset, id);
     if (other != null) {
@@ -240,126 +226,49 @@ public final class Reconciler {
     }
   }
 
+  /** A WINDOW's start: {@code from}, else the end of the last PASSED run's window. */
+  private Instant windowStart(String dataset, Instant from, Instant end) {
+    if (from != null) {
+      if (!from.isBefore(end)) {
+        throw new InvalidRequestException("from", from, "must be before 'to' (" + end + ")");
+      }
+      return from;
+    }
+    Instant start = reports.lastPassedWindowEnd(dataset).orElse(null);
+    if (start != null && !start.isBefore(end)) {
+      // Nothing changed since the last passed run: an empty window, checked all the same.
+      start = end.minus(1, ChronoUnit.MICROS);
+    }
+    return start;
+  }
+
   /** Runs a begun reconciliation to its end and stores the outcome; never throws. */
   public ReconciliationReport execute(Started started) {
     ReconciliationReport report = started.report();
     ReconciledDataset ds = started.dataset();
     try {
-      Observations observations = null;
-      String engineError = null;
-      try {
-        observations =
-            engines
-                .get(ds.engine())
-                .observe(
-                    new EngineRequest(
-                        ds.spec(),
-                        ds.catalog(),
-                        report.mode(),
-                        report.windowFrom(),
-                        report.windowTo(),
-                        report.startedAt(),
-                        ds.maxSampleSize(),
-                        ds.futureTolerance()));
-      } catch (RuntimeException | LinkageError e) {
-        engineError = message(e);
-        LOG.warn(
-            "Reconciliation {} of {}: the engine failed: {}",
-            report.id(),
-            ds.name(),
-            engineError,
-            e);
-      }
+      Step<Observations> observed = observe(report, ds);
       // Every run report of the dataset, read once: run accounting and unprocessed files both
       // need the whole history, the window's identities only the reports that finished in it.
-      List<IngestRunReport> allReports = null;
-      String reportsError = null;
-      try {
-        RunReportSource.Listing listing =
-            runReports.read(ds.spec().pipeline(), ds.name(), null, Instant.MAX);
-        allReports = listing.reports();
-        for (UnreadableReport u : listing.unreadable()) {
-          LOG.warn("Reconciliation {} of {}: {}", report.id(), ds.name(), u.message());
-        }
-      } catch (RuntimeException e) {
-        reportsError = message(e);
-      }
-      RunAccounting.Outcome runs = null;
-      String runsError = reportsError;
-      if (allReports != null) {
-        try {
-          IcebergTables.CommitHistory history = commitHistory(ds);
-          RunAccounting.Ledger ledger =
-              new RunAccounting.Ledger(
-                  history.commits(),
-                  history.retainedSince(),
-                  allReports,
-                  report.windowFrom(),
-                  report.windowTo());
-          runs =
-              RunAccounting.check(
-                  allReports.stream().filter(r -> ledger.inWindow(r.finishedAt())).toList(),
-                  ledger);
-        } catch (RuntimeException e) {
-          runsError = message(e);
-        }
-      }
-      UnprocessedFiles.Outcome unprocessed = null;
-      String unprocessedError =
-          reportsError == null ? null : "Cannot check unprocessed files: " + reportsError;
-      boolean checkFiles =
-          ds.rules().stream()
-              .anyMatch(r -> r.kind() == io.tidemark.model.config.RuleKind.UNPROCESSED_FILES);
-      if (checkFiles && allReports != null) {
-        try {
-          unprocessed =
-              UnprocessedFiles.check(
-                  ds.spec().raw(),
-                  engines.get(ds.engine()).listRawFiles(ds.spec().raw()).files(),
-                  allReports,
-                  unprocessedFileGrace.getOrDefault(ds.name(), ds.unprocessedFileGrace()),
-                  report.startedAt());
-        } catch (RuntimeException e) {
-          unprocessedError = "Cannot check unprocessed files: " + message(e);
-        }
-      }
+      Step<List<IngestRunReport>> allReports = runReports(report, ds);
+      Step<RunAccounting.Outcome> runs = runAccounting(report, ds, allReports);
+      Step<UnprocessedFiles.Outcome> unprocessed = unprocessedFiles(report, ds, allReports);
       List<RuleResult> results =
           RuleEvaluator.evaluate(
               ds.rules(),
               new RuleEvaluator.Inputs(
-                  observations,
-                  engineError,
-                  runs,
-                  runsError,
+                  observed.value(),
+                  observed.error(),
+                  runs.value(),
+                  runs.error(),
                   ds.spec().changeMarker().type(),
-                  unprocessed,
-                  unprocessedError,
+                  unprocessed.value(),
+                  unprocessed.error(),
                   ds.spec().comparedColumns()));
       if (report.mode() == ReconciliationMode.WINDOW) {
         results = carryOverFullFailures(report, results);
       }
-      ReconciliationStatus status =
-          observations == null
-              ? ReconciliationStatus.ERROR
-              : ReconciliationReport.statusOf(results);
-      ReconciliationReport done =
-          report.withOutcome(
-              status,
-              finishTime(report),
-              results,
-              observations == null ? 0 : observations.bytesScanned(),
-              observations == null ? 0 : observations.scanCostUsd(),
-              engineError);
-      reports.save(done);
-      List<Datum> datapoints = ReconciliationDatapoints.of(done, observations);
-      history.record(datapoints);
-      for (Listener l : listeners) {
-        l.finished(done, datapoints);
-      }
-      LOG.info(
-          "Reconciliation {} of {} {}: {}", done.id(), ds.name(), done.status(), summary(results));
-      alarms.evaluate(ds.name(), clock.instant(), this::datapoints);
-      return done;
+      return finish(report, ds, observed, results);
     } catch (RuntimeException e) {
       ReconciliationReport failed =
           report.withOutcome(
@@ -374,6 +283,132 @@ public final class Reconciler {
     } finally {
       running.remove(ds.name(), report.id());
     }
+  }
+
+  /**
+   * What one step of a run found, or why it could not.
+   *
+   * @param value what it found; null when it failed (or did not run)
+   * @param error why it failed; null when it did not
+   */
+  private record Step<T>(T value, String error) {}
+
+  /** The engine's observations of the run's window. */
+  private Step<Observations> observe(ReconciliationReport report, ReconciledDataset ds) {
+    try {
+      return new Step<>(
+          engines
+              .get(ds.engine())
+              .observe(
+                  new EngineRequest(
+                      ds.spec(),
+                      ds.catalog(),
+                      report.mode(),
+                      report.windowFrom(),
+                      report.windowTo(),
+                      report.startedAt(),
+                      ds.maxSampleSize(),
+                      ds.futureTolerance())),
+          null);
+    } catch (RuntimeException | LinkageError e) {
+      String engineError = message(e);
+      LOG.warn(
+          "Reconciliation {} of {}: the engine failed: {}", report.id(), ds.name(), engineError, e);
+      return new Step<>(null, engineError);
+    }
+  }
+
+  /** Every run report of the dataset; the unreadable ones are logged. */
+  private Step<List<IngestRunReport>> runReports(
+      ReconciliationReport report, ReconciledDataset ds) {
+    try {
+      RunReportSource.Listing listing =
+          runReports.read(ds.spec().pipeline(), ds.name(), null, Instant.MAX);
+      for (UnreadableReport u : listing.unreadable()) {
+        LOG.warn("Reconciliation {} of {}: {}", report.id(), ds.name(), u.message());
+      }
+      return new Step<>(listing.reports(), null);
+    } catch (RuntimeException e) {
+      return new Step<>(null, message(e));
+    }
+  }
+
+  /** The run accounting of the window's runs against the table's commits. */
+  private static Step<RunAccounting.Outcome> runAccounting(
+      ReconciliationReport report, ReconciledDataset ds, Step<List<IngestRunReport>> all) {
+    if (all.value() == null) {
+      return new Step<>(null, all.error());
+    }
+    try {
+      IcebergTables.CommitHistory history = commitHistory(ds);
+      RunAccounting.Ledger ledger =
+          new RunAccounting.Ledger(
+              history.commits(),
+              history.retainedSince(),
+              all.value(),
+              report.windowFrom(),
+              report.windowTo());
+      return new Step<>(
+          RunAccounting.check(
+              all.value().stream().filter(r -> ledger.inWindow(r.finishedAt())).toList(), ledger),
+          null);
+    } catch (RuntimeException e) {
+      return new Step<>(null, message(e));
+    }
+  }
+
+  /** The raw files no run report accounts for, when a rule checks them. */
+  private Step<UnprocessedFiles.Outcome> unprocessedFiles(
+      ReconciliationReport report, ReconciledDataset ds, Step<List<IngestRunReport>> all) {
+    String reportsError =
+        all.error() == null ? null : "Cannot check unprocessed files: " + all.error();
+    boolean checkFiles =
+        ds.rules().stream()
+            .anyMatch(r -> r.kind() == io.tidemark.model.config.RuleKind.UNPROCESSED_FILES);
+    if (!checkFiles || all.value() == null) {
+      return new Step<>(null, reportsError);
+    }
+    try {
+      return new Step<>(
+          UnprocessedFiles.check(
+              ds.spec().raw(),
+              engines.get(ds.engine()).listRawFiles(ds.spec().raw()).files(),
+              all.value(),
+              unprocessedFileGrace.getOrDefault(ds.name(), ds.unprocessedFileGrace()),
+              report.startedAt()),
+          null);
+    } catch (RuntimeException e) {
+      return new Step<>(null, "Cannot check unprocessed files: " + message(e));
+    }
+  }
+
+  /** Stores the outcome, records and publishes its datapoints, and evaluates the alarms. */
+  private ReconciliationReport finish(
+      ReconciliationReport report,
+      ReconciledDataset ds,
+      Step<Observations> observed,
+      List<RuleResult> results) {
+    Observations observations = observed.value();
+    ReconciliationStatus status =
+        observations == null ? ReconciliationStatus.ERROR : ReconciliationReport.statusOf(results);
+    ReconciliationReport done =
+        report.withOutcome(
+            status,
+            finishTime(report),
+            results,
+            observations == null ? 0 : observations.bytesScanned(),
+            observations == null ? 0 : observations.scanCostUsd(),
+            observed.error());
+    reports.save(done);
+    List<Datum> datapoints = ReconciliationDatapoints.of(done, observations);
+    history.record(datapoints);
+    for (Listener l : listeners) {
+      l.finished(done, datapoints);
+    }
+    LOG.info(
+        "Reconciliation {} of {} {}: {}", done.id(), ds.name(), done.status(), summary(results));
+    alarms.evaluate(ds.name(), clock.instant(), this::datapoints);
+    return done;
   }
 
   /** The ingest job's commits on the curated table; none when the table does not exist yet. */

@@ -92,23 +92,7 @@ public final class S3RawFiles {
           boolean whole = fromDate == null || !folder.date().isBefore(fromDate);
           if (whole || arrivedSince != null) {
             Instant since = whole ? null : arrivedSince;
-            listLevel(
-                s3,
-                root,
-                folderPrefix,
-                calls,
-                object -> {
-                  String file = object.key().substring(folderPrefix.length());
-                  if (!RawLayout.isDataFile(file)) {
-                    return;
-                  }
-                  Instant arrived = object.lastModified();
-                  if (since == null || !arrived.isBefore(since)) {
-                    files.add(
-                        new RawFile(root.uri(object.key()), folder.date(), object.size(), arrived));
-                  }
-                },
-                subfolder -> {});
+            listPartition(s3, root, folderPrefix, folder.date(), since, calls, files);
           }
         }
       }
@@ -116,6 +100,33 @@ public final class S3RawFiles {
     files.sort(Comparator.comparing(RawFile::path));
     strays.sort(Comparator.comparing(StrayEntry::path));
     return new S3Listing(new Listing(files, strays), calls[0]);
+  }
+
+  /** A partition's data files that arrived at or after {@code since} (null: every one). */
+  private static void listPartition(
+      S3Client s3,
+      S3Location root,
+      String folderPrefix,
+      LocalDate date,
+      Instant since,
+      int[] calls,
+      List<RawFile> files) {
+    listLevel(
+        s3,
+        root,
+        folderPrefix,
+        calls,
+        object -> {
+          String file = object.key().substring(folderPrefix.length());
+          if (!RawLayout.isDataFile(file)) {
+            return;
+          }
+          Instant arrived = object.lastModified();
+          if (since == null || !arrived.isBefore(since)) {
+            files.add(new RawFile(root.uri(object.key()), date, object.size(), arrived));
+          }
+        },
+        subfolder -> {});
   }
 
   /** One folder level: its objects and its sub-folders' prefixes, every page. */
