@@ -57,21 +57,14 @@ final class RawTables {
   static final String PROJECTION_START_PARAMETER = "ProjectionStart";
 
   private static final Pattern TOKEN = Pattern.compile("YYYY|MM|DD|HH");
-  private static final Pattern NON_NAME = Pattern.compile("[^a-z0-9_]");
 
   private RawTables() {}
 
   /**
-   * The rule naming a dataset's raw table in the Glue database: the dataset's name in lower case,
-   * every character but {@code a-z}, {@code 0-9} and {@code _} as {@code _}, then {@code _raw}
-   * ({@code sales.orders-v2} is {@code sales_orders_v2_raw}). Glue and Athena name tables in lower
-   * case, letters, digits and underscores.
-   *
-   * <p>The reconciler queries this table by name, so the rule belongs in the contract module, where
-   * both can call it; until it moves there, this is the one place the stack names it.
+   * The dataset's raw table, by the contract's one rule ({@link DatasetContract#rawTableName()}).
    */
-  static String name(String dataset) {
-    return NON_NAME.matcher(dataset.toLowerCase(Locale.ROOT)).replaceAll("_") + "_raw";
+  static String name(DatasetContract d) {
+    return d.rawTableName();
   }
 
   /**
@@ -109,7 +102,7 @@ final class RawTables {
 
   /** The raw tables of a dataset over its location: one, or two for DMS with date folders. */
   static List<Table> tables(DatasetContract d, S3Location raw) {
-    String name = name(d.name());
+    String name = name(d);
     Layout layout = d.raw().layout();
     String root = raw.uri();
     List<Table> out = new ArrayList<>();

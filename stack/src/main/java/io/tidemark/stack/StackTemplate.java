@@ -231,7 +231,7 @@ public final class StackTemplate {
               raw,
               RawTables.tables(d, raw),
               dashboardName(d.pipeline(), d.name()));
-      unique(cannot, taken, "the raw table " + RawTables.name(d.name()), d.name());
+      unique(cannot, taken, "the raw table " + RawTables.name(d), d.name());
       unique(cannot, taken, "the logical id prefix " + plan.idPrefix(), d.name());
       unique(cannot, taken, "the dashboard " + plan.dashboardName(), d.name());
       datasets.add(plan);

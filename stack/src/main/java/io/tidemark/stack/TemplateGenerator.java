@@ -194,7 +194,8 @@ public final class TemplateGenerator {
             Metric.RECORDS_LATE));
     widgets.add(
         timeSeries(
-            "Incremental runs: files discovered / new / skipped; partition folders ignored",
+            "Incremental runs: files discovered / new / skipped; entries the layout does not place;"
+                + " undeclared columns",
             12,
             y,
             12,
@@ -205,7 +206,9 @@ public final class TemplateGenerator {
             Metric.FILES_DISCOVERED,
             Metric.FILES_NEW,
             Metric.FILES_SKIPPED,
-            Metric.PARTITION_FOLDERS_IGNORED));
+            Metric.PARTITION_FOLDERS_IGNORED,
+            Metric.UNPLACED_ENTRIES,
+            Metric.UNDECLARED_COLUMNS));
     y += 6;
     widgets.add(
         timeSeries(
@@ -737,6 +740,43 @@ public final class TemplateGenerator {
         1,
         1,
         ref("WatermarkLagThresholdSeconds"),
+        ComparisonOperator.GreaterThanThreshold,
+        TreatMissingData.NOT_BREACHING);
+    // Input the job cannot place is never a quiet success: it alarms on the incremental runs.
+    staticAlarm(
+        resources,
+        scope,
+        "UnplacedEntries",
+        "unplaced-entries",
+        "The raw location holds entries the dataset's layout does not place (a folder that is no"
+            + " date, a file outside the date folders or not Parquet): no run reads them. The run"
+            + " report's strayEntries names them; fix the producer or the contract's layout.",
+        Metric.UNPLACED_ENTRIES,
+        INCREMENTAL,
+        null,
+        "Maximum",
+        86400,
+        1,
+        1,
+        MAPPER.getNodeFactory().numberNode(0),
+        ComparisonOperator.GreaterThanThreshold,
+        TreatMissingData.NOT_BREACHING);
+    staticAlarm(
+        resources,
+        scope,
+        "UndeclaredColumns",
+        "undeclared-columns",
+        "Raw files carry columns the contract does not declare (schema drift): they reach no"
+            + " table. The run report's undeclaredColumns names them; declare them or fix the"
+            + " producer.",
+        Metric.UNDECLARED_COLUMNS,
+        INCREMENTAL,
+        null,
+        "Maximum",
+        86400,
+        1,
+        1,
+        MAPPER.getNodeFactory().numberNode(0),
         ComparisonOperator.GreaterThanThreshold,
         TreatMissingData.NOT_BREACHING);
     // The scheduled sweep (--mode sweep): whether it failed, and whether it found anything.

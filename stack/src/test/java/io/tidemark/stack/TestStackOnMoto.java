@@ -535,8 +535,8 @@ class TestStackOnMoto {
       Map<String, MetricAlarm> alarms =
           cloudWatch.describeAlarms(r -> r.alarmNamePrefix(prefix)).metricAlarms().stream()
               .collect(Collectors.toMap(MetricAlarm::alarmName, a -> a));
-      // Per rule; 4 nightly incremental, 2 sweep, 3 operator runs failed, 2 reconciler, anomaly.
-      assertThat(alarms).as(prefix).hasSize(RuleKind.values().length + 12);
+      // Per rule; 6 nightly incremental, 2 sweep, 3 operator runs failed, 2 reconciler, anomaly.
+      assertThat(alarms).as(prefix).hasSize(RuleKind.values().length + 14);
       MetricAlarm countMatch = alarms.get(prefix + "rule-count-match-failing");
       assertThat(countMatch.namespace()).isEqualTo("Tidemark");
       assertThat(countMatch.dimensions())

@@ -170,15 +170,17 @@ class TestTemplates {
         }
       }
     }
-    // run failed, no success, invalid ratio, watermark lag, sweep failed, files missed, anomaly,
-    // and the full refresh's, backfill's and replay's run failed.
-    assertThat(removed).isEqualTo(10);
+    // run failed, no success, invalid ratio, watermark lag, unplaced entries, undeclared columns,
+    // sweep failed, files missed, anomaly, and the full refresh's, backfill's and replay's run
+    // failed.
+    assertThat(removed).isEqualTo(12);
     List<String> problems = CatalogueConformance.problems(withoutMode);
     assertThat(problems)
-        .hasSize(10)
+        .hasSize(12)
         .contains(
             "resource IngestRunFailed: RunFailed has dimensions [Pipeline, Dataset] but the catalogue defines [Pipeline, Dataset, Mode]",
             "resource FilesMissedByLookback: FilesMissedByLookback has dimensions [Pipeline, Dataset] but the catalogue defines [Pipeline, Dataset, Mode]",
+            "resource UnplacedEntries: UnplacedEntries has dimensions [Pipeline, Dataset] but the catalogue defines [Pipeline, Dataset, Mode]",
             "resource ChangedRecordsAnomaly metric changed: RecordsChanged has dimensions [Pipeline, Dataset] but the catalogue defines [Pipeline, Dataset, Mode]");
 
     String body = Files.readString(ProjectFiles.root().resolve(TemplateGenerator.DASHBOARD_BODY));

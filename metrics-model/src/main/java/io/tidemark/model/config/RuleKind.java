@@ -26,7 +26,12 @@ public enum RuleKind {
    * Observed: raw data files older than the grace period that no committed batch read (no SUCCEEDED
    * or ALREADY_COMMITTED run report lists them).
    */
-  UNPROCESSED_FILES("unprocessed_files", 0, Metric.UNPROCESSED_FILES);
+  UNPROCESSED_FILES("unprocessed_files", 0, Metric.UNPROCESSED_FILES),
+  /**
+   * Observed: columns that the job's runs found in raw files but the contract does not declare
+   * (schema drift, from the run reports' {@code undeclaredColumns}): they reach no table.
+   */
+  SCHEMA_DRIFT("schema_drift", 0, null);
 
   private final String id;
   private final double defaultThreshold;

@@ -56,6 +56,7 @@ public record DatasetContract(
   public static final String PIPELINE_DEFAULT = "default";
   public static final String QUARANTINE_SUFFIX = "_quarantine";
   public static final String TOMBSTONE_SUFFIX = "_tombstones";
+  public static final String RAW_TABLE_SUFFIX = "_raw";
 
   public DatasetContract {
     Checks.name("name", name);
@@ -166,6 +167,17 @@ public record DatasetContract(
 
   private static String typeName(ChangeMarkerType type) {
     return type == ChangeMarkerType.TIMESTAMP ? "timestamp" : "sequence";
+  }
+
+  /**
+   * The name of the dataset's raw table where Athena reads raw (the Glue database the stack
+   * creates): the dataset's name in lower case, every character but {@code a-z}, {@code 0-9} and
+   * {@code _} as {@code _}, then {@value #RAW_TABLE_SUFFIX} ({@code sales.orders-v2} is {@code
+   * sales_orders_v2_raw}). The stack generator creates it and the reconciler queries it by this one
+   * rule.
+   */
+  public String rawTableName() {
+    return name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_") + RAW_TABLE_SUFFIX;
   }
 
   /** The operation column, or null when the dataset only upserts. */

@@ -63,6 +63,8 @@ public final class IngestRunMetrics {
             m,
             report.ignoredPartitionFolders().size(),
             at));
+    out.add(Datum.ofRun(Metric.UNPLACED_ENTRIES, p, d, m, report.strayEntries().size(), at));
+    out.add(Datum.ofRun(Metric.UNDECLARED_COLUMNS, p, d, m, report.undeclaredColumns().size(), at));
     if (report.filesMissedByLookback() != null) {
       out.add(
           Datum.ofRun(

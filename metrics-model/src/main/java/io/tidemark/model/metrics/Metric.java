@@ -84,6 +84,18 @@ public enum Metric {
       COUNT,
       INGEST_JOB,
       "Folders under the raw root that are not date partitions (bad date, other case): not read."),
+  UNPLACED_ENTRIES(
+      "UnplacedEntries",
+      COUNT,
+      INGEST_JOB,
+      "Entries of the raw location the dataset's layout does not place (a folder that is no date,"
+          + " a file outside the date folders or not Parquet): read by no run."),
+  UNDECLARED_COLUMNS(
+      "UndeclaredColumns",
+      COUNT,
+      INGEST_JOB,
+      "Columns of the batch's raw files that the contract does not declare (schema drift): not"
+          + " ingested."),
   FILES_MISSED_BY_LOOKBACK(
       "FilesMissedByLookback",
       COUNT,

@@ -45,6 +45,11 @@ import java.util.List;
  * @param filesMissedByLookback in a sweep, the files it read that no committed batch had read in
  *     partitions before the incremental runs' window (late beyond the lookback); null in other
  *     modes
+ * @param strayEntries entries of the raw location that the dataset's layout does not place (a
+ *     folder that is no date, a file outside the date folders, a file that is not Parquet), each as
+ *     {@code path (why)}: read by no run; empty in reports written before the field existed
+ * @param undeclaredColumns columns of the batch's raw files that the contract does not declare
+ *     (schema drift), each as {@code column (in N file(s))}: not ingested; empty when none
  */
 public record IngestRunReport(
     int schemaVersion,
@@ -71,7 +76,9 @@ public record IngestRunReport(
     List<String> ignoredPartitionFolders,
     Integer discoveryListCalls,
     List<String> partitionsRead,
-    Integer filesMissedByLookback) {
+    Integer filesMissedByLookback,
+    List<String> strayEntries,
+    List<String> undeclaredColumns) {
 
   public static final int SCHEMA_VERSION = 1;
 
@@ -114,6 +121,8 @@ public record IngestRunReport(
       throw new InvalidDocumentException(
           "filesMissedByLookback", filesMissedByLookback, "must not be negative");
     }
+    strayEntries = strayEntries == null ? List.of() : List.copyOf(strayEntries);
+    undeclaredColumns = undeclaredColumns == null ? List.of() : List.copyOf(undeclaredColumns);
     if (!status.successful() && (error == null || error.isBlank())) {
       throw new InvalidDocumentException("error", error, "a " + status + " run must say why");
     }
@@ -166,7 +175,9 @@ public record IngestRunReport(
         .ignoredPartitionFolders(ignoredPartitionFolders)
         .discoveryListCalls(discoveryListCalls)
         .partitionsRead(partitionsRead)
-        .filesMissedByLookback(filesMissedByLookback);
+        .filesMissedByLookback(filesMissedByLookback)
+        .strayEntries(strayEntries)
+        .undeclaredColumns(undeclaredColumns);
   }
 
   /** Builds a report field by field; {@link #build()} checks it as reading one from JSON does. */
@@ -195,6 +206,8 @@ public record IngestRunReport(
     private Integer discoveryListCalls;
     private List<String> partitionsRead;
     private Integer filesMissedByLookback;
+    private List<String> strayEntries;
+    private List<String> undeclaredColumns;
 
     private Builder() {}
 
@@ -325,6 +338,16 @@ public record IngestRunReport(
       return this;
     }
 
+    public Builder strayEntries(List<String> v) {
+      strayEntries = v;
+      return this;
+    }
+
+    public Builder undeclaredColumns(List<String> v) {
+      undeclaredColumns = v;
+      return this;
+    }
+
     /**
      * The report.
      *
@@ -356,7 +379,9 @@ public record IngestRunReport(
           ignoredPartitionFolders,
           discoveryListCalls,
           partitionsRead,
-          filesMissedByLookback);
+          filesMissedByLookback,
+          strayEntries,
+          undeclaredColumns);
     }
   }
 }

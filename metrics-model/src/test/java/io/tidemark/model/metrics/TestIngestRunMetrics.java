@@ -3,6 +3,7 @@ package io.tidemark.model.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.model.report.IngestMode;
+import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.testing.Reports;
 import java.time.Instant;
 import java.util.List;
@@ -42,8 +43,9 @@ class TestIngestRunMetrics {
   @Test
   void anIncrementalRunPublishesEveryIngestMetricButTheSweepCount() {
     List<Datum> datums = IngestRunMetrics.datums(Reports.succeeded(T0));
-    // 13 counts, the two watermarks and the lag, duration, succeeded, failed, ignored folders.
-    assertThat(datums).hasSize(20);
+    // 13 counts, the two watermarks and the lag, duration, succeeded, failed, ignored folders,
+    // unplaced entries and undeclared columns.
+    assertThat(datums).hasSize(22);
     assertThat(datums)
         .extracting(Datum::metric)
         .doesNotHaveDuplicates()
@@ -55,10 +57,24 @@ class TestIngestRunMetrics {
   }
 
   @Test
+  void inputTheLayoutOrTheContractCannotPlaceIsCounted() {
+    IngestRunReport r =
+        Reports.succeeded(T0).toBuilder()
+            .strayEntries(List.of("orders.csv (not a .parquet data file)", "x (a folder)"))
+            .undeclaredColumns(List.of("discount (in 3 file(s))"))
+            .build();
+    assertThat(IngestRunMetrics.datums(r))
+        .filteredOn(
+            d -> d.metric() == Metric.UNPLACED_ENTRIES || d.metric() == Metric.UNDECLARED_COLUMNS)
+        .extracting(d -> d.metric().name() + "=" + d.value())
+        .containsExactlyInAnyOrder("UNPLACED_ENTRIES=2.0", "UNDECLARED_COLUMNS=1.0");
+  }
+
+  @Test
   void aSweepPublishesTheFilesTheLookbackMissed_zeroToo() {
     for (int missed : new int[] {0, 4}) {
       List<Datum> datums = IngestRunMetrics.datums(Reports.inMode(T0, IngestMode.SWEEP, missed));
-      assertThat(datums).hasSize(21);
+      assertThat(datums).hasSize(23);
       assertThat(datums)
           .filteredOn(d -> d.metric() == Metric.FILES_MISSED_BY_LOOKBACK)
           .singleElement()

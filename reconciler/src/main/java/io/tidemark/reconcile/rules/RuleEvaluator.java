@@ -35,6 +35,7 @@ public final class RuleEvaluator {
    * @param unprocessedError why they could not be listed
    * @param comparedColumns the columns value_mismatches compares: none makes it an ERROR, as a
    *     comparison of nothing finds no damage
+   * @param drift the columns runs found undeclared; null when the run reports could not be read
    */
   public record Inputs(
       Observations observations,
@@ -44,9 +45,32 @@ public final class RuleEvaluator {
       ChangeMarkerType markerType,
       UnprocessedFiles.Outcome unprocessed,
       String unprocessedError,
-      List<String> comparedColumns) {
+      List<String> comparedColumns,
+      SchemaDrift.Outcome drift) {
     public Inputs {
       comparedColumns = comparedColumns == null ? List.of() : List.copyOf(comparedColumns);
+    }
+
+    /** Inputs without the run reports' schema drift: its rule reports the reports' error. */
+    public Inputs(
+        Observations observations,
+        String engineError,
+        RunAccounting.Outcome runs,
+        String runsError,
+        ChangeMarkerType markerType,
+        UnprocessedFiles.Outcome unprocessed,
+        String unprocessedError,
+        List<String> comparedColumns) {
+      this(
+          observations,
+          engineError,
+          runs,
+          runsError,
+          markerType,
+          unprocessed,
+          unprocessedError,
+          comparedColumns,
+          null);
     }
 
     /** Inputs of a dataset that compares no column: value_mismatches reports an ERROR. */
@@ -102,6 +126,9 @@ public final class RuleEvaluator {
     if (rule.kind() == io.tidemark.model.config.RuleKind.UNPROCESSED_FILES) {
       return unprocessedFiles(rule, in);
     }
+    if (rule.kind() == io.tidemark.model.config.RuleKind.SCHEMA_DRIFT) {
+      return schemaDrift(rule, in);
+    }
     if (in.observations() == null) {
       return RuleResult.error(rule, in.engineError());
     }
@@ -132,7 +159,8 @@ public final class RuleEvaluator {
                   o.mismatched(),
                   "keys have compared columns that differ from raw at the same version");
       case FRESHNESS -> freshness(rule, o.freshness(), in.markerType());
-      case RUN_ACCOUNTING, UNPROCESSED_FILES -> throw new IllegalStateException("handled above");
+      case RUN_ACCOUNTING, UNPROCESSED_FILES, SCHEMA_DRIFT ->
+          throw new IllegalStateException("handled above");
     };
   }
 
@@ -315,6 +343,23 @@ public final class RuleEvaluator {
             + " no committed batch read; see README, \"Sweeping for missed files\"); if files"
             + " keep landing behind the lookback, widen --lookback or look at the producer";
     return RuleResult.evaluate(rule, files.size(), reason, files, 0);
+  }
+
+  private static RuleResult schemaDrift(RuleSpec rule, Inputs in) {
+    if (in.drift() == null) {
+      return RuleResult.error(
+          rule,
+          in.runsError() != null ? in.runsError() : "Cannot check schema drift: no run reports");
+    }
+    SchemaDrift.Outcome d = in.drift();
+    String reason =
+        d.distinct()
+            + " column(s) of raw files are not declared in the dataset's contract and reach no"
+            + " table: "
+            + named(d.columns())
+            + ". Declare them in the contract's columns (and compared-columns to check them), or"
+            + " have the producer stop sending them";
+    return RuleResult.evaluate(rule, d.distinct(), reason, d.columns(), 0);
   }
 
   private static RuleResult runAccounting(RuleSpec rule, Inputs in) {

@@ -30,6 +30,7 @@ import io.tidemark.reconcile.report.RunReportSource;
 import io.tidemark.reconcile.report.UnreadableReport;
 import io.tidemark.reconcile.rules.RuleEvaluator;
 import io.tidemark.reconcile.rules.RunAccounting;
+import io.tidemark.reconcile.rules.SchemaDrift;
 import io.tidemark.reconcile.rules.UnprocessedFiles;
 import io.tidemark.reconcile.storage.IcebergTables;
 import java.nio.file.Path;
@@ -264,7 +265,11 @@ public final class Reconciler {
                   ds.spec().changeMarker().type(),
                   unprocessed.value(),
                   unprocessed.error(),
-                  ds.spec().comparedColumns()));
+                  ds.spec().comparedColumns(),
+                  allReports.value() == null
+                      ? null
+                      : SchemaDrift.check(
+                          allReports.value(), report.windowFrom(), report.windowTo())));
       if (report.mode() == ReconciliationMode.WINDOW) {
         results = carryOverFullFailures(report, results);
       }

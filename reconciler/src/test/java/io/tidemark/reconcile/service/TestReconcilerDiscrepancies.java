@@ -127,7 +127,7 @@ class TestReconcilerDiscrepancies {
     assertThat(report.bytesScanned()).isPositive();
 
     List<AlarmStatus> alarms = r.alarms();
-    assertThat(alarms).hasSize(RuleKind.values().length + 12);
+    assertThat(alarms).hasSize(RuleKind.values().length + 14);
     assertThat(alarms).noneMatch(a -> a.state() == AlarmState.ALARM);
     assertThat(alarms)
         .filteredOn(a -> a.rule() != null)
