@@ -1,9 +1,9 @@
 package io.tidemark.bench;
 
 import io.tidemark.e2e.Pipeline;
-import io.tidemark.ingest.IngestJob;
-import io.tidemark.ingest.IngestOutcome;
 import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.ingest.run.IngestJob;
+import io.tidemark.ingest.run.IngestOutcome;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.report.IngestMode;
 import io.tidemark.model.report.IngestRunReport;

@@ -1,7 +1,7 @@
 package io.tidemark.bench;
 
-import io.tidemark.ingest.IngestJob;
 import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.ingest.run.IngestJob;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.report.IngestRunReport;

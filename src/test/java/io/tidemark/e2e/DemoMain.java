@@ -1,7 +1,7 @@
 package io.tidemark.e2e;
 
-import io.tidemark.ingest.FailurePoint;
-import io.tidemark.ingest.FailurePoints;
+import io.tidemark.ingest.kernel.FailurePoint;
+import io.tidemark.ingest.kernel.FailurePoints;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.ReconciliationMode;
 import io.tidemark.model.report.ReconciliationReport;

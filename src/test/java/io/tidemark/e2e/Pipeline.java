@@ -1,10 +1,10 @@
 package io.tidemark.e2e;
 
-import io.tidemark.ingest.FailurePoints;
-import io.tidemark.ingest.IngestJob;
-import io.tidemark.ingest.IngestOutcome;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.config.IngestSpark;
+import io.tidemark.ingest.kernel.FailurePoints;
+import io.tidemark.ingest.run.IngestJob;
+import io.tidemark.ingest.run.IngestOutcome;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.config.RuleKind;

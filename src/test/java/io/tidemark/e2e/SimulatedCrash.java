@@ -1,7 +1,7 @@
 package io.tidemark.e2e;
 
-import io.tidemark.ingest.FailurePoint;
-import io.tidemark.ingest.FailurePoints;
+import io.tidemark.ingest.kernel.FailurePoint;
+import io.tidemark.ingest.kernel.FailurePoints;
 
 /** A crash at one failure point: an Error, so nothing after it runs, as when a JVM dies. */
 public final class SimulatedCrash extends Error {

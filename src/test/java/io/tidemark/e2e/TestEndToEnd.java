@@ -3,8 +3,8 @@ package io.tidemark.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tidemark.ingest.FailurePoint;
-import io.tidemark.ingest.FailurePoints;
+import io.tidemark.ingest.kernel.FailurePoint;
+import io.tidemark.ingest.kernel.FailurePoints;
 import io.tidemark.model.config.RuleKind;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;

@@ -3,7 +3,7 @@ package io.tidemark.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.e2e.trino.EngineAgreement;
-import io.tidemark.ingest.FailurePoints;
+import io.tidemark.ingest.kernel.FailurePoints;
 import io.tidemark.model.config.RuleKind;
 import io.tidemark.model.config.RuleSpec;
 import io.tidemark.model.contract.IngestCommit;

@@ -2,9 +2,9 @@ package io.tidemark.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.ingest.IngestJob;
-import io.tidemark.ingest.IngestOutcome;
 import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.ingest.run.IngestJob;
+import io.tidemark.ingest.run.IngestOutcome;
 import io.tidemark.model.config.RuleSpec;
 import io.tidemark.model.contract.RawLayout.StrayEntry;
 import io.tidemark.model.report.IngestStatus;

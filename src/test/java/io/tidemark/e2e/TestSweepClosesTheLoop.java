@@ -2,8 +2,8 @@ package io.tidemark.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.ingest.IngestJob;
-import io.tidemark.ingest.IngestOutcome;
+import io.tidemark.ingest.run.IngestJob;
+import io.tidemark.ingest.run.IngestOutcome;
 import io.tidemark.model.report.IngestMode;
 import io.tidemark.model.report.IngestStatus;
 import io.tidemark.model.report.ReconciliationMode;
@@ -48,7 +48,7 @@ class TestSweepClosesTheLoop {
                     List.of(new RawRecord("C9999901", "Late", "late@example.com", at, "U"))));
       }
       Files.setLastModifiedTime(file, FileTime.from(Instant.now().minus(Duration.ofHours(7))));
-      assertThat(p.ingest(io.tidemark.ingest.FailurePoints.none()).report().status())
+      assertThat(p.ingest(io.tidemark.ingest.kernel.FailurePoints.none()).report().status())
           .as("the nightly run does not list that partition")
           .isEqualTo(IngestStatus.NOTHING_TO_DO);
 

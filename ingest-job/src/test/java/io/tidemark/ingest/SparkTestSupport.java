@@ -1,9 +1,9 @@
 package io.tidemark.ingest;
 
 import io.tidemark.ingest.checkpoint.CheckpointCodec;
+import io.tidemark.ingest.commit.RunBranches;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.config.IngestSpark;
-import io.tidemark.ingest.merge.RunBranches;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.DatasetSpec;
 import java.nio.file.Path;

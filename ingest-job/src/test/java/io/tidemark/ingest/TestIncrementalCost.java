@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.ingest.RawFixtures.Rec;
 import io.tidemark.ingest.checkpoint.CheckpointCodec;
 import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.ingest.run.IngestJob;
 import io.tidemark.model.report.IngestCounts;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ingest.RawFixtures.Rec;
 import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.ingest.run.IngestJob;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
 import java.nio.file.Files;

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ingest.RawFixtures.Rec;
 import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.ingest.run.IngestJob;
+import io.tidemark.ingest.run.IngestOutcome;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.json.Json;
 import io.tidemark.model.report.IngestCounts;

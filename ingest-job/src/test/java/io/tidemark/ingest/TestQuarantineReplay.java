@@ -11,7 +11,12 @@ import io.tidemark.ingest.checkpoint.CheckpointCodec;
 import io.tidemark.ingest.checkpoint.CheckpointLog;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.config.OperatorOptions;
-import io.tidemark.ingest.merge.OutputTables;
+import io.tidemark.ingest.kernel.FailurePoint;
+import io.tidemark.ingest.kernel.FailurePoints;
+import io.tidemark.ingest.run.IngestJob;
+import io.tidemark.ingest.run.IngestOutcome;
+import io.tidemark.ingest.run.ReplaySelection;
+import io.tidemark.ingest.tables.OutputTables;
 import io.tidemark.model.report.IngestCounts;
 import io.tidemark.model.report.IngestMode;
 import io.tidemark.model.report.IngestRunReport;
@@ -376,7 +381,7 @@ class TestQuarantineReplay extends SparkTestSupport {
     IngestRunReport r = out.report();
     assertThat(r.status()).isEqualTo(IngestStatus.NOTHING_TO_DO);
     assertThat(r.warnings().get(0))
-        .startsWith(QuarantineReplay.DRY_RUN)
+        .startsWith(ReplaySelection.DRY_RUN)
         .contains("would merge 2 record(s)")
         .contains("insert 2, update 0")
         .contains("1 stay quarantined")

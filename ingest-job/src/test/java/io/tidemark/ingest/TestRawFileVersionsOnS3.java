@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ingest.checkpoint.Checkpoint;
 import io.tidemark.ingest.discovery.PartitionLister;
-import io.tidemark.ingest.discovery.RawFile;
+import io.tidemark.ingest.kernel.RawFile;
 import io.tidemark.model.testing.AwsEmulator;
 import io.tidemark.model.testing.AwsService;
 import io.tidemark.model.testing.AwsSuite;

@@ -4,7 +4,8 @@ import static io.tidemark.ingest.RawFixtures.u;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ingest.config.IngestSettings;
-import io.tidemark.ingest.report.CloudWatchPublisher;
+import io.tidemark.ingest.metrics.CloudWatchPublisher;
+import io.tidemark.ingest.run.IngestJob;
 import io.tidemark.model.metrics.Metric;
 import io.tidemark.model.report.IngestStatus;
 import io.tidemark.model.testing.AwsEmulator;

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.config.IngestSpark;
+import io.tidemark.ingest.kernel.FailurePoint;
 import io.tidemark.ingest.lease.RunLeases;
+import io.tidemark.ingest.run.IngestJob;
+import io.tidemark.ingest.run.IngestOutcome;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.json.Json;

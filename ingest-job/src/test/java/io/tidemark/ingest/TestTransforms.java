@@ -4,9 +4,9 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.ingest.kernel.Cols;
 import io.tidemark.ingest.merge.Dedup;
 import io.tidemark.ingest.merge.MergePlanner;
-import io.tidemark.ingest.validate.Cols;
 import io.tidemark.ingest.validate.Validation;
 import java.sql.Timestamp;
 import java.time.Instant;

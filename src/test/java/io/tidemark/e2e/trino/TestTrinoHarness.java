@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.e2e.CustomerScenario;
 import io.tidemark.e2e.Delivery;
 import io.tidemark.e2e.Pipeline;
-import io.tidemark.ingest.FailurePoints;
+import io.tidemark.ingest.kernel.FailurePoints;
 import io.tidemark.model.report.IngestStatus;
 import io.tidemark.reconcile.engine.athena.RawTable;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package io.tidemark.ingest.checkpoint;
 
-import io.tidemark.ingest.discovery.RawFile;
+import io.tidemark.ingest.kernel.RawFile;
 import io.tidemark.model.report.DiscoveryMode;
 import io.tidemark.model.report.IngestMode;
 import java.nio.charset.StandardCharsets;

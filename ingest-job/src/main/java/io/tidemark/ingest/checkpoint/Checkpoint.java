@@ -1,7 +1,7 @@
 package io.tidemark.ingest.checkpoint;
 
-import io.tidemark.ingest.discovery.FileStamp;
-import io.tidemark.ingest.discovery.RawFile;
+import io.tidemark.ingest.kernel.FileStamp;
+import io.tidemark.ingest.kernel.RawFile;
 import java.time.LocalDate;
 import java.util.Collections;
 import java.util.List;

@@ -1,16 +1,16 @@
 package io.tidemark.ingest.cli;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import io.tidemark.ingest.FailurePoint;
-import io.tidemark.ingest.FailurePoints;
-import io.tidemark.ingest.IngestJob;
-import io.tidemark.ingest.IngestOutcome;
-import io.tidemark.ingest.StopRequest;
 import io.tidemark.ingest.config.Durations;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.config.IngestSpark;
 import io.tidemark.ingest.config.OperatorOptions;
-import io.tidemark.ingest.report.CloudWatchPublisher;
+import io.tidemark.ingest.kernel.FailurePoint;
+import io.tidemark.ingest.kernel.FailurePoints;
+import io.tidemark.ingest.kernel.StopRequest;
+import io.tidemark.ingest.metrics.CloudWatchPublisher;
+import io.tidemark.ingest.run.IngestJob;
+import io.tidemark.ingest.run.IngestOutcome;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.ChangeMarker;
 import io.tidemark.model.config.ChangeMarkerType;

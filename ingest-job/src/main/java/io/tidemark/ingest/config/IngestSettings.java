@@ -1,6 +1,6 @@
 package io.tidemark.ingest.config;
 
-import io.tidemark.ingest.report.CloudWatchPublisher;
+import io.tidemark.ingest.metrics.CloudWatchPublisher;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.config.LocalPaths;
@@ -37,8 +37,7 @@ import java.util.Optional;
  * @param runId the run's id; null to generate one
  * @param clock the clock for "now" (run times, the future-marker check)
  * @param leaseTtl how long a run's lease on the table lasts unless renewed (state roots on S3, see
- *     {@link io.tidemark.ingest.lease.RunLeases}); zero for no lease; default {@value
- *     #LEASE_TTL_DEFAULT_TEXT}
+ *     the lease package's RunLeases); zero for no lease; default {@value #LEASE_TTL_DEFAULT_TEXT}
  * @param operator a backfill's range or a quarantine replay's selection; {@link
  *     OperatorOptions#NONE} in the other modes
  */

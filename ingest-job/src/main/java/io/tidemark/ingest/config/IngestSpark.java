@@ -1,6 +1,6 @@
 package io.tidemark.ingest.config;
 
-import io.tidemark.ingest.IngestException;
+import io.tidemark.ingest.kernel.IngestException;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.report.IngestErrorCode;
 import java.util.LinkedHashMap;

@@ -2,8 +2,10 @@ package io.tidemark.ingest.discovery;
 
 import io.tidemark.ingest.checkpoint.Checkpoint;
 import io.tidemark.ingest.checkpoint.CheckpointCodec;
-import io.tidemark.ingest.report.RunReports;
+import io.tidemark.ingest.kernel.FileStamp;
+import io.tidemark.ingest.kernel.RawFile;
 import io.tidemark.model.contract.RawLayout;
+import io.tidemark.model.contract.StateLayout;
 import io.tidemark.model.json.Json;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
@@ -129,7 +131,7 @@ public final class CommittedFiles {
       throws IOException {
     String root =
         stateRoot.endsWith("/") ? stateRoot.substring(0, stateRoot.length() - 1) : stateRoot;
-    Path pattern = new Path(root + "/" + RunReports.RUNS_FOLDER + "/dt=*/*.json");
+    Path pattern = new Path(root + "/" + StateLayout.RUNS_FOLDER + "/dt=*/*.json");
     FileSystem fs = pattern.getFileSystem(conf);
     FileStatus[] found = fs.globStatus(pattern);
     if (found == null) {

@@ -1,6 +1,7 @@
 package io.tidemark.ingest.discovery;
 
-import io.tidemark.ingest.IngestException;
+import io.tidemark.ingest.kernel.IngestException;
+import io.tidemark.ingest.kernel.RawFile;
 import io.tidemark.model.report.IngestErrorCode;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,7 @@
 package io.tidemark.ingest.discovery;
 
-import io.tidemark.ingest.IngestException;
+import io.tidemark.ingest.kernel.IngestException;
+import io.tidemark.ingest.kernel.RawFile;
 import io.tidemark.model.contract.RawLayout;
 import io.tidemark.model.report.IngestErrorCode;
 import java.io.File;
@@ -23,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * {@link FileSystem} (so {@code s3a://} works as well as local paths), and counts what it listed:
  * listing calls are what makes incremental discovery cheap or not.
  */
-public final class PartitionLister {
+public final class PartitionLister implements Layout {
   private static final Logger LOG = LoggerFactory.getLogger(PartitionLister.class);
 
   /** Hadoop's name for an object store's LIST request statistic (S3A keeps it). */
@@ -198,6 +199,7 @@ public final class PartitionLister {
    * Lists the partitions from {@code from} to {@code to} (both inclusive; null: unbounded) and
    * returns their files in path order.
    */
+  @Override
   public List<RawFile> filesBetween(LocalDate from, LocalDate to) {
     List<RawFile> all = new ArrayList<>();
     for (LocalDate d : partitions(from)) {
@@ -228,11 +230,13 @@ public final class PartitionLister {
   }
 
   /** The listing requests this lister made so far. */
+  @Override
   public int listCalls() {
     return listCalls;
   }
 
   /** The partitions whose folders were listed, in listing order. */
+  @Override
   public List<LocalDate> listedPartitions() {
     return List.copyOf(listedPartitions);
   }
@@ -241,11 +245,18 @@ public final class PartitionLister {
    * Folders under the root that are not partitions (a bad date, another case), by name, in listing
    * order; hidden and {@code _}-prefixed folders are not counted.
    */
+  @Override
   public List<String> ignoredFolders() {
     return List.copyOf(ignored);
   }
 
+  @Override
   public String root() {
     return root.toString();
+  }
+
+  @Override
+  public String partitionFolders() {
+    return partitionColumn + "=YYYY-MM-DD";
   }
 }

@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * ({@link #confirm()}): a run whose lease lapsed or was taken over does not commit. Releasing
  * deletes the object only if it is still this run's.
  */
-public final class RunLease implements AutoCloseable {
+public final class RunLease implements Lease, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RunLease.class);
   private static final int ATTEMPTS = 5;
 
@@ -143,6 +143,7 @@ public final class RunLease implements AutoCloseable {
    *
    * @throws LostException when the lease lapsed or another run took it over
    */
+  @Override
   public synchronized void confirm() {
     if (closed) {
       throw new IllegalStateException("the run lease " + store.location() + " was released");

@@ -5,8 +5,8 @@ import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.row_number;
 import static org.apache.spark.sql.functions.when;
 
-import io.tidemark.ingest.validate.Cols;
-import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.ingest.kernel.Cols;
+import io.tidemark.ingest.kernel.Operations;
 import io.tidemark.model.contract.VersionOrder;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,7 +48,7 @@ public final class Dedup {
       Column c =
           switch (t.role()) {
             case MARKER -> col(Cols.MARKER);
-            case DELETE -> col(Cols.OP).equalTo(DatasetSpec.OPERATION_DELETE);
+            case DELETE -> Operations.isDelete(col(Cols.OP));
             case FILE -> col(Cols.SOURCE_FILE);
             case POSITION -> col(Cols.ROW_INDEX);
           };

@@ -5,8 +5,8 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.when;
 
-import io.tidemark.ingest.validate.Cols;
-import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.ingest.kernel.Cols;
+import io.tidemark.ingest.kernel.Operations;
 import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -29,8 +29,7 @@ public final class MergePlanner {
    * nothing in the table, but an older version arriving later must not bring the key back).
    */
   public static Column remembersDelete() {
-    return col(Cols.OP)
-        .equalTo(DatasetSpec.OPERATION_DELETE)
+    return Operations.isDelete(col(Cols.OP))
         .and(
             col(ACTION)
                 .isin(Action.DELETED.name(), Action.DELETE_OF_UNKNOWN_KEY.name())
@@ -64,7 +63,7 @@ public final class MergePlanner {
     Column m = col(Cols.MARKER);
     Column cur = col(CURRENT_MARKER);
     Column tomb = col(TOMBSTONE_MARKER);
-    Column isDelete = col(Cols.OP).equalTo(DatasetSpec.OPERATION_DELETE);
+    Column isDelete = Operations.isDelete(col(Cols.OP));
     Column action =
         when(
                 isDelete,

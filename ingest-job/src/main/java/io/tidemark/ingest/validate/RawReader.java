@@ -5,8 +5,10 @@ import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.struct;
 import static org.apache.spark.sql.functions.to_json;
 
-import io.tidemark.ingest.discovery.RawFile;
-import io.tidemark.ingest.sql.IngestSql;
+import io.tidemark.ingest.kernel.Cols;
+import io.tidemark.ingest.kernel.Operations;
+import io.tidemark.ingest.kernel.RawFile;
+import io.tidemark.ingest.kernel.SqlNames;
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.contract.RawSchema;
@@ -455,12 +457,7 @@ public final class RawReader {
     select.add(
         parseMarker(col(marker), schema.apply(marker).dataType(), spec.changeMarker().type())
             .as(Cols.MARKER));
-    select.add(
-        (hasOp
-                ? org.apache.spark.sql.functions.coalesce(
-                    col(op), lit(DatasetSpec.OPERATION_UPSERT))
-                : lit(DatasetSpec.OPERATION_UPSERT))
-            .as(Cols.OP));
+    select.add((hasOp ? Operations.of(col(op)) : Operations.absent()).as(Cols.OP));
     select.add(col(Cols.SOURCE_FILE));
     select.add(col(ROW_INDEX_READ).as(Cols.ROW_INDEX));
     select.add(col(ORIGINAL_READ).as(Cols.ORIGINAL));
@@ -586,7 +583,7 @@ public final class RawReader {
       keyed = keyed.add(f);
     }
     List<Column> select = new ArrayList<>();
-    rawColumns.forEach(c -> select.add(col(IngestSql.quote(c))));
+    rawColumns.forEach(c -> select.add(col(SqlNames.quote(c))));
     select.add(col("_metadata.file_path").as(FILE_KEY));
     select.add(col("_metadata.row_index").as(ROW_INDEX_READ));
     select.add(original(schema).as(ORIGINAL_READ));
@@ -636,7 +633,7 @@ public final class RawReader {
     return to_json(
         struct(
             Arrays.stream(schema.fieldNames())
-                .map(n -> col(IngestSql.quote(n)))
+                .map(n -> col(SqlNames.quote(n)))
                 .toArray(Column[]::new)));
   }
 

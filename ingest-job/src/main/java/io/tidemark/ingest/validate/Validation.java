@@ -5,7 +5,8 @@ import static org.apache.spark.sql.functions.concat;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.when;
 
-import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.ingest.kernel.Cols;
+import io.tidemark.ingest.kernel.Operations;
 import io.tidemark.model.contract.RawKeys;
 import io.tidemark.model.contract.ReasonCode;
 import java.util.List;
@@ -38,8 +39,7 @@ public final class Validation {
     }
     Column future = futureLimit == null ? lit(false) : col(Cols.MARKER).gt(futureLimit);
     Column op = col(Cols.OP);
-    Column badOp =
-        op.notEqual(DatasetSpec.OPERATION_UPSERT).and(op.notEqual(DatasetSpec.OPERATION_DELETE));
+    Column badOp = Operations.isUnknown(op);
     Column reason =
         when(blankKey, lit(ReasonCode.NULL_KEY.name()))
             .when(malformedKey, ReasonCode.MALFORMED_KEY.name())

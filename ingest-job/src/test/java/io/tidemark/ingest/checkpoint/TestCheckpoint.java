@@ -2,7 +2,7 @@ package io.tidemark.ingest.checkpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.ingest.discovery.RawFile;
+import io.tidemark.ingest.kernel.RawFile;
 import io.tidemark.model.report.DiscoveryMode;
 import io.tidemark.model.report.IngestMode;
 import java.time.LocalDate;
@@ -99,13 +99,13 @@ class TestCheckpoint {
   @Test
   void aStampThatIsNotSizeAndTimeIsRefusedNamingIt() {
     org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> io.tidemark.ingest.discovery.FileStamp.parse("10"))
+            () -> io.tidemark.ingest.kernel.FileStamp.parse("10"))
         .hasMessage("Cannot read file stamp '10': expected size:mtime or size:mtime:fingerprint");
     org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> io.tidemark.ingest.discovery.FileStamp.parse("x:1"))
+            () -> io.tidemark.ingest.kernel.FileStamp.parse("x:1"))
         .hasMessage("Cannot read file stamp 'x:1': size and mtime must be whole numbers");
-    assertThat(io.tidemark.ingest.discovery.FileStamp.parse("10:1:etag=abc-2"))
-        .isEqualTo(new io.tidemark.ingest.discovery.FileStamp(10, 1, "etag=abc-2"));
+    assertThat(io.tidemark.ingest.kernel.FileStamp.parse("10:1:etag=abc-2"))
+        .isEqualTo(new io.tidemark.ingest.kernel.FileStamp(10, 1, "etag=abc-2"));
   }
 
   @Test

@@ -305,11 +305,12 @@ class TestIngestCommand {
   @Test
   void crashDrillHaltsAtItsPointOnly() {
     List<Integer> halts = new ArrayList<>();
-    var hook = IngestCommand.crashDrill(io.tidemark.ingest.FailurePoint.BEFORE_COMMIT, halts::add);
-    hook.reached(io.tidemark.ingest.FailurePoint.AFTER_READ, "b1");
-    hook.reached(io.tidemark.ingest.FailurePoint.AFTER_QUARANTINE_WRITE, "b1");
+    var hook =
+        IngestCommand.crashDrill(io.tidemark.ingest.kernel.FailurePoint.BEFORE_COMMIT, halts::add);
+    hook.reached(io.tidemark.ingest.kernel.FailurePoint.AFTER_READ, "b1");
+    hook.reached(io.tidemark.ingest.kernel.FailurePoint.AFTER_QUARANTINE_WRITE, "b1");
     assertThat(halts).isEmpty();
-    hook.reached(io.tidemark.ingest.FailurePoint.BEFORE_COMMIT, "b1");
+    hook.reached(io.tidemark.ingest.kernel.FailurePoint.BEFORE_COMMIT, "b1");
     assertThat(halts).containsExactly(137);
     assertThat(run("--help")).isZero();
     assertThat(out.toString()).contains("--crash-at").contains("BEFORE_COMMIT");

@@ -1,0 +1,252 @@
+package io.tidemark.ingest.commit;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+
+import io.tidemark.ingest.checkpoint.CheckpointLog;
+import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.ingest.kernel.Causes;
+import io.tidemark.ingest.kernel.Cols;
+import io.tidemark.ingest.kernel.FailurePoint;
+import io.tidemark.ingest.kernel.FailurePoints;
+import io.tidemark.ingest.kernel.IngestException;
+import io.tidemark.ingest.kernel.RunLog;
+import io.tidemark.ingest.kernel.RunResources;
+import io.tidemark.ingest.lease.Lease;
+import io.tidemark.ingest.merge.MergePlanner;
+import io.tidemark.ingest.tables.OutputTables;
+import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.report.IngestCounts;
+import io.tidemark.model.report.IngestErrorCode;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+
+/**
+ * The commit stage: writes a planned batch, quarantine rows and remembered deletes first, then data
+ * and checkpoint through the run's branch ({@link CuratedCommit}), published to main only if main
+ * is still at the snapshot the batch was planned on. Losing a race is an outcome, not a failure:
+ * see {@link CommitOutcome}.
+ */
+public final class BatchCommitter {
+  private final SparkSession spark;
+  private final IngestSettings settings;
+  private final DatasetSpec spec;
+  private final CommitSql sql;
+  private final OutputTables tables;
+  private final FailurePoints failurePoints;
+  private final Lease lease;
+  private final RunResources resources;
+
+  /**
+   * @param failurePoints the run's failure points ({@link FailurePoint}), reached as the commit
+   *     goes
+   * @param lease confirmed just before the batch is written to the run's branch and again just
+   *     before it is published
+   */
+  public BatchCommitter(
+      SparkSession spark,
+      IngestSettings settings,
+      OutputTables tables,
+      FailurePoints failurePoints,
+      Lease lease,
+      RunResources resources) {
+    this.spark = spark;
+    this.settings = settings;
+    this.spec = settings.dataset();
+    this.sql = new CommitSql(settings);
+    this.tables = tables;
+    this.failurePoints = failurePoints;
+    this.lease = lease;
+    this.resources = resources;
+  }
+
+  /**
+   * Commits the batch.
+   *
+   * @throws IngestException when the catalog cannot tell whether the commit landed and it did not
+   * @throws LandedUnseenException when the batch landed but is not found in main's history after
+   */
+  public CommitOutcome commit(CommitRequest batch) {
+    String batchId = batch.batchId();
+    try {
+      if (batch.quarantine() != null) {
+        writing(settings.quarantineSparkName(), () -> writeQuarantine(batch));
+        failurePoints.reached(FailurePoint.AFTER_QUARANTINE_WRITE, batchId);
+      }
+      writing(settings.tombstoneSparkName(), () -> writeTombstones(batch));
+      new CuratedCommit(spark, settings, sql, tables, failurePoints, lease, resources)
+          .commit(batch);
+    } catch (Exception e) {
+      // Exception, not RuntimeException: Spark's Scala code throws checked exceptions.
+      if (!isConflict(e) && !Causes.has(e, CommitStateUnknownException.class)) {
+        throw e;
+      }
+      Optional<CommitOutcome> outcome = outcomeOf(e, batch);
+      if (outcome.isPresent()) {
+        return outcome.get();
+      }
+      // The catalog could not say, but the batch is in the history: it landed.
+    }
+    Snapshot mine =
+        CheckpointLog.findBatch(tables.loadCurated(), batchId)
+            .orElseThrow(
+                () ->
+                    new LandedUnseenException(
+                        "Cannot find batch "
+                            + batchId
+                            + " in the history of "
+                            + settings.curatedSparkName()
+                            + " after committing it"));
+    return new CommitOutcome.Committed(mine.snapshotId());
+  }
+
+  /**
+   * What a refused write or an unknown commit state comes to: a conflict (or the batch committed by
+   * another run) is an outcome; an unknown state that did not land fails the run; empty when it
+   * landed after all.
+   */
+  private Optional<CommitOutcome> outcomeOf(Exception e, CommitRequest batch) {
+    String batchId = batch.batchId();
+    if (isConflict(e)) {
+      Table current = tables.loadCurated();
+      Optional<Snapshot> mine =
+          current == null ? Optional.empty() : CheckpointLog.findBatch(current, batchId);
+      if (mine.isPresent()) {
+        return Optional.of(new CommitOutcome.AlreadyCommitted(mine.get().snapshotId()));
+      }
+      return Optional.of(
+          Causes.find(e, ConcurrentCommit.class)
+              .map(ConcurrentCommit::conflict)
+              .orElseGet(
+                  () ->
+                      new CommitOutcome.Conflict(
+                          settings.curatedSparkName(),
+                          batch.baseSnapshot(),
+                          OutputTables.snapshotId(current),
+                          e)));
+    }
+    if (CheckpointLog.findBatch(tables.loadCurated(), batchId).isEmpty()) {
+      throw new IngestException(
+          IngestErrorCode.COMMIT_STATE_UNKNOWN,
+          "Cannot tell whether batch "
+              + batchId
+              + " was committed to "
+              + settings.curatedSparkName()
+              + ": "
+              + e.getMessage()
+              + "; it is not in the table's history now, so rerunning is safe",
+          e);
+    }
+    return Optional.empty();
+  }
+
+  private void writeQuarantine(CommitRequest batch) {
+    CommitRequest.Quarantine quarantine = batch.quarantine();
+    Dataset<Row> q =
+        quarantine
+            .invalidRows()
+            .select(
+                col(Cols.SOURCE_FILE).as("source_file"),
+                col(Cols.ROW_INDEX).as("row_number"),
+                col(Cols.REASON).as("reason"),
+                col(Cols.DETAIL).as("detail"),
+                col(Cols.ORIGINAL).as("original_values"));
+    if (quarantine.problemRows() != null) {
+      q = q.unionByName(quarantine.problemRows());
+    }
+    long invalid = batch.counts().recordsInvalid();
+    if (invalid + quarantine.filesWithoutRows() == 0) {
+      return;
+    }
+    Dataset<Row> rows =
+        q.select(
+            lit(batch.batchId()).as("batch_id"),
+            lit(batch.run().runId()).as("run_id"),
+            lit(Timestamp.from(batch.now())).as("quarantined_at"),
+            col("source_file"),
+            col("row_number"),
+            col("reason"),
+            col("detail"),
+            col("original_values"),
+            lit(null).cast(DataTypes.TimestampType).as(OutputTables.REPLAYED_AT),
+            lit(null).cast(DataTypes.StringType).as(OutputTables.REPLAY_BATCH_ID));
+    spark.sql(sql.quarantineMerge(resources.view(rows)));
+    RunLog.LOG.info(
+        "Quarantined {} record(s) and {} file(s) of batch {} into {}",
+        invalid,
+        quarantine.files(),
+        batch.batchId(),
+        settings.quarantineSparkName());
+  }
+
+  private void writeTombstones(CommitRequest batch) {
+    List<Column> cols = new ArrayList<>();
+    spec.keyColumns().forEach(k -> cols.add(col(k)));
+    cols.add(col(Cols.MARKER));
+    cols.add(lit(batch.batchId()).as("batch_id"));
+    Dataset<Row> deletes =
+        batch.planned().filter(MergePlanner.remembersDelete()).select(cols.toArray(Column[]::new));
+    if (batch.fullRefresh()) {
+      List<Column> out = new ArrayList<>();
+      spec.keyColumns().forEach(k -> out.add(col(k)));
+      out.add(col(Cols.MARKER).as(spec.changeMarker().column()));
+      out.add(col("batch_id"));
+      CuratedCommit.overwriteAll(
+          deletes.select(out.toArray(Column[]::new)), settings.tombstoneSparkName());
+      return;
+    }
+    IngestCounts c = batch.counts();
+    if (c.recordsDeleted() + c.deletesOfUnknownKeys() + c.recordsUnchanged() == 0) {
+      return;
+    }
+    spark.sql(sql.tombstoneMerge(resources.view(deletes)));
+  }
+
+  /**
+   * Runs one write of a table other than the curated one; when Iceberg refuses it because another
+   * run committed to that table meanwhile, says so with the table and its snapshots.
+   */
+  private void writing(String table, Runnable write) {
+    long from = OutputTables.snapshotId(tables.load(table));
+    try {
+      write.run();
+    } catch (Exception e) {
+      if (isConflict(e) && !Causes.has(e, ConcurrentCommit.class)) {
+        throw new ConcurrentCommit(
+            new CommitOutcome.Conflict(
+                table, from, OutputTables.snapshotId(tables.load(table)), e));
+      }
+      throw e;
+    }
+  }
+
+  private static boolean isConflict(Throwable e) {
+    return Causes.has(e, ValidationException.class)
+        || Causes.has(e, CommitFailedException.class)
+        || Causes.has(e, ConcurrentCommit.class);
+  }
+
+  /** Iceberg's own words for a refused commit, without the layers Spark wraps around them. */
+  public static String refusal(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      if (t instanceof ValidationException || t instanceof CommitFailedException) {
+        break;
+      }
+      t = t.getCause();
+    }
+    return t.getClass().getSimpleName() + ": " + t.getMessage();
+  }
+}

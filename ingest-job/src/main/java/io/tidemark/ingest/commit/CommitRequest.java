@@ -1,0 +1,57 @@
+package io.tidemark.ingest.commit;
+
+import io.tidemark.ingest.kernel.RunStart;
+import io.tidemark.model.report.IngestCounts;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+
+/**
+ * A planned batch, ready to commit.
+ *
+ * @param batchId the batch's deterministic id
+ * @param run the run committing it
+ * @param baseSnapshot the curated snapshot the batch was planned and counted against; -1 when the
+ *     table had none
+ * @param fullRefresh whether the batch replaces the curated table's and remembered deletes' rows
+ * @param quarantine what the batch quarantines; null for a batch that writes no quarantine rows (a
+ *     replay, whose rows are in the quarantine already)
+ * @param planned the deduplicated records with the action the version guard takes
+ * @param counts the batch's counts
+ * @param properties the checkpoint and run properties that go into the commit
+ * @param now when the quarantine rows are quarantined
+ */
+public record CommitRequest(
+    String batchId,
+    RunStart run,
+    long baseSnapshot,
+    boolean fullRefresh,
+    Quarantine quarantine,
+    Dataset<Row> planned,
+    IngestCounts counts,
+    Map<String, String> properties,
+    Instant now) {
+  public CommitRequest {
+    Objects.requireNonNull(batchId, "batchId is null");
+    Objects.requireNonNull(run, "run is null");
+    // In the order given: the commit's summary lists them so.
+    properties = Collections.unmodifiableMap(new LinkedHashMap<>(properties));
+    Objects.requireNonNull(planned, "planned is null");
+    Objects.requireNonNull(counts, "counts is null");
+  }
+
+  /**
+   * What a batch quarantines.
+   *
+   * @param invalidRows the batch's invalid candidate records, in the validated shape
+   * @param problemRows quarantine rows of files quarantined whole; null when none
+   * @param files how many files are quarantined whole
+   * @param filesWithoutRows how many of them are quarantined as one row without values (unreadable)
+   */
+  public record Quarantine(
+      Dataset<Row> invalidRows, Dataset<Row> problemRows, long files, long filesWithoutRows) {}
+}

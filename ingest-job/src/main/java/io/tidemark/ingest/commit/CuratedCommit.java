@@ -1,0 +1,241 @@
+package io.tidemark.ingest.commit;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+
+import io.tidemark.ingest.checkpoint.CheckpointCodec;
+import io.tidemark.ingest.checkpoint.CheckpointLog;
+import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.ingest.kernel.Cols;
+import io.tidemark.ingest.kernel.FailurePoint;
+import io.tidemark.ingest.kernel.FailurePoints;
+import io.tidemark.ingest.kernel.IngestException;
+import io.tidemark.ingest.kernel.RunLog;
+import io.tidemark.ingest.kernel.RunResources;
+import io.tidemark.ingest.lease.Lease;
+import io.tidemark.ingest.merge.Action;
+import io.tidemark.ingest.merge.MergePlanner;
+import io.tidemark.ingest.tables.OutputTables;
+import io.tidemark.model.report.IngestCounts;
+import io.tidemark.model.report.IngestErrorCode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.spark.CommitMetadata;
+import org.apache.spark.network.util.JavaUtils;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Commits a batch's data and checkpoint to the run's branch, created at the snapshot the batch was
+ * planned on, then fast-forwards main to it (see {@link RunBranches}); throws {@link
+ * ConcurrentCommit} (or Iceberg's commit failure) when main moved.
+ *
+ * <p>An incremental batch with new keys and changed ones is two commits on the branch: the new
+ * keys' rows appended (no checkpoint), then the MERGE of the updates and deletes, carrying the
+ * checkpoint; with only one kind, one commit. Main moves to both at once, so no reader of main and
+ * no checkpoint ever sees one without the other; the planner decided each key's action against the
+ * same snapshot the branch starts at, so splitting the inserts out changes nothing the version
+ * guard would have done.
+ *
+ * @param failurePoints the run's failure points, reached as the commit goes
+ * @param lease confirmed just before the branch is written and again just before main moves
+ */
+record CuratedCommit(
+    SparkSession spark,
+    IngestSettings settings,
+    CommitSql sql,
+    OutputTables tables,
+    FailurePoints failurePoints,
+    Lease lease,
+    RunResources resources) {
+  /**
+   * The largest MERGE source, as cached (compressed, by column), that is broadcast to the
+   * executors; the broadcast copy, built on the driver as uncompressed rows, is several times
+   * larger, so this stays well under the driver's default result limit (1 GB). A hint is not
+   * enough: Spark drops it when it rewrites a MERGE with both DELETE and UPDATE actions, so the
+   * MERGE runs with Spark's size threshold raised to this. A larger source is joined by shuffling,
+   * as Spark plans it.
+   */
+  static final long MERGE_BROADCAST_MAX_BYTES = 64L << 20;
+
+  private static final String BROADCAST_THRESHOLD = "spark.sql.autoBroadcastJoinThreshold";
+
+  /** What the branch gets: the new keys' rows and the MERGE's source, as views. */
+  private record Writes(
+      Dataset<Row> inserted, String insertView, String matchedView, boolean full) {
+    /** The insert carries the checkpoint when no MERGE follows. */
+    boolean insertOnly() {
+      return !full && insertView != null && matchedView == null;
+    }
+  }
+
+  void commit(CommitRequest batch) {
+    Writes writes = writes(batch);
+    String branch = RunBranches.name(batch.run().runId(), batch.run().startedAt());
+    String target = RunBranches.sparkName(settings.curatedSparkName(), branch);
+    RunBranches.create(tables::loadCurated, branch, branchStart(batch.baseSnapshot()));
+    try {
+      failurePoints.reached(FailurePoint.BEFORE_COMMIT, batch.batchId());
+      lease.confirm();
+      writeBranch(batch, writes, target);
+      failurePoints.reached(FailurePoint.BEFORE_PUBLISH, batch.batchId());
+      lease.confirm();
+      publish(branch, batch.baseSnapshot());
+    } catch (Exception e) {
+      dropRunBranch(branch);
+      throw e;
+    }
+    // Not in a finally: after a crash (an Error) nothing more happens, as in a real one; a later
+    // run drops the branch once it is stale.
+    dropRunBranch(branch);
+  }
+
+  private Writes writes(CommitRequest batch) {
+    List<Column> rowCols = new ArrayList<>();
+    for (String c : tables.curatedColumns()) {
+      rowCols.add(
+          c.equals(settings.dataset().changeMarker().column()) ? col(Cols.MARKER).as(c) : col(c));
+    }
+    Dataset<Row> inserted =
+        batch
+            .planned()
+            .filter(col(MergePlanner.ACTION).equalTo(Action.INSERTED.name()))
+            .select(rowCols.toArray(Column[]::new));
+    IngestCounts counts = batch.counts();
+    boolean full = batch.fullRefresh();
+    boolean merges = counts.recordsUpdated() + counts.recordsDeleted() > 0;
+    boolean inserts = counts.recordsInserted() > 0;
+    // A batch that changes nothing still commits (an empty MERGE), so that its checkpoint lands.
+    boolean insertOnly = !full && inserts && !merges;
+    String insertView = full || !inserts ? null : resources.view(inserted);
+    String matchedView = full || insertOnly ? null : resources.view(changed(batch.planned()));
+    return new Writes(inserted, insertView, matchedView, full);
+  }
+
+  private void writeBranch(CommitRequest batch, Writes writes, String target) {
+    if (writes.insertView() != null && !writes.insertOnly()) {
+      CommitMetadata.withCommitProperties(
+          Map.of(CheckpointCodec.RUN_ID, batch.run().runId()),
+          () -> spark.sql(sql.curatedInsert(writes.insertView(), target)),
+          RuntimeException.class);
+      failurePoints.reached(FailurePoint.AFTER_INSERTS, batch.batchId());
+    }
+    CommitMetadata.withCommitProperties(
+        batch.properties(),
+        () -> {
+          if (writes.full()) {
+            overwriteAll(writes.inserted(), target);
+          } else if (writes.insertOnly()) {
+            spark.sql(sql.curatedInsert(writes.insertView(), target));
+          } else {
+            withBroadcastUpTo(
+                MERGE_BROADCAST_MAX_BYTES,
+                () -> spark.sql(sql.curatedMerge(writes.matchedView(), target)));
+          }
+          return null;
+        },
+        RuntimeException.class);
+  }
+
+  private void publish(String branch, long base) {
+    try {
+      RunBranches.fastForwardMain(tables::loadCurated, branch);
+    } catch (IllegalArgumentException e) {
+      throw new ConcurrentCommit(
+          new CommitOutcome.Conflict(
+              settings.curatedSparkName(), base, OutputTables.snapshotId(tables.loadCurated()), e));
+    }
+  }
+
+  /**
+   * The batch's updates and deletes: the MERGE's source (the version guard would leave the other
+   * records alone), cached so that Spark knows its real size and can broadcast it: the MERGE then
+   * streams the table once against it instead of shuffling every row of the table.
+   */
+  private Dataset<Row> changed(Dataset<Row> planned) {
+    List<Column> cols = new ArrayList<>();
+    settings.dataset().keyColumns().forEach(k -> cols.add(col(k)));
+    settings.dataset().comparedColumns().forEach(c -> cols.add(col(c)));
+    cols.add(col(Cols.MARKER));
+    cols.add(col(Cols.OP));
+    Dataset<Row> changed =
+        resources.cache(
+            planned
+                .filter(col(MergePlanner.ACTION).isin(Action.UPDATED.name(), Action.DELETED.name()))
+                .select(cols.toArray(Column[]::new)));
+    changed.count();
+    return changed;
+  }
+
+  /**
+   * Runs {@code statement} with Spark's broadcast threshold at least {@code bytes}, then puts the
+   * session's setting back. A session that disabled broadcasting (0 or -1) keeps it disabled. The
+   * setting is the session's: another job running in the same session meanwhile plans with it too
+   * (only its speed can change).
+   */
+  private void withBroadcastUpTo(long bytes, Runnable statement) {
+    String before = spark.conf().get(BROADCAST_THRESHOLD).trim();
+    long current = before.startsWith("-") ? -1 : JavaUtils.byteStringAsBytes(before);
+    if (current <= 0 || current >= bytes) {
+      statement.run();
+      return;
+    }
+    spark.conf().set(BROADCAST_THRESHOLD, Long.toString(bytes));
+    try {
+      statement.run();
+    } finally {
+      spark.conf().set(BROADCAST_THRESHOLD, before);
+    }
+  }
+
+  /**
+   * The snapshot the run's branch starts at: the one the batch was planned and counted against. A
+   * table without a snapshot (the first batch) first gets an empty one on main, since a branch
+   * needs a snapshot to start from; that snapshot must still hold no data and no checkpoint, or
+   * another run's batch got there first.
+   */
+  private long branchStart(long base) {
+    if (base >= 0) {
+      return base;
+    }
+    Table t = tables.loadCurated();
+    if (t.currentSnapshot() == null) {
+      t.newFastAppend().commit();
+      t.refresh();
+    }
+    Snapshot start = t.currentSnapshot();
+    if (OutputTables.hasData(t) || CheckpointLog.latest(t).isPresent()) {
+      throw new ConcurrentCommit(
+          new CommitOutcome.Conflict(settings.curatedSparkName(), -1, start.snapshotId(), null));
+    }
+    return start.snapshotId();
+  }
+
+  private void dropRunBranch(String branch) {
+    try {
+      RunBranches.drop(tables::loadCurated, List.of(branch));
+    } catch (RuntimeException e) {
+      RunLog.LOG.warn(
+          "Cannot drop this run's branch {} of {} (a run {} later drops it): {}",
+          branch,
+          settings.curatedSparkName(),
+          RunBranches.STALE_AFTER,
+          e.toString());
+    }
+  }
+
+  /** Replaces a table's rows in one commit (a full refresh). */
+  static void overwriteAll(Dataset<Row> rows, String table) {
+    try {
+      rows.writeTo(table).overwrite(lit(true));
+    } catch (org.apache.spark.sql.catalyst.analysis.NoSuchTableException e) {
+      throw new IngestException(
+          IngestErrorCode.INTERNAL_ERROR, "Cannot overwrite " + table + ": it does not exist", e);
+    }
+  }
+}

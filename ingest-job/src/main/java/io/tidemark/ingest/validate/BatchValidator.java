@@ -1,0 +1,127 @@
+package io.tidemark.ingest.validate;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.max;
+import static org.apache.spark.sql.functions.sum;
+import static org.apache.spark.sql.functions.when;
+
+import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.ingest.kernel.Causes;
+import io.tidemark.ingest.kernel.Cols;
+import io.tidemark.ingest.kernel.RunLog;
+import io.tidemark.ingest.kernel.RunResources;
+import io.tidemark.ingest.merge.Dedup;
+import io.tidemark.model.config.ChangeMarkerType;
+import io.tidemark.model.config.DatasetSpec;
+import java.sql.Timestamp;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.spark.SparkException;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+
+/**
+ * The validation stage of a batch: reads its source, classifies every record ({@link Validation}),
+ * ranks the versions of each key ({@link Dedup#rank}) and counts it all in one pass. A file whose
+ * footer reads but whose data pages do not fails the whole query only when it runs: the stage then
+ * asks the source for such files, and reads the batch again with them quarantined whole.
+ */
+public final class BatchValidator {
+  private final IngestSettings settings;
+  private final DatasetSpec spec;
+  private final RunResources resources;
+
+  public BatchValidator(IngestSettings settings, RunResources resources) {
+    this.settings = settings;
+    this.spec = settings.dataset();
+    this.resources = resources;
+  }
+
+  /**
+   * Validates the batch.
+   *
+   * @param batchId the batch's id, for the log; null when it is not known yet
+   */
+  public ValidatedBatch validate(String batchId, BatchSource source) {
+    try {
+      return validate(source, source.read(Map.of()));
+    } catch (Exception e) {
+      // Exception, not RuntimeException: Spark's Scala code throws checked exceptions that Java's
+      // compiler does not see.
+      if (!Causes.has(e, SparkException.class)) {
+        throw e;
+      }
+      resources.release();
+      Map<String, String> unreadable = source.findUnreadable();
+      if (unreadable.isEmpty()) {
+        throw e;
+      }
+      RunLog.LOG.warn(
+          "Batch {}: {} file(s) have unreadable data; quarantining them and reading again: {}",
+          batchId,
+          unreadable.size(),
+          unreadable);
+      return validate(source, source.read(unreadable));
+    }
+  }
+
+  private ValidatedBatch validate(BatchSource source, NormalizedBatch batch) {
+    Column futureLimit =
+        spec.changeMarker().type() == ChangeMarkerType.TIMESTAMP
+            ? lit(Timestamp.from(settings.clock().instant().plus(settings.futureTolerance())))
+            : null;
+    Column validCandidate = col(Cols.CANDIDATE).and(col(Cols.REASON).isNull());
+    // Ranked here, so that the versions the dedup collapses are counted in the pass below rather
+    // than inferred from the other counts (which would make the accounting identities vacuous).
+    Dataset<Row> validated =
+        resources.cache(
+            Dedup.rank(
+                Validation.classify(batch.rows(), spec.keyColumns(), futureLimit)
+                    .withColumn(Cols.CANDIDATE, source.candidate()),
+                spec.keyColumns(),
+                validCandidate));
+    Row agg = countAll(validated, source.late());
+    Dataset<Row> problemRows = batch.problemRows();
+    long problemRecords =
+        problemRows == null ? 0 : problemRows.filter(col("row_number").geq(0)).count();
+    return new ValidatedBatch(
+        batch, validated, ReadCounts.of(agg, problemRecords), byReason(validated, problemRows));
+  }
+
+  /** The one-row aggregate that counts the batch (see {@link ReadCounts}). */
+  private static Row countAll(Dataset<Row> validated, Column late) {
+    Column invalid = col(Cols.REASON).isNotNull();
+    Column isCandidate = col(Cols.CANDIDATE);
+    Column validCandidate = isCandidate.and(col(Cols.REASON).isNull());
+    return validated
+        .agg(
+            count(lit(1)).as(ReadCounts.ROWS),
+            sum(when(isCandidate, 1).otherwise(0)).as(ReadCounts.CANDIDATES),
+            sum(when(isCandidate.and(invalid), 1).otherwise(0)).as(ReadCounts.INVALID),
+            sum(when(validCandidate.and(late), 1).otherwise(0)).as(ReadCounts.LATE),
+            max(when(validCandidate, col(Cols.MARKER))).as(ReadCounts.MAX_VALID_MARKER),
+            sum(when(col(Dedup.RANK).gt(1), 1).otherwise(0)).as(ReadCounts.SUPERSEDED))
+        .first();
+  }
+
+  /** Invalid candidates by reason, and the rows of files quarantined whole by theirs. */
+  private static Map<String, Long> byReason(Dataset<Row> validated, Dataset<Row> problemRows) {
+    Map<String, Long> byReason = new TreeMap<>();
+    Column invalidCandidate = col(Cols.CANDIDATE).and(col(Cols.REASON).isNotNull());
+    List<Row> invalid =
+        validated.filter(invalidCandidate).groupBy(Cols.REASON).count().collectAsList();
+    for (Row r : invalid) {
+      byReason.put(r.getString(0), r.getLong(1));
+    }
+    if (problemRows != null) {
+      for (Row r : problemRows.groupBy("reason").count().collectAsList()) {
+        byReason.merge(r.getString(0) + "(files)", r.getLong(1), Long::sum);
+      }
+    }
+    return byReason;
+  }
+}
