@@ -83,22 +83,7 @@ public record IngestSettings(
                   dataset.raw().partitionColumn(),
                   dataset.raw().format()));
     }
-    tombstoneTable =
-        Checks.qualifiedIdentifier(
-            "tombstoneTable",
-            tombstoneTable == null ? dataset.curatedTable() + TOMBSTONE_SUFFIX : tombstoneTable);
-    if (dataset.curatedTable().split("\\.").length != 2) {
-      throw new InvalidDocumentException(
-          "table", dataset.curatedTable(), "must be namespace.table (e.g. curated.customers)");
-    }
-    if (tombstoneTable.equals(dataset.curatedTable())
-        || tombstoneTable.equals(dataset.quarantineTable())
-        || dataset.quarantineTable().equals(dataset.curatedTable())) {
-      throw new InvalidDocumentException(
-          "tombstoneTable",
-          tombstoneTable,
-          "curated, quarantine and tombstone tables must be three different tables");
-    }
+    tombstoneTable = checkedTombstoneTable(dataset, tombstoneTable);
     mode = mode == null ? IngestMode.INCREMENTAL : mode;
     discovery = discovery == null ? DiscoveryMode.FILES : discovery;
     lookback = lookback == null ? LOOKBACK_DEFAULT : lookback;
@@ -128,6 +113,27 @@ public record IngestSettings(
     }
     operator = operator == null ? OperatorOptions.NONE : operator;
     operator.checkFor(mode);
+  }
+
+  /** The tombstone table, checked: the three tables are different, in one namespace each. */
+  private static String checkedTombstoneTable(DatasetSpec dataset, String tombstoneTable) {
+    String tombstones =
+        Checks.qualifiedIdentifier(
+            "tombstoneTable",
+            tombstoneTable == null ? dataset.curatedTable() + TOMBSTONE_SUFFIX : tombstoneTable);
+    if (dataset.curatedTable().split("\\.").length != 2) {
+      throw new InvalidDocumentException(
+          "table", dataset.curatedTable(), "must be namespace.table (e.g. curated.customers)");
+    }
+    if (tombstones.equals(dataset.curatedTable())
+        || tombstones.equals(dataset.quarantineTable())
+        || dataset.quarantineTable().equals(dataset.curatedTable())) {
+      throw new InvalidDocumentException(
+          "tombstoneTable",
+          tombstones,
+          "curated, quarantine and tombstone tables must be three different tables");
+    }
+    return tombstones;
   }
 
   /** Settings as before the operator modes: no operator options. */

@@ -47,27 +47,11 @@ public final class ReportRecovery {
    */
   public static Optional<IngestRunReport> recover(
       Table curated, IngestSettings settings, Configuration conf) throws IOException {
-    Snapshot current = curated.currentSnapshot();
-    if (current == null) {
+    Optional<LastCommit> last = lastCommit(curated);
+    if (last.isEmpty()) {
       return Optional.empty();
     }
-    Snapshot latest = null;
-    String watermarkBefore = null;
-    for (Snapshot s : SnapshotUtil.ancestorsOf(current.snapshotId(), curated::snapshot)) {
-      Map<String, String> summary = s.summary();
-      if (summary == null || !summary.containsKey(CheckpointCodec.BATCH_ID)) {
-        continue;
-      }
-      if (latest == null) {
-        latest = s;
-      } else {
-        watermarkBefore = summary.get(CheckpointCodec.WATERMARK);
-        break;
-      }
-    }
-    if (latest == null) {
-      return Optional.empty();
-    }
+    Snapshot latest = last.get().snapshot();
     Map<String, String> summary = latest.summary();
     String runId = summary.get(CheckpointCodec.RUN_ID);
     String counts = summary.get(CheckpointCodec.COUNTS);
@@ -85,26 +69,12 @@ public final class ReportRecovery {
             && RunReports.exists(settings.stateRoot(), day.minusDays(1), runId, conf))) {
       return Optional.empty();
     }
-    String mode = summary.get(CheckpointCodec.MODE);
     IngestRunReport report =
-        IngestRunReport.builder()
-            .runId(runId)
-            .batchId(summary.get(CheckpointCodec.BATCH_ID))
-            .pipeline(settings.dataset().pipeline())
-            .dataset(settings.dataset().name())
-            .mode(mode == null ? settings.mode() : IngestMode.valueOf(mode))
-            .discoveryMode(settings.discovery())
-            .status(IngestStatus.SUCCEEDED)
-            .startedAt(startedAt)
-            .finishedAt(committedAt.isBefore(startedAt) ? startedAt : committedAt)
-            .changeMarkerType(settings.dataset().changeMarker().type())
-            .watermarkBefore(watermarkBefore)
-            .watermarkAfter(summary.get(CheckpointCodec.WATERMARK))
-            .lookback(settings.lookback())
-            .counts(Json.read(counts, IngestCounts.class))
-            .snapshotId(latest.snapshotId())
-            .warnings(List.of(REBUILT))
-            .build();
+        rebuilt(
+            settings,
+            last.get(),
+            startedAt,
+            committedAt.isBefore(startedAt) ? startedAt : committedAt);
     String location = RunReports.write(settings, report, conf);
     LOG.warn(
         "Run {} committed batch {} (snapshot {}) but wrote no report; rebuilt it at {}",
@@ -113,5 +83,57 @@ public final class ReportRecovery {
         latest.snapshotId(),
         location);
     return Optional.of(report);
+  }
+
+  /**
+   * The latest ingest commit on the table's main history, with the watermark of the one before.
+   *
+   * @param snapshot the commit
+   * @param watermarkBefore the watermark the commit before it left; null when none
+   */
+  private record LastCommit(Snapshot snapshot, String watermarkBefore) {}
+
+  private static Optional<LastCommit> lastCommit(Table curated) {
+    Snapshot current = curated.currentSnapshot();
+    if (current == null) {
+      return Optional.empty();
+    }
+    Snapshot latest = null;
+    for (Snapshot s : SnapshotUtil.ancestorsOf(current.snapshotId(), curated::snapshot)) {
+      Map<String, String> summary = s.summary();
+      if (summary == null || !summary.containsKey(CheckpointCodec.BATCH_ID)) {
+        continue;
+      }
+      if (latest != null) {
+        return Optional.of(new LastCommit(latest, summary.get(CheckpointCodec.WATERMARK)));
+      }
+      latest = s;
+    }
+    return latest == null ? Optional.empty() : Optional.of(new LastCommit(latest, null));
+  }
+
+  /** The report the commit's summary tells. */
+  private static IngestRunReport rebuilt(
+      IngestSettings settings, LastCommit last, Instant startedAt, Instant finishedAt) {
+    Map<String, String> summary = last.snapshot().summary();
+    String mode = summary.get(CheckpointCodec.MODE);
+    return IngestRunReport.builder()
+        .runId(summary.get(CheckpointCodec.RUN_ID))
+        .batchId(summary.get(CheckpointCodec.BATCH_ID))
+        .pipeline(settings.dataset().pipeline())
+        .dataset(settings.dataset().name())
+        .mode(mode == null ? settings.mode() : IngestMode.valueOf(mode))
+        .discoveryMode(settings.discovery())
+        .status(IngestStatus.SUCCEEDED)
+        .startedAt(startedAt)
+        .finishedAt(finishedAt)
+        .changeMarkerType(settings.dataset().changeMarker().type())
+        .watermarkBefore(last.watermarkBefore())
+        .watermarkAfter(summary.get(CheckpointCodec.WATERMARK))
+        .lookback(settings.lookback())
+        .counts(Json.read(summary.get(CheckpointCodec.COUNTS), IngestCounts.class))
+        .snapshotId(last.snapshot().snapshotId())
+        .warnings(List.of(REBUILT))
+        .build();
   }
 }

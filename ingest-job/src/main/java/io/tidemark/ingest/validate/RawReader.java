@@ -153,8 +153,32 @@ public final class RawReader {
       Map<String, DataType> tableTypes,
       Map<String, String> unreadable) {
     Set<String> isNew = Set.copyOf(newFiles);
-    Map<RawFile, StructType> schemas = new LinkedHashMap<>();
     List<FileProblem> problems = new ArrayList<>();
+    Map<RawFile, StructType> schemas = footers(files, unreadable, problems);
+    Map<String, DataType> types =
+        new LinkedHashMap<>(
+            tableTypes != null
+                ? tableTypes
+                : majorityTypes(schemas.values(), spec.comparedColumns()));
+    // Keys are text under the contract (RawKeys): an integer key column reads as its digits, and
+    // the first file's type never pins the table.
+    spec.keyColumns().forEach(k -> types.put(k, DataTypes.StringType));
+    Groups groups = group(schemas, types, problems);
+    List<Dataset<Row>> conforming = new ArrayList<>();
+    groups.conforming.forEach(
+        (g, group) -> conforming.add(normalize(group, g.schema(), types, isNew)));
+    List<Dataset<Row>> problemRows = problemRows(groups.rejected, problems);
+    List<String> warnings = driftWarnings(groups.drift);
+    return new Result(union(conforming), union(problemRows), problems, warnings, types);
+  }
+
+  /**
+   * The footer schemas of the files that can be read; the others are quarantined whole, into {@code
+   * problems}.
+   */
+  private Map<RawFile, StructType> footers(
+      List<RawFile> files, Map<String, String> unreadable, List<FileProblem> problems) {
+    Map<RawFile, StructType> schemas = new LinkedHashMap<>();
     for (RawFile f : files) {
       String why = unreadable.get(f.path());
       if (why == null) {
@@ -176,21 +200,25 @@ public final class RawReader {
       LOG.warn("Cannot read raw file {}: {}; quarantining it as a file", f.path(), why);
       problems.add(new FileProblem(f, ReasonCode.UNREADABLE_FILE, why));
     }
-    Map<String, DataType> types =
-        new LinkedHashMap<>(
-            tableTypes != null
-                ? tableTypes
-                : majorityTypes(schemas.values(), spec.comparedColumns()));
-    // Keys are text under the contract (RawKeys): an integer key column reads as its digits, and
-    // the first file's type never pins the table.
-    spec.keyColumns().forEach(k -> types.put(k, DataTypes.StringType));
+    return schemas;
+  }
 
+  /**
+   * The readable files by footer schema: the ones that conform, the ones the contract rejects, and
+   * the extra columns (schema drift) of the conforming ones. Files of one footer schema are read by
+   * one scan: a scan (and a union branch) per file makes planning grow with the square of the
+   * batch's files.
+   */
+  private static final class Groups {
+    final Map<ReadGroup, List<RawFile>> conforming = new LinkedHashMap<>();
+    final Map<ReadGroup, List<FileProblem>> rejected = new LinkedHashMap<>();
+    final Map<Set<String>, List<String>> drift = new LinkedHashMap<>();
+  }
+
+  private Groups group(
+      Map<RawFile, StructType> schemas, Map<String, DataType> types, List<FileProblem> problems) {
     Set<String> contract = new TreeSet<>(spec.contractColumns());
-    Map<Set<String>, List<String>> drift = new LinkedHashMap<>();
-    // Files of one footer schema are read by one scan: a scan (and a union branch) per file makes
-    // planning grow with the square of the batch's files.
-    Map<ReadGroup, List<RawFile>> conformingBySchema = new LinkedHashMap<>();
-    Map<ReadGroup, List<FileProblem>> rejectedBySchema = new LinkedHashMap<>();
+    Groups groups = new Groups();
     for (Map.Entry<RawFile, StructType> e : schemas.entrySet()) {
       RawFile f = e.getKey();
       StructType schema = e.getValue();
@@ -198,7 +226,8 @@ public final class RawReader {
       if (problem != null) {
         LOG.warn("Quarantining raw file {}: {} ({})", f.path(), problem.reason(), problem.detail());
         problems.add(problem);
-        rejectedBySchema
+        groups
+            .rejected
             .computeIfAbsent(ReadGroup.of(f, schema), k -> new ArrayList<>())
             .add(problem);
         continue;
@@ -206,15 +235,21 @@ public final class RawReader {
       Set<String> extra = new TreeSet<>(Arrays.asList(schema.fieldNames()));
       extra.removeAll(contract);
       if (!extra.isEmpty()) {
-        drift.computeIfAbsent(extra, k -> new ArrayList<>()).add(f.path());
+        groups.drift.computeIfAbsent(extra, k -> new ArrayList<>()).add(f.path());
       }
-      conformingBySchema.computeIfAbsent(ReadGroup.of(f, schema), k -> new ArrayList<>()).add(f);
+      groups.conforming.computeIfAbsent(ReadGroup.of(f, schema), k -> new ArrayList<>()).add(f);
     }
-    List<Dataset<Row>> conforming = new ArrayList<>();
-    conformingBySchema.forEach(
-        (g, group) -> conforming.add(normalize(group, g.schema(), types, isNew)));
+    return groups;
+  }
+
+  /**
+   * The quarantine rows of the files quarantined whole: with their values where the file reads, one
+   * row without values where it does not.
+   */
+  private List<Dataset<Row>> problemRows(
+      Map<ReadGroup, List<FileProblem>> rejected, List<FileProblem> problems) {
     List<Dataset<Row>> problemRows = new ArrayList<>();
-    rejectedBySchema.forEach((g, group) -> problemRows.add(quarantineRows(group, g.schema())));
+    rejected.forEach((g, group) -> problemRows.add(quarantineRows(group, g.schema())));
     List<Row> noValues = new ArrayList<>();
     for (FileProblem p : problems) {
       if (p.reason() == ReasonCode.UNREADABLE_FILE || p.reason() == DUPLICATE_COLUMN) {
@@ -224,6 +259,10 @@ public final class RawReader {
     if (!noValues.isEmpty()) {
       problemRows.add(spark.createDataFrame(noValues, PROBLEM_SCHEMA));
     }
+    return problemRows;
+  }
+
+  private static List<String> driftWarnings(Map<Set<String>, List<String>> drift) {
     List<String> warnings = new ArrayList<>();
     drift.forEach(
         (cols, paths) ->
@@ -235,7 +274,7 @@ public final class RawReader {
                     + " file(s): "
                     + String.join(", ", paths)));
     warnings.forEach(LOG::warn);
-    return new Result(union(conforming), union(problemRows), problems, warnings, types);
+    return warnings;
   }
 
   /**
@@ -543,6 +582,43 @@ public final class RawReader {
       StructType factSchema,
       java.util.function.Function<RawFile, Object[]> facts) {
     Dataset<Row> df = readLiterally(files, schema);
+    List<Row> factRows = factRows(df, files, facts);
+    StructType keyed = new StructType().add(FACT_KEY, DataTypes.StringType, false);
+    for (StructField f : factSchema.fields()) {
+      keyed = keyed.add(f);
+    }
+    List<Column> select = new ArrayList<>();
+    rawColumns.forEach(c -> select.add(col(SqlNames.quote(c))));
+    select.add(col("_metadata.file_path").as(FILE_KEY));
+    select.add(col("_metadata.row_index").as(ROW_INDEX_READ));
+    select.add(original(schema).as(ORIGINAL_READ));
+    Dataset<Row> read = df.select(select.toArray(Column[]::new));
+    Dataset<Row> fileFacts = spark.createDataFrame(factRows, keyed);
+    Dataset<Row> joined =
+        read.join(
+            org.apache.spark.sql.functions.broadcast(fileFacts),
+            read.col(FILE_KEY).equalTo(fileFacts.col(FACT_KEY)),
+            "left");
+    String first = factSchema.fieldNames()[0];
+    return joined
+        .withColumn(
+            first,
+            org.apache.spark.sql.functions.coalesce(
+                col(first),
+                org.apache.spark.sql.functions.raise_error(
+                    org.apache.spark.sql.functions.concat(
+                        lit("Cannot tell which raw file of the batch a row read from "),
+                        col(FILE_KEY),
+                        lit(" came from")))))
+        .drop(FACT_KEY, FILE_KEY);
+  }
+
+  /**
+   * The facts of each file Spark listed, under each spelling of its path, matched to the batch's
+   * files by location; every file of the batch must be listed, and nothing else.
+   */
+  private static List<Row> factRows(
+      Dataset<Row> df, List<RawFile> files, java.util.function.Function<RawFile, Object[]> facts) {
     Map<String, RawFile> byLocation = new HashMap<>();
     files.forEach(f -> byLocation.put(location(new Path(f.path()).toUri()), f));
     List<Row> factRows = new ArrayList<>();
@@ -578,34 +654,7 @@ public final class RawReader {
               + byLocation.values().stream().map(RawFile::path).sorted().limit(10).toList()
               + ": Spark did not list them");
     }
-    StructType keyed = new StructType().add(FACT_KEY, DataTypes.StringType, false);
-    for (StructField f : factSchema.fields()) {
-      keyed = keyed.add(f);
-    }
-    List<Column> select = new ArrayList<>();
-    rawColumns.forEach(c -> select.add(col(SqlNames.quote(c))));
-    select.add(col("_metadata.file_path").as(FILE_KEY));
-    select.add(col("_metadata.row_index").as(ROW_INDEX_READ));
-    select.add(original(schema).as(ORIGINAL_READ));
-    Dataset<Row> read = df.select(select.toArray(Column[]::new));
-    Dataset<Row> fileFacts = spark.createDataFrame(factRows, keyed);
-    Dataset<Row> joined =
-        read.join(
-            org.apache.spark.sql.functions.broadcast(fileFacts),
-            read.col(FILE_KEY).equalTo(fileFacts.col(FACT_KEY)),
-            "left");
-    String first = factSchema.fieldNames()[0];
-    return joined
-        .withColumn(
-            first,
-            org.apache.spark.sql.functions.coalesce(
-                col(first),
-                org.apache.spark.sql.functions.raise_error(
-                    org.apache.spark.sql.functions.concat(
-                        lit("Cannot tell which raw file of the batch a row read from "),
-                        col(FILE_KEY),
-                        lit(" came from")))))
-        .drop(FACT_KEY, FILE_KEY);
+    return factRows;
   }
 
   /**
