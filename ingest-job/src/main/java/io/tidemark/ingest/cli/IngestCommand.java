@@ -1,10 +1,7 @@
 package io.tidemark.ingest.cli;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import io.tidemark.ingest.config.Durations;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.config.IngestSpark;
-import io.tidemark.ingest.config.OperatorOptions;
 import io.tidemark.ingest.kernel.FailurePoint;
 import io.tidemark.ingest.kernel.FailurePoints;
 import io.tidemark.ingest.kernel.StopRequest;
@@ -17,30 +14,17 @@ import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.config.RawSource;
 import io.tidemark.model.json.InvalidDocumentException;
-import io.tidemark.model.json.Json;
-import io.tidemark.model.report.DiscoveryMode;
 import io.tidemark.model.report.IngestErrorCode;
-import io.tidemark.model.report.IngestMode;
-import io.tidemark.model.report.IngestRunReport;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.IntConsumer;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 
 /**
@@ -78,8 +62,6 @@ import picocli.CommandLine.Option;
       "            137 only for --crash-at drills."
     })
 public final class IngestCommand {
-  static final Set<String> NOT_IN_CONFIG = Set.of("config", "help", "version");
-
   @Option(
       names = "--config",
       paramLabel = "FILE",
@@ -462,9 +444,37 @@ public final class IngestCommand {
     CommandLine cl = new CommandLine(cmd).setOverwrittenOptionsAllowed(true);
     cl.setOut(out);
     cl.setErr(err);
+    Integer ended = parse(cl, args, out, err);
+    if (ended != null) {
+      return ended;
+    }
+    IngestSettings settings;
+    try {
+      settings = cmd.settings();
+    } catch (InvalidDocumentException e) {
+      err.println("Cannot start ingest: " + e.getMessage());
+      err.flush();
+      return IngestErrorCode.INVALID_CONFIG.exitCode();
+    }
+    SparkSession spark = sessions.create(settings, cmd.sparkMaster);
+    StopRequest stop = new StopRequest();
+    FailurePoints hook = cmd.drills(stop);
+    IngestOutcome outcome;
+    try (Handler sigterm = onSigterm(stop)) {
+      outcome = new IngestJob(spark, settings, hook, stop).run();
+    }
+    RunSummary.print(outcome, out, err);
+    return outcome.exitCode();
+  }
+
+  /**
+   * Parses the config file and the arguments into {@code cl}; the exit code when the command ends
+   * here (bad usage or config, help, version), null to run.
+   */
+  private static Integer parse(CommandLine cl, String[] args, PrintWriter out, PrintWriter err) {
     List<String> all;
     try {
-      all = new ArrayList<>(configArgs(cl, configPath(args)));
+      all = new ArrayList<>(ConfigFile.args(cl, ConfigFile.path(args)));
     } catch (InvalidDocumentException e) {
       err.println(e.getMessage());
       err.flush();
@@ -489,82 +499,21 @@ public final class IngestCommand {
       out.flush();
       return 0;
     }
-    IngestSettings settings;
-    try {
-      settings = cmd.settings();
-    } catch (InvalidDocumentException e) {
-      err.println("Cannot start ingest: " + e.getMessage());
-      err.flush();
-      return IngestErrorCode.INVALID_CONFIG.exitCode();
-    }
-    SparkSession spark = sessions.create(settings, cmd.sparkMaster);
+    return null;
+  }
+
+  /** The drills the options ask for: a crash, a pause until SIGTERM. */
+  private FailurePoints drills(StopRequest stop) {
     FailurePoints crash =
-        cmd.crashAt == null
+        crashAt == null
             ? FailurePoints.none()
-            : crashDrill(cmd.crashAt, code -> Runtime.getRuntime().halt(code));
-    StopRequest stop = new StopRequest();
-    FailurePoints pause =
-        cmd.pauseAt == null ? FailurePoints.none() : pauseDrill(cmd.pauseAt, stop);
-    FailurePoints hook =
-        FailurePoints.withBatchId(
-            (point, batchId) -> {
-              crash.reached(point, batchId);
-              pause.reached(point, batchId);
-            });
-    IngestOutcome outcome;
-    try (Handler sigterm = onSigterm(stop)) {
-      outcome = new IngestJob(spark, settings, hook, stop).run();
-    }
-    IngestRunReport r = outcome.report();
-    var c = r.counts();
-    out.printf(
-        Locale.ROOT,
-        "%s run %s batch %s: files new %d, skipped %d, quarantined %d; records read %d, inserted %d,"
-            + " updated %d, deleted %d, unchanged %d, invalid %d, superseded %d; watermark %s -> %s;"
-            + " report %s%n",
-        r.status(),
-        r.runId(),
-        r.batchId(),
-        c.filesNew(),
-        c.filesSkipped(),
-        c.filesQuarantined(),
-        c.recordsRead(),
-        c.recordsInserted(),
-        c.recordsUpdated(),
-        c.recordsDeleted(),
-        c.recordsUnchanged(),
-        c.recordsInvalid(),
-        c.recordsSuperseded(),
-        r.watermarkBefore(),
-        r.watermarkAfter(),
-        outcome.reportLocation());
-    if (r.mode() == IngestMode.BACKFILL || r.mode() == IngestMode.SWEEP) {
-      out.printf(
-          Locale.ROOT,
-          "  %s read %d partition(s)%s%s%n",
-          r.mode().cliName(),
-          r.partitionsRead().size(),
-          r.partitionsRead().isEmpty()
-              ? ""
-              : " ("
-                  + r.partitionsRead().get(0)
-                  + " to "
-                  + r.partitionsRead().get(r.partitionsRead().size() - 1)
-                  + ")",
-          r.filesMissedByLookback() == null
-              ? ""
-              : "; files the lookback missed: " + r.filesMissedByLookback());
-    }
-    if (r.mode() == IngestMode.REPLAY_QUARANTINE) {
-      // What a replay selected, left and (in a dry run) would do is in its warnings.
-      r.warnings().forEach(w -> out.println("  " + w));
-    }
-    out.flush();
-    if (r.error() != null) {
-      err.println("[" + r.errorCode() + "] " + r.error());
-      err.flush();
-    }
-    return outcome.exitCode();
+            : crashDrill(crashAt, code -> Runtime.getRuntime().halt(code));
+    FailurePoints pause = pauseAt == null ? FailurePoints.none() : pauseDrill(pauseAt, stop);
+    return FailurePoints.withBatchId(
+        (point, batchId) -> {
+          crash.reached(point, batchId);
+          pause.reached(point, batchId);
+        });
   }
 
   /** Makes the Spark session a run uses, from the settings and the --spark-master option. */
@@ -625,295 +574,6 @@ public final class IngestCommand {
 
   /** Builds and validates the settings; errors name the option and its value. */
   IngestSettings settings() {
-    require("--raw-root", rawRoot);
-    require("--state-root", stateRoot);
-    String curated = table == null ? "curated." + dataset : table;
-    CatalogSpec catalog =
-        option(
-            catalogProperties.isEmpty() ? "--warehouse" : "--catalog-property",
-            catalogProperties.isEmpty() ? warehouse : catalogProperties,
-            () -> {
-              if (catalogProperties.isEmpty()) {
-                require("--warehouse", warehouse);
-                CatalogSpec local = CatalogSpec.localJdbc(warehouse);
-                return new CatalogSpec(catalogName, local.properties());
-              }
-              if (!catalogProperties.containsKey("type")
-                  && !catalogProperties.containsKey("catalog-impl")) {
-                // Iceberg would fall back to a Hive metastore, which the job does not ship.
-                throw new IllegalArgumentException(
-                    "Cannot build the catalog: no catalog type; add type=glue, type=rest,"
-                        + " type=hadoop or catalog-impl=CLASS");
-              }
-              Map<String, String> props = new LinkedHashMap<>(catalogProperties);
-              if (warehouse != null) {
-                props.putIfAbsent("warehouse", warehouse);
-              }
-              return new CatalogSpec(catalogName, props);
-            });
-    String root = rawRoot.endsWith("/") ? rawRoot.substring(0, rawRoot.length() - 1) : rawRoot;
-    RawSource raw =
-        option(
-            "--partition-column",
-            partitionColumn,
-            () -> new RawSource(root + "/" + dataset, partitionColumn, null));
-    DatasetSpec spec =
-        option(
-            fieldOption(null),
-            null,
-            () ->
-                new DatasetSpec(
-                    dataset,
-                    pipeline,
-                    split(keyColumns),
-                    new ChangeMarker(changeMarker, changeMarkerType),
-                    operationColumn == null || operationColumn.isBlank() ? null : operationColumn,
-                    split(payloadColumns),
-                    raw,
-                    curated,
-                    quarantineTable));
-    Duration lb = option("--lookback", lookback, () -> Durations.parse("lookback", lookback));
-    Duration lease =
-        option(
-            "--lease-ttl",
-            leaseTtl,
-            () ->
-                leaseTtl != null && leaseTtl.trim().equals("0")
-                    ? Duration.ZERO
-                    : Durations.parse("lease-ttl", leaseTtl));
-    Duration ft =
-        option(
-            "--future-tolerance",
-            futureTolerance,
-            () -> Durations.parse("future-tolerance", futureTolerance));
-    IngestMode m =
-        option(
-            "--mode",
-            mode,
-            () ->
-                switch (mode.toLowerCase(Locale.ROOT)) {
-                  case "incremental" -> IngestMode.INCREMENTAL;
-                  case "full-refresh", "full_refresh" -> IngestMode.FULL_REFRESH;
-                  case "backfill" -> IngestMode.BACKFILL;
-                  case "replay-quarantine", "replay_quarantine" -> IngestMode.REPLAY_QUARANTINE;
-                  case "sweep" -> IngestMode.SWEEP;
-                  default ->
-                      throw new InvalidDocumentException(
-                          "mode",
-                          mode,
-                          "must be incremental, full-refresh, backfill, replay-quarantine or"
-                              + " sweep");
-                });
-    java.time.LocalDate fromDate = option("--from", from, () -> date("from", from));
-    java.time.LocalDate toDate = option("--to", to, () -> date("to", to));
-    OperatorOptions operator =
-        option(
-            fieldOption(null),
-            null,
-            () -> new OperatorOptions(fromDate, toDate, reason, batchId, file, dryRun));
-    DiscoveryMode d =
-        option(
-            "--discovery",
-            discovery,
-            () ->
-                switch (discovery.toLowerCase(Locale.ROOT)) {
-                  case "files" -> DiscoveryMode.FILES;
-                  case "watermark" -> DiscoveryMode.WATERMARK;
-                  default ->
-                      throw new InvalidDocumentException(
-                          "discovery", discovery, "must be files or watermark");
-                });
-    CloudWatchPublisher.Settings cw = null;
-    if (cloudWatch || cloudWatchEndpoint != null) {
-      cw =
-          option(
-              "--cloudwatch-endpoint",
-              cloudWatchEndpoint,
-              () -> {
-                CloudWatchPublisher.Settings base =
-                    CloudWatchPublisher.Settings.defaults().withNamespace(cloudWatchNamespace);
-                if (cloudWatchRegion != null) {
-                  base =
-                      new CloudWatchPublisher.Settings(
-                          base.namespace(),
-                          base.endpoint(),
-                          cloudWatchRegion,
-                          base.credentials(),
-                          base.batchSize(),
-                          base.maxAttempts(),
-                          base.initialBackoff(),
-                          base.callTimeout());
-                }
-                if (cloudWatchEndpoint != null) {
-                  URI uri = URI.create(cloudWatchEndpoint);
-                  if (uri.getScheme() == null || uri.getHost() == null) {
-                    throw new InvalidDocumentException(
-                        "cloudwatch-endpoint", cloudWatchEndpoint, "not an http(s) URL");
-                  }
-                  base = base.withEndpoint(uri);
-                }
-                return base;
-              });
-    }
-    CloudWatchPublisher.Settings cws = cw;
-    return option(
-        fieldOption(null),
-        null,
-        () ->
-            new IngestSettings(
-                spec,
-                catalog,
-                tombstoneTable,
-                m,
-                d,
-                lb,
-                maxInvalidRatio,
-                ft,
-                stateRoot,
-                java.util.Optional.ofNullable(cws),
-                runId,
-                null,
-                lease,
-                operator));
-  }
-
-  private static java.time.LocalDate date(String field, String text) {
-    if (text == null || text.isBlank()) {
-      return null;
-    }
-    try {
-      return java.time.LocalDate.parse(text.trim());
-    } catch (java.time.format.DateTimeParseException e) {
-      throw new InvalidDocumentException(field, text, "not a date YYYY-MM-DD");
-    }
-  }
-
-  private static void require(String option, Object value) {
-    if (value == null || (value instanceof String s && s.isBlank())) {
-      throw new InvalidDocumentException(
-          "Missing required option '" + option + "' (or config key '" + option.substring(2) + "')",
-          option,
-          (Throwable) null);
-    }
-  }
-
-  /** Runs a builder step; a record's complaint is re-said with the option that caused it. */
-  private static <T> T option(String option, Object value, java.util.function.Supplier<T> step) {
-    try {
-      return step.get();
-    } catch (InvalidDocumentException e) {
-      if (e.getMessage().startsWith("Missing required option")) {
-        throw e;
-      }
-      String opt = option != null ? option : fieldOption(e.field());
-      throw new InvalidDocumentException(
-          "Invalid value for option '" + opt + "': " + e.getMessage(), opt, e);
-    } catch (IllegalArgumentException e) {
-      String opt = option != null ? option : "?";
-      throw new InvalidDocumentException(
-          "Invalid value for option '" + opt + "' (" + value + "): " + e.getMessage(), opt, e);
-    }
-  }
-
-  /** The option that feeds a contract record's field. */
-  static String fieldOption(String field) {
-    if (field == null) {
-      return null;
-    }
-    String f = field.replaceAll("\\[.*", "");
-    return switch (f) {
-      case "name" -> "--dataset";
-      case "pipeline" -> "--pipeline";
-      case "keyColumns" -> "--key-columns";
-      case "column", "changeMarker.column", "changeMarker" -> "--change-marker";
-      case "operationColumn" -> "--operation-column";
-      case "comparedColumns" -> "--payload-columns";
-      case "curatedTable", "table" -> "--table";
-      case "quarantineTable" -> "--quarantine-table";
-      case "tombstoneTable" -> "--tombstone-table";
-      case "maxInvalidRatio" -> "--max-invalid-ratio";
-      case "stateRoot" -> "--state-root";
-      case "runId" -> "--run-id";
-      case "leaseTtl" -> "--lease-ttl";
-      case "location" -> "--raw-root";
-      case "partitionColumn" -> "--partition-column";
-      case "from" -> "--from";
-      case "to" -> "--to";
-      case "reason" -> "--reason";
-      case "batchId" -> "--batch-id";
-      case "file" -> "--file";
-      case "dryRun" -> "--dry-run";
-      default -> field;
-    };
-  }
-
-  private static List<String> split(String csv) {
-    if (csv == null || csv.isBlank()) {
-      return List.of();
-    }
-    return Arrays.stream(csv.split(",")).map(String::trim).toList();
-  }
-
-  private static Path configPath(String[] args) {
-    for (int i = 0; i < args.length; i++) {
-      if (args[i].equals("--config") && i + 1 < args.length) {
-        return Path.of(args[i + 1]);
-      }
-      if (args[i].startsWith("--config=")) {
-        return Path.of(args[i].substring("--config=".length()));
-      }
-    }
-    return null;
-  }
-
-  /** The config file's settings as leading flags, so flags given later override them. */
-  static List<String> configArgs(CommandLine cl, Path file) {
-    if (file == null) {
-      return List.of();
-    }
-    Map<String, Object> doc;
-    try {
-      doc = Json.mapper().readValue(Files.readString(file), new TypeReference<>() {});
-    } catch (IOException e) {
-      throw new InvalidDocumentException(
-          "Cannot read config file " + file + ": " + e.getMessage(), "config", e);
-    }
-    Set<String> known = new TreeSet<>();
-    for (OptionSpec o : cl.getCommandSpec().options()) {
-      String name = o.longestName().substring(2);
-      if (!NOT_IN_CONFIG.contains(name)) {
-        known.add(name);
-      }
-    }
-    List<String> out = new ArrayList<>();
-    for (Map.Entry<String, Object> e : doc.entrySet()) {
-      String key = e.getKey();
-      if (!known.contains(key)) {
-        throw new InvalidDocumentException(
-            "Cannot read config file "
-                + file
-                + ": unknown key '"
-                + key
-                + "' (known: "
-                + known
-                + ")",
-            key,
-            (Throwable) null);
-      }
-      Object v = e.getValue();
-      if (v instanceof Map<?, ?> m) {
-        m.forEach((k, val) -> out.add("--" + key + "=" + k + "=" + val));
-      } else if (v instanceof List<?> l) {
-        out.add("--" + key + "=" + String.join(",", l.stream().map(String::valueOf).toList()));
-      } else if (v == null) {
-        throw new InvalidDocumentException(
-            "Cannot read config file " + file + ": key '" + key + "' is null",
-            key,
-            (Throwable) null);
-      } else {
-        out.add("--" + key + "=" + v);
-      }
-    }
-    return out;
+    return new CommandSettings(this).build();
   }
 }

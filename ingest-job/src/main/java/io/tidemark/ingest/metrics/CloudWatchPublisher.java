@@ -118,6 +118,11 @@ public final class CloudWatchPublisher implements AutoCloseable {
           callTimeout);
     }
 
+    public Settings withRegion(String r) {
+      return new Settings(
+          namespace, endpoint, r, credentials, batchSize, maxAttempts, initialBackoff, callTimeout);
+    }
+
     public Settings withNamespace(String ns) {
       return new Settings(
           ns, endpoint, region, credentials, batchSize, maxAttempts, initialBackoff, callTimeout);

@@ -1,0 +1,271 @@
+package io.tidemark.ingest.cli;
+
+import io.tidemark.ingest.config.Durations;
+import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.ingest.config.OperatorOptions;
+import io.tidemark.ingest.metrics.CloudWatchPublisher;
+import io.tidemark.model.config.CatalogSpec;
+import io.tidemark.model.config.ChangeMarker;
+import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.config.RawSource;
+import io.tidemark.model.json.InvalidDocumentException;
+import io.tidemark.model.report.DiscoveryMode;
+import io.tidemark.model.report.IngestMode;
+import java.net.URI;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The settings a command line's options make, built and validated group by group, in the order the
+ * options are checked; an error names the option (or config key) and its value.
+ */
+final class CommandSettings {
+  private final IngestCommand o;
+
+  CommandSettings(IngestCommand options) {
+    this.o = options;
+  }
+
+  IngestSettings build() {
+    require("--raw-root", o.rawRoot);
+    require("--state-root", o.stateRoot);
+    CatalogSpec catalog = catalog();
+    DatasetSpec spec = dataset();
+    Duration lookback =
+        option("--lookback", o.lookback, () -> Durations.parse("lookback", o.lookback));
+    Duration lease = option("--lease-ttl", o.leaseTtl, this::leaseTtl);
+    Duration futureTolerance =
+        option(
+            "--future-tolerance",
+            o.futureTolerance,
+            () -> Durations.parse("future-tolerance", o.futureTolerance));
+    IngestMode mode = option("--mode", o.mode, this::mode);
+    OperatorOptions operator = operator();
+    DiscoveryMode discovery = option("--discovery", o.discovery, this::discovery);
+    Optional<CloudWatchPublisher.Settings> cloudWatch = cloudWatch();
+    return option(
+        fieldOption(null),
+        null,
+        () ->
+            new IngestSettings(
+                spec,
+                catalog,
+                o.tombstoneTable,
+                mode,
+                discovery,
+                lookback,
+                o.maxInvalidRatio,
+                futureTolerance,
+                o.stateRoot,
+                cloudWatch,
+                o.runId,
+                null,
+                lease,
+                operator));
+  }
+
+  /** The embedded catalog in the warehouse, or the one the catalog properties define. */
+  private CatalogSpec catalog() {
+    boolean embedded = o.catalogProperties.isEmpty();
+    return option(
+        embedded ? "--warehouse" : "--catalog-property",
+        embedded ? o.warehouse : o.catalogProperties,
+        () -> {
+          if (embedded) {
+            require("--warehouse", o.warehouse);
+            CatalogSpec local = CatalogSpec.localJdbc(o.warehouse);
+            return new CatalogSpec(o.catalogName, local.properties());
+          }
+          if (!o.catalogProperties.containsKey("type")
+              && !o.catalogProperties.containsKey("catalog-impl")) {
+            // Iceberg would fall back to a Hive metastore, which the job does not ship.
+            throw new IllegalArgumentException(
+                "Cannot build the catalog: no catalog type; add type=glue, type=rest,"
+                    + " type=hadoop or catalog-impl=CLASS");
+          }
+          Map<String, String> props = new LinkedHashMap<>(o.catalogProperties);
+          if (o.warehouse != null) {
+            props.putIfAbsent("warehouse", o.warehouse);
+          }
+          return new CatalogSpec(o.catalogName, props);
+        });
+  }
+
+  /** The data contract: the raw source, the columns and the tables. */
+  private DatasetSpec dataset() {
+    String curated = o.table == null ? "curated." + o.dataset : o.table;
+    String root =
+        o.rawRoot.endsWith("/") ? o.rawRoot.substring(0, o.rawRoot.length() - 1) : o.rawRoot;
+    RawSource raw =
+        option(
+            "--partition-column",
+            o.partitionColumn,
+            () -> new RawSource(root + "/" + o.dataset, o.partitionColumn, null));
+    return option(
+        fieldOption(null),
+        null,
+        () ->
+            new DatasetSpec(
+                o.dataset,
+                o.pipeline,
+                split(o.keyColumns),
+                new ChangeMarker(o.changeMarker, o.changeMarkerType),
+                o.operationColumn == null || o.operationColumn.isBlank() ? null : o.operationColumn,
+                split(o.payloadColumns),
+                raw,
+                curated,
+                o.quarantineTable));
+  }
+
+  private Duration leaseTtl() {
+    return o.leaseTtl != null && o.leaseTtl.trim().equals("0")
+        ? Duration.ZERO
+        : Durations.parse("lease-ttl", o.leaseTtl);
+  }
+
+  private IngestMode mode() {
+    return switch (o.mode.toLowerCase(Locale.ROOT)) {
+      case "incremental" -> IngestMode.INCREMENTAL;
+      case "full-refresh", "full_refresh" -> IngestMode.FULL_REFRESH;
+      case "backfill" -> IngestMode.BACKFILL;
+      case "replay-quarantine", "replay_quarantine" -> IngestMode.REPLAY_QUARANTINE;
+      case "sweep" -> IngestMode.SWEEP;
+      default ->
+          throw new InvalidDocumentException(
+              "mode",
+              o.mode,
+              "must be incremental, full-refresh, backfill, replay-quarantine or sweep");
+    };
+  }
+
+  /** A backfill's range and a replay's selection. */
+  private OperatorOptions operator() {
+    LocalDate from = option("--from", o.from, () -> date("from", o.from));
+    LocalDate to = option("--to", o.to, () -> date("to", o.to));
+    return option(
+        fieldOption(null),
+        null,
+        () -> new OperatorOptions(from, to, o.reason, o.batchId, o.file, o.dryRun));
+  }
+
+  private DiscoveryMode discovery() {
+    return switch (o.discovery.toLowerCase(Locale.ROOT)) {
+      case "files" -> DiscoveryMode.FILES;
+      case "watermark" -> DiscoveryMode.WATERMARK;
+      default ->
+          throw new InvalidDocumentException(
+              "discovery", o.discovery, "must be files or watermark");
+    };
+  }
+
+  /** The publisher's settings when metrics are on: on by themselves with an endpoint. */
+  private Optional<CloudWatchPublisher.Settings> cloudWatch() {
+    if (!o.cloudWatch && o.cloudWatchEndpoint == null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        option("--cloudwatch-endpoint", o.cloudWatchEndpoint, this::cloudWatchSettings));
+  }
+
+  private CloudWatchPublisher.Settings cloudWatchSettings() {
+    CloudWatchPublisher.Settings base =
+        CloudWatchPublisher.Settings.defaults().withNamespace(o.cloudWatchNamespace);
+    if (o.cloudWatchRegion != null) {
+      base = base.withRegion(o.cloudWatchRegion);
+    }
+    if (o.cloudWatchEndpoint != null) {
+      URI uri = URI.create(o.cloudWatchEndpoint);
+      if (uri.getScheme() == null || uri.getHost() == null) {
+        throw new InvalidDocumentException(
+            "cloudwatch-endpoint", o.cloudWatchEndpoint, "not an http(s) URL");
+      }
+      base = base.withEndpoint(uri);
+    }
+    return base;
+  }
+
+  private static LocalDate date(String field, String text) {
+    if (text == null || text.isBlank()) {
+      return null;
+    }
+    try {
+      return LocalDate.parse(text.trim());
+    } catch (DateTimeParseException e) {
+      throw new InvalidDocumentException(field, text, "not a date YYYY-MM-DD");
+    }
+  }
+
+  private static void require(String option, Object value) {
+    if (value == null || (value instanceof String s && s.isBlank())) {
+      throw new InvalidDocumentException(
+          "Missing required option '" + option + "' (or config key '" + option.substring(2) + "')",
+          option,
+          (Throwable) null);
+    }
+  }
+
+  /** Runs a builder step; a record's complaint is re-said with the option that caused it. */
+  private static <T> T option(String option, Object value, Supplier<T> step) {
+    try {
+      return step.get();
+    } catch (InvalidDocumentException e) {
+      if (e.getMessage().startsWith("Missing required option")) {
+        throw e;
+      }
+      String opt = option != null ? option : fieldOption(e.field());
+      throw new InvalidDocumentException(
+          "Invalid value for option '" + opt + "': " + e.getMessage(), opt, e);
+    } catch (IllegalArgumentException e) {
+      String opt = option != null ? option : "?";
+      throw new InvalidDocumentException(
+          "Invalid value for option '" + opt + "' (" + value + "): " + e.getMessage(), opt, e);
+    }
+  }
+
+  /** The option that feeds a contract record's field. */
+  static String fieldOption(String field) {
+    if (field == null) {
+      return null;
+    }
+    String f = field.replaceAll("\\[.*", "");
+    return switch (f) {
+      case "name" -> "--dataset";
+      case "pipeline" -> "--pipeline";
+      case "keyColumns" -> "--key-columns";
+      case "column", "changeMarker.column", "changeMarker" -> "--change-marker";
+      case "operationColumn" -> "--operation-column";
+      case "comparedColumns" -> "--payload-columns";
+      case "curatedTable", "table" -> "--table";
+      case "quarantineTable" -> "--quarantine-table";
+      case "tombstoneTable" -> "--tombstone-table";
+      case "maxInvalidRatio" -> "--max-invalid-ratio";
+      case "stateRoot" -> "--state-root";
+      case "runId" -> "--run-id";
+      case "leaseTtl" -> "--lease-ttl";
+      case "location" -> "--raw-root";
+      case "partitionColumn" -> "--partition-column";
+      case "from" -> "--from";
+      case "to" -> "--to";
+      case "reason" -> "--reason";
+      case "batchId" -> "--batch-id";
+      case "file" -> "--file";
+      case "dryRun" -> "--dry-run";
+      default -> field;
+    };
+  }
+
+  private static List<String> split(String csv) {
+    if (csv == null || csv.isBlank()) {
+      return List.of();
+    }
+    return Arrays.stream(csv.split(",")).map(String::trim).toList();
+  }
+}
