@@ -127,15 +127,9 @@ public record Checkpoint(
     while (folded.size() > FOLDED_MARKS_KEPT) {
       folded.remove(folded.firstKey());
     }
+    String previousBatchId = previous == null ? null : previous.batchId;
     return new Checkpoint(
-        -1,
-        batchId,
-        previous == null ? null : previous.batchId,
-        watermark,
-        partition,
-        processed,
-        folded,
-        foldedThrough);
+        -1, batchId, previousBatchId, watermark, partition, processed, folded, foldedThrough);
   }
 
   /** The same checkpoint, as committed in the given snapshot. */

@@ -99,12 +99,15 @@ public final class BatchValidator {
     Column validCandidate = isCandidate.and(col(Cols.REASON).isNull());
     return validated
         .agg(
-            count(lit(1)).as(ReadCounts.ROWS),
-            sum(when(isCandidate, 1).otherwise(0)).as(ReadCounts.CANDIDATES),
-            sum(when(isCandidate.and(invalid), 1).otherwise(0)).as(ReadCounts.INVALID),
-            sum(when(validCandidate.and(late), 1).otherwise(0)).as(ReadCounts.LATE),
-            max(when(validCandidate, col(Cols.MARKER))).as(ReadCounts.MAX_VALID_MARKER),
-            sum(when(col(Dedup.RANK).gt(1), 1).otherwise(0)).as(ReadCounts.SUPERSEDED))
+            count(lit(1)).as(ReadCounts.Count.ROWS.column()),
+            sum(when(isCandidate, 1).otherwise(0)).as(ReadCounts.Count.CANDIDATES.column()),
+            sum(when(isCandidate.and(invalid), 1).otherwise(0))
+                .as(ReadCounts.Count.INVALID.column()),
+            sum(when(validCandidate.and(late), 1).otherwise(0)).as(ReadCounts.Count.LATE.column()),
+            max(when(validCandidate, col(Cols.MARKER)))
+                .as(ReadCounts.Count.MAX_VALID_MARKER.column()),
+            sum(when(col(Dedup.RANK).gt(1), 1).otherwise(0))
+                .as(ReadCounts.Count.SUPERSEDED.column()))
         .first();
   }
 

@@ -1,6 +1,7 @@
 package io.tidemark.ingest.validate;
 
 import io.tidemark.model.report.IngestCounts;
+import java.util.Locale;
 import org.apache.spark.sql.Row;
 
 /**
@@ -15,22 +16,30 @@ import org.apache.spark.sql.Row;
  */
 public record ReadCounts(
     long rowsRead, long changed, long invalid, long late, long superseded, Object maxValidMarker) {
-  static final String ROWS = "rows";
-  static final String CANDIDATES = "candidates";
-  static final String INVALID = "invalid";
-  static final String LATE = "late";
-  static final String MAX_VALID_MARKER = "max_valid_marker";
-  static final String SUPERSEDED = "superseded";
+  /** The columns of the aggregate that counts a batch. */
+  enum Count {
+    ROWS,
+    CANDIDATES,
+    INVALID,
+    LATE,
+    MAX_VALID_MARKER,
+    SUPERSEDED;
+
+    /** The column's name in the aggregate. */
+    String column() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
 
   /** From the one-row aggregate over the validated batch, plus rows of quarantined files. */
   static ReadCounts of(Row agg, long problemRecords) {
     return new ReadCounts(
-        count(agg, ROWS) + problemRecords,
-        count(agg, CANDIDATES) + problemRecords,
-        count(agg, INVALID) + problemRecords,
-        count(agg, LATE),
-        count(agg, SUPERSEDED),
-        agg.getAs(MAX_VALID_MARKER));
+        count(agg, Count.ROWS) + problemRecords,
+        count(agg, Count.CANDIDATES) + problemRecords,
+        count(agg, Count.INVALID) + problemRecords,
+        count(agg, Count.LATE),
+        count(agg, Count.SUPERSEDED),
+        agg.getAs(Count.MAX_VALID_MARKER.column()));
   }
 
   /** Sets the record counts of what was read and judged. */
@@ -48,8 +57,8 @@ public record ReadCounts(
     return changed - invalid;
   }
 
-  private static long count(Row r, String name) {
-    Object v = r.getAs(name);
+  private static long count(Row r, Count c) {
+    Object v = r.getAs(c.column());
     return v == null ? 0 : ((Number) v).longValue();
   }
 }
