@@ -38,6 +38,8 @@ import java.util.stream.Stream;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Tags;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,6 +56,7 @@ import org.junit.jupiter.api.io.TempDir;
  * sample keys, failures and freshness, in both modes.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tags({@Tag("spark"), @Tag("trino")})
 public class TestFaultInjection {
   private static final int CUSTOMERS = 400;
   private static final Duration FUTURE_TOLERANCE = Duration.ofHours(1);

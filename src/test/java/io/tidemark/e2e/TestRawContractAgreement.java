@@ -38,6 +38,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,6 +54,7 @@ import org.junit.jupiter.api.io.TempDir;
  * file missing a contract column, and a stray folder.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("spark")
 class TestRawContractAgreement {
   private static final Instant NOW = Instant.now().truncatedTo(ChronoUnit.SECONDS);
   private static final LocalDate D1 = LocalDate.ofInstant(NOW, ZoneOffset.UTC);

@@ -48,6 +48,8 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Tags;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -74,6 +76,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * <p>The curated table's column types come from its local Iceberg catalog here (on AWS, from the
  * Glue catalog the job registers it in).
  */
+@Tags({@Tag("aws"), @Tag("spark"), @Tag("trino")})
 class TestAthenaEndToEnd {
   private static final String BUCKET = "tidemark-lake";
   private static final String RAW_PREFIX = "raw/customers";

@@ -27,6 +27,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.hadoop.HadoopFileIO;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * type, declared by the Trino twin of the Athena DDL, reads back every value at its own type; and
  * the Hive types Trino stores for that table are the very types the Athena DDL declares.
  */
+@Tag("trino")
 class TestRawTableTypesOnTrino {
   private static final Pattern DDL_COLUMN = Pattern.compile("(?m)^  `(\\w+)` ([\\w(),]+?),?$");
 

@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import org.apache.iceberg.catalog.Catalog;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * engine's SQL on a real Trino as with the embedded DuckDB engine, in FULL and WINDOW mode, for a
  * table that is caught up and for one a later file is waiting for.
  */
+@Tag("trino")
 class TestSequenceFreshnessOnTrino {
   private static final String RAW_TABLE = "raw.tidemark.accounts_raw";
 

@@ -26,6 +26,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Tags;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * a pipeline landed through a partition-projected Hive table, and the curated Iceberg table the
  * Spark job commits to, seeing every commit, position deletes included.
  */
+@Tags({@Tag("spark"), @Tag("trino")})
 class TestTrinoHarness {
   private static final int CUSTOMERS = 300;
   private static final int DAYS_BEFORE_TRINO = 3;

@@ -10,10 +10,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The real cfn-lint validates every CloudFormation template (not the raw dashboard body). */
+@Tag("cfnlint")
 class TestCfnLint {
   record Lint(int exitCode, String output) {}
 

@@ -30,6 +30,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Tags;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -67,6 +69,7 @@ import software.amazon.awssdk.services.cloudwatch.model.MetricAlarm;
  * their plain HTTP protocols (JSON 1.1, or the query protocol for IAM and EC2), which moto answers
  * unsigned.
  */
+@Tags({@Tag("aws"), @Tag("cfnlint")})
 class TestStackOnMoto {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 

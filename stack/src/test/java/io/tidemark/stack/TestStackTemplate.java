@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * committed file is what the generator writes is {@link TestTemplates}'s first test; what a
  * contract makes of the stack, {@link TestContractStack}.)
  */
+@Tag("cfnlint")
 class TestStackTemplate {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 

@@ -19,6 +19,8 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Tags;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -41,6 +43,7 @@ import software.amazon.awssdk.services.cloudwatch.model.PutMetricAlarmRequest;
  * CloudFormation would, and reads them back. cfn-lint ({@link TestCfnLint}) checks the alarm
  * resources against CloudFormation's own schema.
  */
+@Tags({@Tag("aws"), @Tag("cfnlint")})
 class TestTemplatesOnMoto {
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final Map<String, String> PARAMS =

@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import java.util.EnumSet;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Which backend runs a suite, and the reason a skipped run gives. Docker's presence is this
  * machine's, so the tests that depend on it compare with what Testcontainers answers.
  */
+@Tag("aws")
 class TestAwsBackends {
   private final String before = System.getProperty(AwsBackend.PROPERTY);
 
