@@ -7,7 +7,7 @@ import io.tidemark.ingest.config.IngestSpark;
 import io.tidemark.ingest.run.IngestJob;
 import io.tidemark.ingest.run.IngestOutcome;
 import io.tidemark.model.config.CatalogSpec;
-import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.json.Json;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
@@ -269,8 +269,8 @@ class TestPackagedJobIT extends SparkTestSupport {
   /** The settings the child runs used, to read their tables back in this JVM. */
   private static IngestSettings readBack() {
     Map<String, String> p = S3Lake.glueCatalog(moto, "s3://" + BUCKET + "/warehouse");
-    DatasetSpec spec =
-        DatasetSpec.customers("s3://" + BUCKET + "/raw/customers", "curated.customers");
+    DatasetContract spec =
+        Contracts.customers("s3://" + BUCKET + "/raw/customers", "curated.customers");
     return IngestSettings.of(spec, new CatalogSpec("glue", p), "s3://" + BUCKET + "/state");
   }
 
