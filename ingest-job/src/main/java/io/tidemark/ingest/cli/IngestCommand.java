@@ -6,6 +6,7 @@ import io.tidemark.ingest.kernel.FailurePoint;
 import io.tidemark.ingest.kernel.FailurePoints;
 import io.tidemark.ingest.kernel.StopRequest;
 import io.tidemark.ingest.metrics.CloudWatchPublisher;
+import io.tidemark.ingest.run.ContractCheck;
 import io.tidemark.ingest.run.IngestJob;
 import io.tidemark.ingest.run.IngestOutcome;
 import io.tidemark.model.config.CatalogSpec;
@@ -31,8 +32,8 @@ import picocli.CommandLine.Option;
  * key of the JSON config file (its long name without the dashes); flags override the file.
  *
  * <p>Exit codes: 0 success (including nothing to do, a batch already committed, and another run
- * holding the table's lease), 2 bad usage or config, 4 batch rejected by the validation policy
- * (nothing committed), 1 any other failure.
+ * holding the table's lease), 2 bad usage or config, 3 a --check that found problems, 4 batch
+ * rejected by the validation policy (nothing committed), 1 any other failure.
  */
 @Command(
     name = "tidemark-ingest",
@@ -58,6 +59,7 @@ import picocli.CommandLine.Option;
       "Exit codes: 0 success (also nothing to do, batch already committed, or another run",
       "            holds the table's lease: see --lease-ttl);",
       "            2 bad usage or config (the message names the option or key and its value);",
+      "            3 --check found raw data that does not fit the contract;",
       "            4 batch rejected: invalid ratio above --max-invalid-ratio, nothing committed;",
       "            1 any other failure (e.g. another run committed first: rerunning is safe);",
       "            137 only for --crash-at drills."
@@ -317,6 +319,18 @@ public final class IngestCommand {
   boolean dryRun;
 
   @Option(
+      names = "--check",
+      arity = "0..1",
+      fallbackValue = "true",
+      defaultValue = "false",
+      description =
+          "Check the raw location against the contract and ingest nothing: which files match the"
+              + " layout and which entries are strays, each file's columns and types against the"
+              + " declaration, how many rows would be quarantined and why. Exit 0 when clean, 3"
+              + " otherwise. Default: ${DEFAULT-VALUE}.")
+  boolean check;
+
+  @Option(
       names = "--state-root",
       paramLabel = "PATH",
       description =
@@ -494,6 +508,11 @@ public final class IngestCommand {
       return IngestErrorCode.INVALID_CONFIG.exitCode();
     }
     SparkSession spark = sessions.create(settings, cmd.sparkMaster);
+    if (cmd.check) {
+      return ContractCheck.check(spark, settings, out).clean()
+          ? 0
+          : ContractCheck.PROBLEMS_EXIT_CODE;
+    }
     StopRequest stop = new StopRequest();
     FailurePoints hook = cmd.drills(stop);
     IngestOutcome outcome;

@@ -413,6 +413,15 @@ public final class RawReader {
     return fs;
   }
 
+  /**
+   * A raw file's columns and their Spark types, from its footer.
+   *
+   * @throws Exception when the footer cannot be read
+   */
+  public StructType schemaOf(RawFile f) throws Exception {
+    return footerSchema(f);
+  }
+
   private StructType footerSchema(RawFile f) throws Exception {
     Path p = new Path(f.path());
     FileSystem fs = fileSystem(p);

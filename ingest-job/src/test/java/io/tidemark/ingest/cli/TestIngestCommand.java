@@ -19,6 +19,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -367,6 +368,80 @@ class TestIngestCommand {
     assertThat(run(concat(args, "--dataset", "orders"))).isEqualTo(2);
     assertThat(err.toString()).contains("orders").contains("[accounts]");
     assertThat(seen).hasSize(2);
+  }
+
+  @Test
+  void checkNamesMatchingFilesStraysColumnsAndWouldBeQuarantinedRowsAndIngestsNothing()
+      throws Exception {
+    Path contract = dir.resolve("orders.yaml");
+    Files.writeString(
+        contract,
+        """
+        version: 1
+        catalog: {name: cli5, warehouse: wh}
+        datasets:
+          orders:
+            raw: {location: raw/orders, layout: {kind: dms}}
+            columns:
+              Op: string
+              order_id: string
+              line_nr: int
+              amount: decimal(12,2)
+              change_seq: long
+            key-columns: [order_id, line_nr]
+            compared-columns: [amount]
+            change-marker: {column: change_seq, type: sequence}
+            operation: {column: Op, upsert: [I, U], delete: [D]}
+            curated: {table: curated.orders}
+        """);
+    StructType load =
+        new StructType()
+            .add("order_id", DataTypes.StringType)
+            .add("line_nr", DataTypes.IntegerType)
+            .add("amount", DataTypes.createDecimalType(12, 2))
+            .add("change_seq", DataTypes.LongType);
+    StructType cdc = new StructType().add("Op", DataTypes.StringType);
+    for (StructField f : load.fields()) {
+      cdc = cdc.add(f);
+    }
+    cdc = cdc.add("commit_ts", DataTypes.StringType);
+    write(
+        dir.resolve("raw/orders/LOAD00000001.parquet"),
+        load,
+        List.of(RowFactory.create("o1", 1, new java.math.BigDecimal("1.50"), 1L)));
+    Path changes = dir.resolve("raw/orders/20240301-120000000.parquet");
+    write(
+        changes,
+        cdc,
+        List.of(
+            RowFactory.create("U", "o1", 1, new java.math.BigDecimal("2.50"), 5L, "t"),
+            RowFactory.create("Z", "o2", 1, new java.math.BigDecimal("3.00"), 6L, "t")));
+    Files.writeString(dir.resolve("raw/orders/readme.txt"), "not data");
+    String[] args = {
+      "--check", "--contract", contract.toString(), "--state-root", dir.resolve("s").toString()
+    };
+    assertThat(run(args)).as(err.toString()).isEqualTo(3);
+    assertThat(out.toString())
+        .contains("2 file(s) match the layout")
+        .contains("LOAD00000001.parquet  order_id string, line_nr int, amount decimal(12,2)")
+        .contains("Op string, order_id string")
+        .contains("commit_ts string (undeclared)")
+        .contains("1 stray entry")
+        .contains("readme.txt (not a .parquet data file)")
+        .contains("1 row(s) would be quarantined: {UNKNOWN_OPERATION=1}")
+        .contains("PROBLEMS");
+    assertThat(dir.resolve("s")).as("no run report: nothing ran").doesNotExist();
+    assertThat(dir.resolve("wh")).as("no table: nothing was written").doesNotExist();
+
+    Files.delete(dir.resolve("raw/orders/readme.txt"));
+    Files.delete(changes);
+    write(
+        changes,
+        cdc,
+        List.of(RowFactory.create("D", "o1", 1, new java.math.BigDecimal("2.50"), 5L, "t")));
+    out.getBuffer().setLength(0);
+    assertThat(run(args)).as(out.toString()).isZero();
+    assertThat(out.toString()).contains("No row would be quarantined").contains("CLEAN");
   }
 
   @Test
