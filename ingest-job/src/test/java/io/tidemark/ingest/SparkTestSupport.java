@@ -5,7 +5,7 @@ import io.tidemark.ingest.commit.RunBranches;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.config.IngestSpark;
 import io.tidemark.model.config.CatalogSpec;
-import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.DatasetContract;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -52,8 +52,8 @@ abstract class SparkTestSupport {
   static IngestSettings settings(Path dir) {
     CatalogSpec local = CatalogSpec.localJdbc(dir.resolve("warehouse").toString());
     CatalogSpec catalog = new CatalogSpec("t" + CATALOGS.incrementAndGet(), local.properties());
-    DatasetSpec spec =
-        DatasetSpec.customers(dir.resolve("raw/customers").toString(), "curated.customers");
+    DatasetContract spec =
+        Contracts.customers(dir.resolve("raw/customers").toString(), "curated.customers");
     return IngestSettings.of(spec, catalog, dir.resolve("state").toString())
         .withClock(Clock.fixed(NOW, ZoneOffset.UTC));
   }

@@ -8,7 +8,7 @@ import io.tidemark.ingest.RawFixtures.Rec;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.run.IngestJob;
 import io.tidemark.ingest.run.IngestOutcome;
-import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.json.Json;
 import io.tidemark.model.report.IngestCounts;
 import io.tidemark.model.report.IngestErrorCode;
@@ -147,7 +147,7 @@ class TestMultiDayScenario extends SparkTestSupport {
     assertThat(snapshotCount(settings)).isEqualTo(snapshots);
 
     // One full refresh over the same raw data gives the same table.
-    DatasetSpec fullSpec = settings.dataset().withCuratedTable("curated.customers_full");
+    DatasetContract fullSpec = settings.dataset().withCuratedTable("curated.customers_full");
     IngestSettings full =
         new IngestSettings(
             fullSpec,

@@ -6,7 +6,7 @@ import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.run.IngestJob;
 import io.tidemark.ingest.run.IngestOutcome;
 import io.tidemark.model.config.CatalogSpec;
-import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.report.IngestStatus;
 import io.tidemark.model.testing.AwsEmulator;
 import io.tidemark.model.testing.AwsService;
@@ -48,8 +48,8 @@ class TestOnS3AndGlue extends SparkTestSupport {
   }
 
   private IngestSettings onAws() {
-    DatasetSpec spec =
-        DatasetSpec.customers("s3://" + BUCKET + "/raw/customers", "curated.customers");
+    DatasetContract spec =
+        Contracts.customers("s3://" + BUCKET + "/raw/customers", "curated.customers");
     return IngestSettings.of(
             spec,
             new CatalogSpec("glue", S3Lake.glueCatalog(aws, "s3://" + BUCKET + "/warehouse")),

@@ -7,7 +7,7 @@ import io.tidemark.ingest.config.IngestSpark;
 import io.tidemark.ingest.run.IngestJob;
 import io.tidemark.ingest.run.IngestOutcome;
 import io.tidemark.model.config.CatalogSpec;
-import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.json.Json;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
@@ -140,6 +140,9 @@ class TestPackagedJobIT extends SparkTestSupport {
     Path raw = Path.of(local.dataset().raw().location());
     try (S3Client s3 = s3()) {
       s3.createBucket(b -> b.bucket(BUCKET));
+      s3.putObject(
+          b -> b.bucket(BUCKET).key(CONTRACT.substring(("s3://" + BUCKET + "/").length())),
+          software.amazon.awssdk.core.sync.RequestBody.fromString(contract()));
 
       RawFixtures.write(spark, raw, "2024-03-18", "a.parquet", S3Lake.dayOne());
       S3Lake.upload(s3, BUCKET, "raw/customers", raw, landed);
@@ -234,30 +237,56 @@ class TestPackagedJobIT extends SparkTestSupport {
     }
   }
 
-  /** The job's options for the S3 and Glue run; Glue passes them as the job's parameters. */
-  private static List<String> jobArguments() {
+  /** Where the run's contract lies, as the stack's ContractKey names it in the artifacts. */
+  private static final String CONTRACT = "s3://" + BUCKET + "/tidemark/tidemark.yaml";
+
+  /** The demo's customers on the lake bucket, in the Glue catalog (on moto). */
+  private static String contract() {
     String endpoint = moto.endpoint().toString();
+    return """
+        version: 1
+        catalog:
+          name: glue
+          warehouse: s3://%1$s/warehouse
+          properties:
+            type: glue
+            client.region: %2$s
+            glue.endpoint: %3$s
+            s3.endpoint: %3$s
+            s3.path-style-access: "true"
+        datasets:
+          customers:
+            pipeline: crm
+            raw:
+              location: s3://%1$s/raw/customers
+              layout: {kind: hive, column: ingest_date, date-format: yyyy-MM-dd}
+            columns:
+              customer_id: string
+              customer_name: string
+              email: string
+              updated_at: timestamp
+              op: string
+            key-columns: [customer_id]
+            compared-columns: [customer_name, email]
+            change-marker: {column: updated_at, type: timestamp}
+            operation: {column: op, upsert: [U], delete: [D]}
+            curated: {table: curated.customers}
+        """
+        .formatted(BUCKET, MotoServer.REGION, endpoint);
+  }
+
+  /**
+   * The job's options for the S3 and Glue run as the stack passes them (StackTemplate's
+   * jobArguments and a trigger's --dataset): the contract on S3 says the rest.
+   */
+  private static List<String> jobArguments() {
     return List.of(
-        "--raw-root",
-        "s3://" + BUCKET + "/raw",
+        "--contract",
+        CONTRACT,
+        "--dataset",
+        "customers",
         "--state-root",
-        "s3://" + BUCKET + "/state",
-        "--catalog-name",
-        "glue",
-        "--catalog-property",
-        "type=glue",
-        "--catalog-property",
-        "client.region=" + MotoServer.REGION,
-        "--catalog-property",
-        "glue.endpoint=" + endpoint,
-        "--catalog-property",
-        "s3.endpoint=" + endpoint,
-        "--catalog-property",
-        "s3.path-style-access=true",
-        "--warehouse",
-        "s3://" + BUCKET + "/warehouse",
-        "--table",
-        "curated.customers");
+        "s3://" + BUCKET + "/state");
   }
 
   private static List<String> withRunId(List<String> args, String runId) {
@@ -269,8 +298,10 @@ class TestPackagedJobIT extends SparkTestSupport {
   /** The settings the child runs used, to read their tables back in this JVM. */
   private static IngestSettings readBack() {
     Map<String, String> p = S3Lake.glueCatalog(moto, "s3://" + BUCKET + "/warehouse");
-    DatasetSpec spec =
-        DatasetSpec.customers("s3://" + BUCKET + "/raw/customers", "curated.customers");
+    DatasetContract spec =
+        Contracts.customers("s3://" + BUCKET + "/raw/customers", "curated.customers").toBuilder()
+            .pipeline("crm")
+            .build();
     return IngestSettings.of(spec, new CatalogSpec("glue", p), "s3://" + BUCKET + "/state");
   }
 

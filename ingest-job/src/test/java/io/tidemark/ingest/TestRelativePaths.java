@@ -7,7 +7,6 @@ import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.run.IngestJob;
 import io.tidemark.ingest.run.IngestOutcome;
 import io.tidemark.model.config.CatalogSpec;
-import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.report.IngestErrorCode;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
@@ -43,7 +42,7 @@ class TestRelativePaths extends SparkTestSupport {
     CatalogSpec local = CatalogSpec.localJdbc(relative + "/warehouse");
     IngestSettings s =
         IngestSettings.of(
-                DatasetSpec.customers(relative + "/raw/customers", "curated.customers"),
+                Contracts.customers(relative + "/raw/customers", "curated.customers"),
                 new CatalogSpec(base.catalog().name(), local.properties()),
                 relative + "/state")
             .withClock(Clock.fixed(NOW, ZoneOffset.UTC));

@@ -11,7 +11,7 @@ import io.tidemark.ingest.lease.RunLeases;
 import io.tidemark.ingest.run.IngestJob;
 import io.tidemark.ingest.run.IngestOutcome;
 import io.tidemark.model.config.CatalogSpec;
-import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.json.Json;
 import io.tidemark.model.report.IngestErrorCode;
 import io.tidemark.model.report.IngestRunReport;
@@ -87,8 +87,8 @@ class TestStateOnS3 extends SparkTestSupport {
   }
 
   private IngestSettings onS3() {
-    DatasetSpec spec =
-        DatasetSpec.customers(
+    DatasetContract spec =
+        Contracts.customers(
             "s3://" + BUCKET + "/" + prefix + "/raw/customers", prefix + ".customers");
     // One catalog per Spark session: each test has its own namespace in the same warehouse.
     return IngestSettings.of(

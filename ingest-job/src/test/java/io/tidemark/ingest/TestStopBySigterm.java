@@ -10,7 +10,6 @@ import io.tidemark.ingest.lease.RunLeases;
 import io.tidemark.ingest.run.IngestJob;
 import io.tidemark.ingest.run.IngestOutcome;
 import io.tidemark.model.config.CatalogSpec;
-import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.json.Json;
 import io.tidemark.model.report.IngestErrorCode;
 import io.tidemark.model.report.IngestRunReport;
@@ -154,7 +153,7 @@ class TestStopBySigterm extends SparkTestSupport {
     }
     RawFixtures.write(spark, dir.resolve("raw/customers"), "2024-03-19", "a.parquet", recs);
     return IngestSettings.of(
-            DatasetSpec.customers(dir.resolve("raw/customers").toString(), "curated.customers"),
+            Contracts.customers(dir.resolve("raw/customers").toString(), "curated.customers"),
             new CatalogSpec(catalogName, catalogProperties()),
             "s3://" + BUCKET + "/" + prefix + "/state")
         .withClock(Clock.fixed(NOW, ZoneOffset.UTC));

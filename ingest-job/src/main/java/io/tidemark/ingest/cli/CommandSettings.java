@@ -5,9 +5,9 @@ import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.config.OperatorOptions;
 import io.tidemark.ingest.metrics.CloudWatchPublisher;
 import io.tidemark.model.config.CatalogSpec;
-import io.tidemark.model.config.ChangeMarker;
-import io.tidemark.model.config.DatasetSpec;
-import io.tidemark.model.config.RawSource;
+import io.tidemark.model.contract.ContractException;
+import io.tidemark.model.contract.ContractFile;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.json.InvalidDocumentException;
 import io.tidemark.model.report.DiscoveryMode;
 import io.tidemark.model.report.IngestMode;
@@ -15,9 +15,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -35,10 +33,10 @@ final class CommandSettings {
   }
 
   IngestSettings build() {
-    require("--raw-root", o.rawRoot);
+    ContractFile contract = contract();
     require("--state-root", o.stateRoot);
-    CatalogSpec catalog = catalog();
-    DatasetSpec spec = dataset();
+    DatasetContract spec = contract == null ? DatasetFlags.declared(o) : fromContract(contract);
+    CatalogSpec catalog = catalog(contract);
     Duration lookback =
         option("--lookback", o.lookback, () -> Durations.parse("lookback", o.lookback));
     Duration lease = option("--lease-ttl", o.leaseTtl, this::leaseTtl);
@@ -72,8 +70,60 @@ final class CommandSettings {
                 operator));
   }
 
-  /** The embedded catalog in the warehouse, or the one the catalog properties define. */
-  private CatalogSpec catalog() {
+  /** The --contract file, loaded and checked; null without one. */
+  private ContractFile contract() {
+    if (o.contract == null || o.contract.isBlank()) {
+      return null;
+    }
+    try {
+      return ContractSource.load(o.contract.trim());
+    } catch (ContractException e) {
+      throw new InvalidDocumentException(e.getMessage(), "--contract", e);
+    }
+  }
+
+  /**
+   * The --dataset of the contract (the only one when the contract names one and --dataset is not
+   * given), with this run's overrides: --raw-root/--raw-location, --table, --quarantine-table,
+   * --pipeline. The flags that declare a dataset are the contract's to say.
+   */
+  private DatasetContract fromContract(ContractFile file) {
+    DatasetFlags.refuseDeclarations(o);
+    String name = o.dataset;
+    if (name == null || name.isBlank()) {
+      if (file.datasets().size() != 1) {
+        throw new InvalidDocumentException(
+            "Missing required option '--dataset': contract "
+                + o.contract
+                + " declares "
+                + file.datasets().keySet()
+                + "; name the one to ingest",
+            "--dataset",
+            (Throwable) null);
+      }
+      name = file.datasets().keySet().iterator().next();
+    }
+    DatasetContract d;
+    try {
+      d = file.dataset(name);
+    } catch (ContractException e) {
+      throw new InvalidDocumentException(e.getMessage(), "--dataset", e);
+    }
+    return option(null, null, () -> DatasetFlags.overridden(o, d));
+  }
+
+  /**
+   * The catalog: the one --catalog-property or --warehouse define, else the contract's, else an
+   * error naming --warehouse.
+   */
+  private CatalogSpec catalog(ContractFile contract) {
+    if (o.catalogProperties.isEmpty()
+        && o.warehouse == null
+        && contract != null
+        && contract.catalog().isPresent()) {
+      CatalogSpec c = contract.catalog().get();
+      return o.catalogName == null ? c : new CatalogSpec(o.catalogName, c.properties());
+    }
     boolean embedded = o.catalogProperties.isEmpty();
     return option(
         embedded ? "--warehouse" : "--catalog-property",
@@ -97,32 +147,6 @@ final class CommandSettings {
           }
           return new CatalogSpec(o.catalogName, props);
         });
-  }
-
-  /** The data contract: the raw source, the columns and the tables. */
-  private DatasetSpec dataset() {
-    String curated = o.table == null ? "curated." + o.dataset : o.table;
-    String root =
-        o.rawRoot.endsWith("/") ? o.rawRoot.substring(0, o.rawRoot.length() - 1) : o.rawRoot;
-    RawSource raw =
-        option(
-            "--partition-column",
-            o.partitionColumn,
-            () -> new RawSource(root + "/" + o.dataset, o.partitionColumn, null));
-    return option(
-        fieldOption(null),
-        null,
-        () ->
-            new DatasetSpec(
-                o.dataset,
-                o.pipeline,
-                split(o.keyColumns),
-                new ChangeMarker(o.changeMarker, o.changeMarkerType),
-                o.operationColumn == null || o.operationColumn.isBlank() ? null : o.operationColumn,
-                split(o.payloadColumns),
-                raw,
-                curated,
-                o.quarantineTable));
   }
 
   private Duration leaseTtl() {
@@ -203,7 +227,7 @@ final class CommandSettings {
     }
   }
 
-  private static void require(String option, Object value) {
+  static void require(String option, Object value) {
     if (value == null || (value instanceof String s && s.isBlank())) {
       throw new InvalidDocumentException(
           "Missing required option '" + option + "' (or config key '" + option.substring(2) + "')",
@@ -213,7 +237,7 @@ final class CommandSettings {
   }
 
   /** Runs a builder step; a record's complaint is re-said with the option that caused it. */
-  private static <T> T option(String option, Object value, Supplier<T> step) {
+  static <T> T option(String option, Object value, Supplier<T> step) {
     try {
       return step.get();
     } catch (InvalidDocumentException e) {
@@ -251,6 +275,7 @@ final class CommandSettings {
       case "runId" -> "--run-id";
       case "leaseTtl" -> "--lease-ttl";
       case "location" -> "--raw-root";
+      case "columns" -> "--payload-columns";
       case "partitionColumn" -> "--partition-column";
       case "from" -> "--from";
       case "to" -> "--to";
@@ -260,12 +285,5 @@ final class CommandSettings {
       case "dryRun" -> "--dry-run";
       default -> field;
     };
-  }
-
-  private static List<String> split(String csv) {
-    if (csv == null || csv.isBlank()) {
-      return List.of();
-    }
-    return Arrays.stream(csv.split(",")).map(String::trim).toList();
   }
 }

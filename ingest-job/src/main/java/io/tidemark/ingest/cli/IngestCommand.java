@@ -6,13 +6,13 @@ import io.tidemark.ingest.kernel.FailurePoint;
 import io.tidemark.ingest.kernel.FailurePoints;
 import io.tidemark.ingest.kernel.StopRequest;
 import io.tidemark.ingest.metrics.CloudWatchPublisher;
+import io.tidemark.ingest.run.ContractCheck;
 import io.tidemark.ingest.run.IngestJob;
 import io.tidemark.ingest.run.IngestOutcome;
 import io.tidemark.model.config.CatalogSpec;
-import io.tidemark.model.config.ChangeMarker;
 import io.tidemark.model.config.ChangeMarkerType;
-import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.config.RawSource;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.json.InvalidDocumentException;
 import io.tidemark.model.report.IngestErrorCode;
 import java.io.PrintWriter;
@@ -32,8 +32,8 @@ import picocli.CommandLine.Option;
  * key of the JSON config file (its long name without the dashes); flags override the file.
  *
  * <p>Exit codes: 0 success (including nothing to do, a batch already committed, and another run
- * holding the table's lease), 2 bad usage or config, 4 batch rejected by the validation policy
- * (nothing committed), 1 any other failure.
+ * holding the table's lease), 2 bad usage or config, 3 a --check that found problems, 4 batch
+ * rejected by the validation policy (nothing committed), 1 any other failure.
  */
 @Command(
     name = "tidemark-ingest",
@@ -43,6 +43,8 @@ import picocli.CommandLine.Option;
     usageHelpWidth = 100,
     description = {
       "Incremental, exactly-once ingest of raw Parquet files into a curated Iceberg table.",
+      "The dataset comes from a contract: tidemark-ingest --contract tidemark.yaml --dataset orders",
+      "(or is declared by --dataset, --raw-root, --key-columns, --change-marker, ...).",
       "Reads only new files (or changed records), quarantines invalid ones, and MERGEs the",
       "rest with a version guard; the checkpoint is committed in the same Iceberg snapshot.",
       ""
@@ -50,13 +52,14 @@ import picocli.CommandLine.Option;
     footer = {
       "",
       "Every option can be a key of the --config JSON file (long name without '--'), e.g.",
-      "  {\"raw-root\": \"/data/raw\", \"warehouse\": \"/data/wh\", \"state-root\": \"/data/state\",",
-      "   \"key-columns\": [\"customer_id\"], \"lookback\": \"2d\", \"catalog-property\": {\"k\": \"v\"}}",
+      "  {\"contract\": \"/data/tidemark.yaml\", \"dataset\": \"orders\", \"state-root\": \"/data/state\",",
+      "   \"lookback\": \"2d\", \"catalog-property\": {\"k\": \"v\"}}",
       "Flags given on the command line override the file.",
       "",
       "Exit codes: 0 success (also nothing to do, batch already committed, or another run",
       "            holds the table's lease: see --lease-ttl);",
       "            2 bad usage or config (the message names the option or key and its value);",
+      "            3 --check found raw data that does not fit the contract;",
       "            4 batch rejected: invalid ratio above --max-invalid-ratio, nothing committed;",
       "            1 any other failure (e.g. another run committed first: rerunning is safe);",
       "            137 only for --crash-at drills."
@@ -69,24 +72,50 @@ public final class IngestCommand {
   String config;
 
   @Option(
-      names = "--raw-root",
-      paramLabel = "PATH",
+      names = "--contract",
+      paramLabel = "FILE",
       description =
-          "Raw layer root holding <dataset>/<partition-column>=YYYY-MM-DD/*.parquet; a local path"
-              + " or a Hadoop URI (s3a://...). Required.")
-  String rawRoot;
+          "Dataset contract (YAML or JSON; a local path or an s3:// URI) declaring the dataset: raw"
+              + " location and layout, columns and types, key, change marker, operation values,"
+              + " curated/quarantine/tombstone tables, and the catalog. The options below that"
+              + " say where (--raw-root, --raw-location, --table, --warehouse...) override it for"
+              + " one run. A contract that cannot load is refused before anything runs (exit 2)."
+              + " Default: none (the flags declare the dataset).")
+  String contract;
 
   @Option(
       names = "--dataset",
-      defaultValue = "customers",
+      paramLabel = "NAME",
       description =
-          "Dataset name (raw sub-folder, report and metric dimension). Default: ${DEFAULT-VALUE}.")
+          "The dataset to ingest: one the --contract declares (may be left out when it declares"
+              + " one), else the name of the dataset the flags declare (raw sub-folder of"
+              + " --raw-root, report and metric dimension). Required without a contract.")
   String dataset;
 
   @Option(
+      names = "--raw-root",
+      paramLabel = "PATH",
+      description =
+          "Raw layer root: the dataset's files are under <raw-root>/<dataset>; a local path or a"
+              + " Hadoop URI (s3a://...). Overrides the contract's raw location for one run."
+              + " Required without --contract (unless --raw-location is given).")
+  String rawRoot;
+
+  @Option(
+      names = "--raw-location",
+      paramLabel = "PATH",
+      description =
+          "The dataset's own raw folder (instead of <raw-root>/<dataset>). Overrides the"
+              + " contract's raw location for one run. Default: the contract's, else"
+              + " <raw-root>/<dataset>.")
+  String rawLocation;
+
+  @Option(
       names = "--pipeline",
-      defaultValue = DatasetSpec.PIPELINE_DEFAULT,
-      description = "Pipeline name (report and metric dimension). Default: ${DEFAULT-VALUE}.")
+      description =
+          "Pipeline name (report and metric dimension). Default: the contract's, else "
+              + DatasetContract.PIPELINE_DEFAULT
+              + ".")
   String pipeline;
 
   @Option(
@@ -94,13 +123,16 @@ public final class IngestCommand {
       paramLabel = "PATH",
       description =
           "Local Iceberg warehouse for the embedded catalog (Iceberg JDBC catalog on SQLite"
-              + " <warehouse>/catalog.db). Required unless --catalog-property sets the catalog.")
+              + " <warehouse>/catalog.db). Required unless --catalog-property or the contract's"
+              + " catalog sets the catalog.")
   String warehouse;
 
   @Option(
       names = "--catalog-name",
-      defaultValue = CatalogSpec.NAME_DEFAULT,
-      description = "Spark name of the Iceberg catalog. Default: ${DEFAULT-VALUE}.")
+      description =
+          "Spark name of the Iceberg catalog. Default: the contract's, else "
+              + CatalogSpec.NAME_DEFAULT
+              + ".")
   String catalogName;
 
   @Option(
@@ -108,13 +140,16 @@ public final class IngestCommand {
       paramLabel = "KEY=VALUE",
       description =
           "Iceberg catalog property (repeatable), e.g. type=glue, warehouse=s3://bucket/wh. When"
-              + " given, these define the catalog instead of the embedded default. Default: none.")
+              + " given, these define the catalog instead of the contract's or the embedded one."
+              + " Default: none.")
   Map<String, String> catalogProperties = new LinkedHashMap<>();
 
   @Option(
       names = "--table",
       paramLabel = "NS.TABLE",
-      description = "Curated Iceberg table. Default: curated.<dataset>.")
+      description =
+          "Curated Iceberg table. Default: the contract's, else curated.<dataset>. Overrides the"
+              + " contract for one run; its quarantine and tombstone tables follow it.")
   String table;
 
   @Option(
@@ -134,49 +169,53 @@ public final class IngestCommand {
   @Option(
       names = "--key-columns",
       paramLabel = "COL[,COL...]",
-      defaultValue = "customer_id",
-      description = "Business key column(s), comma-separated. Default: ${DEFAULT-VALUE}.")
+      description =
+          "Without a contract: business key column(s), comma-separated (text keys). Required"
+              + " without --contract.")
   String keyColumns;
 
   @Option(
       names = "--payload-columns",
-      paramLabel = "COL[,COL...]",
-      defaultValue = "customer_name,email",
+      paramLabel = "COL[:TYPE][,...]",
       description =
-          "Payload columns carried to the curated table (and compared by the reconciler),"
-              + " comma-separated. Default: ${DEFAULT-VALUE}.")
+          "Without a contract: payload columns carried to the curated table (and compared by"
+              + " the reconciler), each with its type (string, int, long, decimal(p,s), date,"
+              + " timestamp, boolean; default string), e.g. name,amount:decimal(12,2). Default:"
+              + " none.")
   String payloadColumns;
 
   @Option(
       names = "--change-marker",
       paramLabel = "COL",
-      defaultValue = ChangeMarker.COLUMN_DEFAULT,
-      description = "Column ordering versions of a key. Default: ${DEFAULT-VALUE}.")
+      description =
+          "Without a contract: the column ordering versions of a key. Required without"
+              + " --contract.")
   String changeMarker;
 
   @Option(
       names = "--change-marker-type",
       paramLabel = "TYPE",
-      defaultValue = "TIMESTAMP",
       description =
-          "TIMESTAMP (UTC timestamp or ISO-8601 text) or LONG (a sequence). Default:"
-              + " ${DEFAULT-VALUE}.")
+          "Without a contract: TIMESTAMP (UTC timestamp or ISO-8601 text) or LONG (a sequence)."
+              + " Default: TIMESTAMP.")
   ChangeMarkerType changeMarkerType;
 
   @Option(
       names = "--operation-column",
       paramLabel = "COL",
-      defaultValue = "op",
       description =
-          "Column holding U (upsert) or D (delete); absent or null means U; empty string for a"
-              + " source without one. Default: ${DEFAULT-VALUE}.")
+          "Without a contract: the column holding U (upsert) or D (delete); a null means U."
+              + " Default: none (every row upserts).")
   String operationColumn;
 
   @Option(
       names = "--partition-column",
       paramLabel = "NAME",
-      defaultValue = RawSource.PARTITION_COLUMN_DEFAULT,
-      description = "Name of the raw date partition folders. Default: ${DEFAULT-VALUE}.")
+      description =
+          "Without a contract: the name of the raw date partition folders <NAME>=YYYY-MM-DD."
+              + " Default: "
+              + RawSource.PARTITION_COLUMN_DEFAULT
+              + ".")
   String partitionColumn;
 
   @Option(
@@ -278,6 +317,18 @@ public final class IngestCommand {
           "Replay: print what would be merged and what stays quarantined; commit nothing."
               + " Default: ${DEFAULT-VALUE}.")
   boolean dryRun;
+
+  @Option(
+      names = "--check",
+      arity = "0..1",
+      fallbackValue = "true",
+      defaultValue = "false",
+      description =
+          "Check the raw location against the contract and ingest nothing: which files match the"
+              + " layout and which entries are strays, each file's columns and types against the"
+              + " declaration, how many rows would be quarantined and why. Exit 0 when clean, 3"
+              + " otherwise. Default: ${DEFAULT-VALUE}.")
+  boolean check;
 
   @Option(
       names = "--state-root",
@@ -457,6 +508,11 @@ public final class IngestCommand {
       return IngestErrorCode.INVALID_CONFIG.exitCode();
     }
     SparkSession spark = sessions.create(settings, cmd.sparkMaster);
+    if (cmd.check) {
+      return ContractCheck.check(spark, settings, out).clean()
+          ? 0
+          : ContractCheck.PROBLEMS_EXIT_CODE;
+    }
     StopRequest stop = new StopRequest();
     FailurePoints hook = cmd.drills(stop);
     IngestOutcome outcome;

@@ -15,7 +15,7 @@ import io.tidemark.ingest.kernel.RunResources;
 import io.tidemark.ingest.lease.Lease;
 import io.tidemark.ingest.merge.MergePlanner;
 import io.tidemark.ingest.tables.OutputTables;
-import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.report.IngestCounts;
 import io.tidemark.model.report.IngestErrorCode;
 import java.sql.Timestamp;
@@ -42,7 +42,7 @@ import org.apache.spark.sql.types.DataTypes;
 public final class BatchCommitter {
   private final SparkSession spark;
   private final IngestSettings settings;
-  private final DatasetSpec spec;
+  private final DatasetContract spec;
   private final CommitSql sql;
   private final OutputTables tables;
   private final FailurePoints failurePoints;

@@ -7,7 +7,7 @@ import io.tidemark.ingest.kernel.Cols;
 import io.tidemark.ingest.kernel.Operations;
 import io.tidemark.ingest.tables.OutputTables;
 import io.tidemark.ingest.tables.TableSql;
-import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.DatasetContract;
 import java.util.Objects;
 import java.util.stream.Collectors;
 
@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
  * catalog.namespace.table}).
  */
 final class CommitSql {
-  private final DatasetSpec spec;
+  private final DatasetContract spec;
   private final IngestSettings settings;
 
   CommitSql(IngestSettings settings) {
@@ -40,7 +40,7 @@ final class CommitSql {
     String m = quote(spec.changeMarker().column());
     String sm = "s." + Cols.MARKER;
     String set =
-        spec.comparedColumns().stream()
+        spec.payloadColumns().stream()
             .map(c -> "t." + quote(c) + " = s." + quote(c))
             .collect(Collectors.joining(", "));
     set = (set.isEmpty() ? "" : set + ", ") + "t." + m + " = " + sm;

@@ -160,7 +160,7 @@ record CuratedCommit(
   private Dataset<Row> changed(Dataset<Row> planned) {
     List<Column> cols = new ArrayList<>();
     settings.dataset().keyColumns().forEach(k -> cols.add(col(k)));
-    settings.dataset().comparedColumns().forEach(c -> cols.add(col(c)));
+    settings.dataset().payloadColumns().forEach(c -> cols.add(col(c)));
     cols.add(col(Cols.MARKER));
     cols.add(col(Cols.OP));
     Dataset<Row> changed =

@@ -2,10 +2,9 @@ package io.tidemark.ingest.config;
 
 import io.tidemark.ingest.metrics.CloudWatchPublisher;
 import io.tidemark.model.config.CatalogSpec;
-import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.config.LocalPaths;
-import io.tidemark.model.config.RawSource;
 import io.tidemark.model.contract.ContractDefaults;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.json.Checks;
 import io.tidemark.model.json.InvalidDocumentException;
 import io.tidemark.model.report.DiscoveryMode;
@@ -18,7 +17,9 @@ import java.util.Optional;
 /**
  * Everything one ingest run needs to know, validated at construction.
  *
- * @param dataset the data contract: raw location, columns, curated and quarantine tables
+ * @param dataset the dataset's contract: raw location and layout, columns and their types, key,
+ *     change marker, operation mapping, curated (and its partitioning), quarantine and tombstone
+ *     tables
  * @param catalog the Iceberg catalog holding the tables
  * @param tombstoneTable where deletes are remembered, so that an older version arriving after a
  *     delete does not bring the key back; default {@code <curatedTable>_tombstones}
@@ -42,7 +43,7 @@ import java.util.Optional;
  *     OperatorOptions#NONE} in the other modes
  */
 public record IngestSettings(
-    DatasetSpec dataset,
+    DatasetContract dataset,
     CatalogSpec catalog,
     String tombstoneTable,
     IngestMode mode,
@@ -76,12 +77,7 @@ public record IngestSettings(
     catalog = catalog.withAbsoluteLocalPaths();
     String rawLocation = dataset.raw().location();
     if (LocalPaths.isRelative(rawLocation)) {
-      dataset =
-          dataset.withRaw(
-              new RawSource(
-                  LocalPaths.absolute(rawLocation),
-                  dataset.raw().partitionColumn(),
-                  dataset.raw().format()));
+      dataset = dataset.withRawLocation(LocalPaths.absolute(rawLocation));
     }
     tombstoneTable = checkedTombstoneTable(dataset, tombstoneTable);
     mode = mode == null ? IngestMode.INCREMENTAL : mode;
@@ -116,11 +112,10 @@ public record IngestSettings(
   }
 
   /** The tombstone table, checked: the three tables are different, in one namespace each. */
-  private static String checkedTombstoneTable(DatasetSpec dataset, String tombstoneTable) {
+  private static String checkedTombstoneTable(DatasetContract dataset, String tombstoneTable) {
     String tombstones =
         Checks.qualifiedIdentifier(
-            "tombstoneTable",
-            tombstoneTable == null ? dataset.curatedTable() + TOMBSTONE_SUFFIX : tombstoneTable);
+            "tombstoneTable", tombstoneTable == null ? dataset.tombstoneTable() : tombstoneTable);
     if (dataset.curatedTable().split("\\.").length != 2) {
       throw new InvalidDocumentException(
           "table", dataset.curatedTable(), "must be namespace.table (e.g. curated.customers)");
@@ -138,7 +133,7 @@ public record IngestSettings(
 
   /** Settings as before the operator modes: no operator options. */
   public IngestSettings(
-      DatasetSpec dataset,
+      DatasetContract dataset,
       CatalogSpec catalog,
       String tombstoneTable,
       IngestMode mode,
@@ -169,7 +164,7 @@ public record IngestSettings(
   }
 
   /** Settings with every default: incremental, files discovery, metrics off. */
-  public static IngestSettings of(DatasetSpec dataset, CatalogSpec catalog, String stateRoot) {
+  public static IngestSettings of(DatasetContract dataset, CatalogSpec catalog, String stateRoot) {
     return new IngestSettings(
         dataset,
         catalog,
@@ -254,7 +249,7 @@ public record IngestSettings(
 
   /** The settings' values, to change one and build new settings from them. */
   private static final class Copy {
-    final DatasetSpec dataset;
+    final DatasetContract dataset;
     final CatalogSpec catalog;
     final String tombstoneTable;
     IngestMode mode;

@@ -49,7 +49,8 @@ public final class Discovery {
             layout.listCalls(),
             layout.ignoredFolders().stream().sorted().toList(),
             layout.root(),
-            layout.partitionFolders()));
+            layout.partitionFolders(),
+            layout.strayEntries()));
   }
 
   /** The files with their fingerprints (a checksum is computed once per file and run). */

@@ -35,6 +35,7 @@ public final class PartitionLister implements Layout {
   private final String partitionColumn;
   private final List<LocalDate> listedPartitions = new ArrayList<>();
   private final List<String> ignored = new ArrayList<>();
+  private final List<String> strays = new ArrayList<>();
   private int listCalls;
 
   public PartitionLister(Configuration conf, String rawLocation, String partitionColumn) {
@@ -68,10 +69,14 @@ public final class PartitionLister implements Layout {
     List<LocalDate> out = new ArrayList<>();
     for (RootEntry child : children) {
       if (!child.isDirectory()) {
+        if (RawLayout.isDataFile(child.name())) {
+          strays.add(RawLayout.StrayEntry.file(child.name()).toString());
+        }
         continue;
       }
       if (child.folder().kind() == RawLayout.Folder.Kind.STRAY) {
         ignored.add(child.name());
+        strays.add(new RawLayout.StrayEntry(child.name(), child.folder().problem()).toString());
         LOG.warn("Ignoring folder {}: {}", new Path(root, child.name()), child.folder().problem());
         continue;
       }
@@ -248,6 +253,11 @@ public final class PartitionLister implements Layout {
   @Override
   public List<String> ignoredFolders() {
     return List.copyOf(ignored);
+  }
+
+  @Override
+  public List<String> strayEntries() {
+    return List.copyOf(strays);
   }
 
   @Override

@@ -7,7 +7,7 @@ import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.kernel.RunResources;
 import io.tidemark.ingest.tables.OutputTables;
 import io.tidemark.ingest.tables.TableSql;
-import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.DatasetContract;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -26,7 +26,7 @@ import org.apache.spark.sql.types.StructType;
 public final class MergePlanning {
   private final SparkSession spark;
   private final IngestSettings settings;
-  private final DatasetSpec spec;
+  private final DatasetContract spec;
   private final OutputTables tables;
   private final RunResources resources;
 

@@ -66,7 +66,7 @@ final class BackfillSelection extends FileSelection {
     return "keys="
         + spec.keyColumns()
         + ";compared="
-        + spec.comparedColumns()
+        + spec.payloadColumns()
         + ";marker="
         + spec.changeMarker().column()
         + "/"

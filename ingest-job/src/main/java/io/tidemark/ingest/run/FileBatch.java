@@ -117,7 +117,7 @@ record FileBatch(RunContext run, FileSelection mode, BatchPlan plan) implements 
   @Override
   public void beforeCommit(String batchId, ValidatedBatch v) {
     new Housekeeping(run).checkReportWritable();
-    run.tables().ensureTables(v.columnTypes());
+    run.tables().ensureTables();
   }
 
   @Override

@@ -9,6 +9,7 @@ import io.tidemark.ingest.checkpoint.CheckpointLog;
 import io.tidemark.ingest.checkpoint.TableState;
 import io.tidemark.ingest.config.Durations;
 import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.ingest.discovery.ContractLayout;
 import io.tidemark.ingest.discovery.Discovery;
 import io.tidemark.ingest.discovery.DiscoveryResult;
 import io.tidemark.ingest.discovery.Fingerprints;
@@ -21,7 +22,7 @@ import io.tidemark.ingest.kernel.RunLog;
 import io.tidemark.ingest.merge.MergeBasis;
 import io.tidemark.ingest.tables.OutputTables;
 import io.tidemark.model.config.ChangeMarkerType;
-import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.report.IngestCounts;
 import io.tidemark.model.report.IngestErrorCode;
 import java.sql.Timestamp;
@@ -47,7 +48,7 @@ abstract class FileSelection implements Selection {
 
   final RunContext run;
   final IngestSettings settings;
-  final DatasetSpec spec;
+  final DatasetContract spec;
   final long lookbackDays;
 
   FileSelection(RunContext run) {
@@ -190,9 +191,20 @@ abstract class FileSelection implements Selection {
   }
 
   private Discovery discovery() {
-    return new Discovery(
-        new PartitionLister(run.hadoop(), spec.raw().location(), spec.raw().partitionColumn()),
-        new Fingerprints(run.hadoop()));
+    return new Discovery(layout(run.hadoop(), spec), new Fingerprints(run.hadoop()));
+  }
+
+  /**
+   * The lister of the contract's layout: Hive {@code <column>=YYYY-MM-DD} folders through the
+   * {@link PartitionLister} (which lists a local root by name, cheaply), any other layout through
+   * the contract's own listing.
+   */
+  static io.tidemark.ingest.discovery.Layout layout(
+      org.apache.hadoop.conf.Configuration conf, DatasetContract spec) {
+    String hive = ContractLayout.hiveDayColumn(spec.raw().layout());
+    return hive != null
+        ? new PartitionLister(conf, spec.raw().location(), hive)
+        : new ContractLayout(conf, spec.raw().location(), spec.raw().layout());
   }
 
   /** The files discovery skips: those the checkpoint lists. */

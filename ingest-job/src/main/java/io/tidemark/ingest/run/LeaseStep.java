@@ -7,7 +7,7 @@ import io.tidemark.ingest.lease.Lease;
 import io.tidemark.ingest.lease.LeaseStore;
 import io.tidemark.ingest.lease.RunLease;
 import io.tidemark.ingest.lease.RunLeases;
-import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.report.IngestErrorCode;
 import java.io.IOException;
 import java.time.Clock;
@@ -37,7 +37,7 @@ final class LeaseStep {
     if (store == null) {
       return true;
     }
-    DatasetSpec spec = settings.dataset();
+    DatasetContract spec = settings.dataset();
     String host = hostName();
     Duration ttl = settings.leaseTtl();
     RunLease.Attempt attempt;

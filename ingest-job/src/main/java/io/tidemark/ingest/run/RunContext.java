@@ -5,7 +5,7 @@ import io.tidemark.ingest.kernel.FailurePoints;
 import io.tidemark.ingest.kernel.RunResources;
 import io.tidemark.ingest.kernel.RunStart;
 import io.tidemark.ingest.tables.OutputTables;
-import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.DatasetContract;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 
@@ -27,7 +27,7 @@ record RunContext(
     RunResources resources,
     OutputTables tables) {
 
-  DatasetSpec spec() {
+  DatasetContract spec() {
     return settings.dataset();
   }
 

@@ -6,7 +6,7 @@ import io.tidemark.ingest.discovery.DiscoveryResult;
 import io.tidemark.ingest.kernel.RunLog;
 import io.tidemark.ingest.kernel.RunStart;
 import io.tidemark.ingest.validate.ValidatedBatch;
-import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.report.IngestCounts;
 import io.tidemark.model.report.IngestErrorCode;
 import io.tidemark.model.report.IngestRunReport;
@@ -200,7 +200,7 @@ final class RunTrail {
 
   IngestRunReport report(Instant finishedAt) {
     IngestStatus status = status();
-    DatasetSpec spec = settings.dataset();
+    DatasetContract spec = settings.dataset();
     DiscoveryResult d = discovered == null ? null : discovered.result();
     return IngestRunReport.builder()
         .runId(start.runId())
@@ -230,6 +230,8 @@ final class RunTrail {
         .discoveryListCalls(d == null ? null : d.listing().listCalls())
         .partitionsRead(batch.partitionsRead())
         .filesMissedByLookback(discovered == null ? null : discovered.missedByLookback())
+        .strayEntries(d == null ? List.of() : d.listing().strayEntries())
+        .undeclaredColumns(validated == null ? List.of() : validated.undeclaredColumns())
         .build();
   }
 

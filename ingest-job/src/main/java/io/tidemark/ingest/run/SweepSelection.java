@@ -4,6 +4,7 @@ import io.tidemark.ingest.checkpoint.Checkpoint;
 import io.tidemark.ingest.checkpoint.CheckpointCodec;
 import io.tidemark.ingest.checkpoint.TableState;
 import io.tidemark.ingest.discovery.CommittedFiles;
+import io.tidemark.ingest.discovery.ContractLayout;
 import io.tidemark.ingest.discovery.DiscoveryResult;
 import io.tidemark.ingest.discovery.ProcessedFiles;
 import io.tidemark.ingest.kernel.IngestException;
@@ -44,16 +45,21 @@ final class SweepSelection extends FileSelection {
             || (!cp.processed().containsKey(f.partition()) && committed.contains(f, fingerprints));
   }
 
+  /**
+   * The partition column whose folders run reports' input paths are read by: the Hive layout's
+   * (other layouts' files are found in the checkpoint and the table's history only).
+   */
+  private String partitionColumn() {
+    String hive = ContractLayout.hiveDayColumn(spec.raw().layout());
+    return hive == null ? "ingest_date" : hive;
+  }
+
   /** The files committed batches read, from the table's history and the run reports. */
   private CommittedFiles committedFiles(TableState state) {
     try {
       CommittedFiles c =
           CommittedFiles.gather(
-              state.curated(),
-              settings.stateRoot(),
-              spec.name(),
-              spec.raw().partitionColumn(),
-              run.hadoop());
+              state.curated(), settings.stateRoot(), spec.name(), partitionColumn(), run.hadoop());
       LOG.info(
           "Sweep: committed files from the history of {} and {} run report(s) under {}",
           settings.curatedSparkName(),

@@ -1,10 +1,10 @@
 package io.tidemark.ingest.tables;
 
 import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.ingest.kernel.DeclaredTypes;
 import io.tidemark.ingest.kernel.IngestException;
-import io.tidemark.model.config.ChangeMarkerType;
-import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.config.LocalPaths;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.report.IngestErrorCode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -75,7 +75,7 @@ public final class OutputTables {
 
   private final SparkSession spark;
   private final IngestSettings settings;
-  private final DatasetSpec spec;
+  private final DatasetContract spec;
 
   public OutputTables(SparkSession spark, IngestSettings settings) {
     this.spark = spark;
@@ -89,9 +89,7 @@ public final class OutputTables {
   }
 
   public DataType markerType() {
-    return spec.changeMarker().type() == ChangeMarkerType.TIMESTAMP
-        ? DataTypes.TimestampType
-        : DataTypes.LongType;
+    return DeclaredTypes.marker(spec);
   }
 
   /** The curated table, freshly loaded; null when it does not exist. */
@@ -147,7 +145,8 @@ public final class OutputTables {
 
   /**
    * The key and payload column types of the existing curated table, checking it has the contract's
-   * columns; null when the table does not exist.
+   * columns with the declared types (a column of another type fails the run with TABLE_MISMATCH,
+   * naming the column and both types); null when the table does not exist.
    */
   public Map<String, DataType> curatedTypes() {
     if (loadCurated() == null) {
@@ -170,27 +169,33 @@ public final class OutputTables {
               + actual.keySet()
               + ")");
     }
-    DataType marker = actual.get(spec.changeMarker().column());
-    if (!marker.equals(markerType())) {
-      throw new IngestException(
-          IngestErrorCode.TABLE_MISMATCH,
-          "Cannot ingest into "
-              + settings.curatedSparkName()
-              + ": change marker "
-              + spec.changeMarker().column()
-              + " is "
-              + marker.simpleString()
-              + " in the table but the dataset says "
-              + spec.changeMarker().type());
+    Map<String, DataType> declared = new LinkedHashMap<>();
+    declared.put(spec.changeMarker().column(), markerType());
+    declared.putAll(DeclaredTypes.keysAndPayload(spec));
+    for (Map.Entry<String, DataType> e : declared.entrySet()) {
+      DataType has = actual.get(e.getKey());
+      if (!has.equals(e.getValue())) {
+        throw new IngestException(
+            IngestErrorCode.TABLE_MISMATCH,
+            "Cannot ingest into "
+                + settings.curatedSparkName()
+                + ": column "
+                + e.getKey()
+                + " is "
+                + has.simpleString()
+                + " in the table but the contract declares "
+                + e.getValue().simpleString()
+                + (e.getKey().equals(spec.changeMarker().column())
+                    ? " (a " + spec.changeMarker().type() + " change marker)"
+                    : ""));
+      }
     }
-    Map<String, DataType> types = new LinkedHashMap<>();
-    spec.keyColumns().forEach(k -> types.put(k, actual.get(k)));
-    spec.comparedColumns().forEach(c -> types.put(c, actual.get(c)));
-    return types;
+    return DeclaredTypes.keysAndPayload(spec);
   }
 
   /** Creates the namespaces and the three tables when missing. */
-  public void ensureTables(Map<String, DataType> columnTypes) {
+  public void ensureTables() {
+    Map<String, DataType> columnTypes = DeclaredTypes.keysAndPayload(spec);
     Map<String, String> curated = new LinkedHashMap<>();
     for (String c : curatedColumns()) {
       DataType t = c.equals(spec.changeMarker().column()) ? markerType() : columnTypes.get(c);
@@ -211,9 +216,9 @@ public final class OutputTables {
     for (StructField f : QUARANTINE_SCHEMA.fields()) {
       quarantine.put(f.name(), f.dataType().sql());
     }
-    create(settings.curatedSparkName(), curated);
-    create(settings.quarantineSparkName(), quarantine);
-    create(settings.tombstoneSparkName(), tomb);
+    create(settings.curatedSparkName(), curated, spec.curated().partitionBy());
+    create(settings.quarantineSparkName(), quarantine, List.of());
+    create(settings.tombstoneSparkName(), tomb, List.of());
     ensureReplayColumns();
   }
 
@@ -252,7 +257,7 @@ public final class OutputTables {
     spark.sql(TableSql.addColumns(settings.quarantineSparkName(), missing));
   }
 
-  private void create(String name, Map<String, String> columns) {
+  private void create(String name, Map<String, String> columns, List<String> partitionBy) {
     String ns = name.substring(0, name.lastIndexOf('.'));
     try {
       spark.sql(TableSql.createNamespace(ns));
@@ -266,7 +271,7 @@ public final class OutputTables {
     }
     LOG.info("Creating Iceberg table {} ({})", name, columns);
     try {
-      spark.sql(TableSql.createTable(name, columns, TABLE_PROPERTIES));
+      spark.sql(TableSql.createTable(name, columns, partitionBy, TABLE_PROPERTIES));
     } catch (RuntimeException e) {
       if (!isAlreadyExists(e)) {
         throw e;

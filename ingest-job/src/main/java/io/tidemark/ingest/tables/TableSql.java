@@ -2,7 +2,7 @@ package io.tidemark.ingest.tables;
 
 import static io.tidemark.ingest.kernel.SqlNames.quote;
 
-import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.DatasetContract;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,10 +17,10 @@ public final class TableSql {
   private TableSql() {}
 
   /** The curated table's columns: keys, change marker, payload. */
-  public static List<String> curatedColumns(DatasetSpec spec) {
+  public static List<String> curatedColumns(DatasetContract spec) {
     List<String> cols = new ArrayList<>(spec.keyColumns());
     cols.add(spec.changeMarker().column());
-    cols.addAll(spec.comparedColumns());
+    cols.addAll(spec.payloadColumns());
     return cols;
   }
 
@@ -32,7 +32,10 @@ public final class TableSql {
    * @param columns column name -> Spark SQL type
    */
   public static String createTable(
-      String table, Map<String, String> columns, Map<String, String> properties) {
+      String table,
+      Map<String, String> columns,
+      List<String> partitionBy,
+      Map<String, String> properties) {
     String cols =
         columns.entrySet().stream()
             .map(e -> quote(e.getKey()) + " " + e.getValue())
@@ -46,9 +49,34 @@ public final class TableSql {
         + table
         + " ("
         + cols
-        + ") USING iceberg TBLPROPERTIES ("
+        + ") USING iceberg "
+        + (partitionBy.isEmpty()
+            ? ""
+            : "PARTITIONED BY ("
+                + partitionBy.stream().map(TableSql::transform).collect(Collectors.joining(", "))
+                + ") ")
+        + "TBLPROPERTIES ("
         + props
         + ")";
+  }
+
+  /**
+   * A contract's partition transform ({@code month(order_date)}, {@code bucket(16, id)}, {@code
+   * region}) as Iceberg's Spark DDL writes it ({@code months(`order_date`)}).
+   */
+  static String transform(String contractTransform) {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("\\s*(\\w+)\\s*\\((.*)\\)\\s*").matcher(contractTransform);
+    if (!m.matches()) {
+      return quote(contractTransform.trim());
+    }
+    String fn = m.group(1).toLowerCase(java.util.Locale.ROOT);
+    String[] args = m.group(2).split(",");
+    String column = quote(args[args.length - 1].trim());
+    return switch (fn) {
+      case "year", "month", "day", "hour" -> fn + "s(" + column + ")";
+      default -> fn + "(" + args[0].trim() + ", " + column + ")";
+    };
   }
 
   /**

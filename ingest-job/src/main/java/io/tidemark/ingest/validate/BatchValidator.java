@@ -14,7 +14,7 @@ import io.tidemark.ingest.kernel.RunLog;
 import io.tidemark.ingest.kernel.RunResources;
 import io.tidemark.ingest.merge.Dedup;
 import io.tidemark.model.config.ChangeMarkerType;
-import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.DatasetContract;
 import java.sql.Timestamp;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +32,7 @@ import org.apache.spark.sql.Row;
  */
 public final class BatchValidator {
   private final IngestSettings settings;
-  private final DatasetSpec spec;
+  private final DatasetContract spec;
   private final RunResources resources;
 
   public BatchValidator(IngestSettings settings, RunResources resources) {

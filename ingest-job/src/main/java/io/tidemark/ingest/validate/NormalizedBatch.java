@@ -16,16 +16,29 @@ import org.apache.spark.sql.types.DataType;
  * @param problems the files quarantined whole
  * @param warnings what reading noticed (schema drift), naming columns and files
  * @param columnTypes the key and payload column types
+ * @param undeclaredColumns columns of the files read that the contract does not declare, sorted
  */
 public record NormalizedBatch(
     Dataset<Row> rows,
     Dataset<Row> problemRows,
     List<RawReader.FileProblem> problems,
     List<String> warnings,
-    Map<String, DataType> columnTypes) {
+    Map<String, DataType> columnTypes,
+    List<String> undeclaredColumns) {
   public NormalizedBatch {
     Objects.requireNonNull(rows, "rows is null");
     problems = List.copyOf(problems);
     warnings = List.copyOf(warnings);
+    undeclaredColumns = undeclaredColumns == null ? List.of() : List.copyOf(undeclaredColumns);
+  }
+
+  /** A batch whose records were read before (a replay's): no columns to report. */
+  public NormalizedBatch(
+      Dataset<Row> rows,
+      Dataset<Row> problemRows,
+      List<RawReader.FileProblem> problems,
+      List<String> warnings,
+      Map<String, DataType> columnTypes) {
+    this(rows, problemRows, problems, warnings, columnTypes, List.of());
   }
 }

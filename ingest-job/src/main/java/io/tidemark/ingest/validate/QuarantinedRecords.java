@@ -7,7 +7,7 @@ import static org.apache.spark.sql.functions.lit;
 import io.tidemark.ingest.kernel.Cols;
 import io.tidemark.ingest.kernel.Operations;
 import io.tidemark.model.config.ChangeMarkerType;
-import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.DatasetContract;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,7 +34,7 @@ public final class QuarantinedRecords implements BatchSource {
 
   private static final String PARSED = "_parsed";
 
-  private final DatasetSpec spec;
+  private final DatasetContract spec;
   private final Dataset<Row> records;
   private final Map<String, DataType> types;
 
@@ -43,7 +43,8 @@ public final class QuarantinedRecords implements BatchSource {
    *     row_number}, {@code reason}, {@code original_values})
    * @param types the curated table's key and payload column types
    */
-  public QuarantinedRecords(DatasetSpec spec, Dataset<Row> records, Map<String, DataType> types) {
+  public QuarantinedRecords(
+      DatasetContract spec, Dataset<Row> records, Map<String, DataType> types) {
     this.spec = spec;
     this.records = records;
     this.types = types;
@@ -81,7 +82,7 @@ public final class QuarantinedRecords implements BatchSource {
   private StructType jsonSchema() {
     Map<String, DataType> fields = new LinkedHashMap<>();
     spec.keyColumns().forEach(k -> fields.put(k, DataTypes.StringType));
-    spec.comparedColumns().forEach(c -> fields.putIfAbsent(c, types.get(c)));
+    spec.payloadColumns().forEach(c -> fields.putIfAbsent(c, types.get(c)));
     fields.put(spec.changeMarker().column(), DataTypes.StringType);
     if (spec.operationColumn() != null) {
       fields.putIfAbsent(spec.operationColumn(), DataTypes.StringType);
@@ -99,7 +100,7 @@ public final class QuarantinedRecords implements BatchSource {
     String op = spec.operationColumn();
     List<Column> select = new ArrayList<>();
     spec.keyColumns().forEach(k -> select.add(parsed.getField(k).as(k)));
-    spec.comparedColumns().forEach(c -> select.add(parsed.getField(c).as(c)));
+    spec.payloadColumns().forEach(c -> select.add(parsed.getField(c).as(c)));
     select.add(parsed.getField(marker).isNotNull().as(Cols.MARKER_PRESENT));
     select.add(
         parsed
@@ -109,7 +110,9 @@ public final class QuarantinedRecords implements BatchSource {
                     ? DataTypes.TimestampType
                     : DataTypes.LongType)
             .as(Cols.MARKER));
-    select.add((op == null ? Operations.absent() : Operations.of(parsed.getField(op))).as(Cols.OP));
+    select.add(
+        (op == null ? Operations.absent() : Operations.of(parsed.getField(op), spec.operation()))
+            .as(Cols.OP));
     select.add(col("source_file").as(Cols.SOURCE_FILE));
     select.add(col("row_number").as(Cols.ROW_INDEX));
     select.add(col("original_values").as(Cols.ORIGINAL));

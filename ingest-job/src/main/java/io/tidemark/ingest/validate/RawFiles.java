@@ -4,7 +4,7 @@ import static org.apache.spark.sql.functions.col;
 
 import io.tidemark.ingest.kernel.IngestException;
 import io.tidemark.ingest.kernel.RawFile;
-import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.report.IngestErrorCode;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +22,7 @@ import org.apache.spark.sql.types.DataType;
  */
 public final class RawFiles implements BatchSource {
   private final SparkSession spark;
-  private final DatasetSpec spec;
+  private final DatasetContract spec;
   private final RawReader reader;
   private final Target target;
   private final List<RawFile> files;
@@ -47,7 +47,7 @@ public final class RawFiles implements BatchSource {
    */
   public RawFiles(
       SparkSession spark,
-      DatasetSpec spec,
+      DatasetContract spec,
       Target target,
       List<RawFile> files,
       Set<String> newPaths,
@@ -86,7 +86,8 @@ public final class RawFiles implements BatchSource {
               + " does not exist yet, so the column types are unknown; quarantined files: "
               + problems.stream().map(RawReader.FileProblem::toString).toList());
     }
-    return new NormalizedBatch(rows, problemRows, problems, read.warnings(), read.columnTypes());
+    return new NormalizedBatch(
+        rows, problemRows, problems, read.warnings(), read.columnTypes(), read.undeclaredColumns());
   }
 
   @Override

@@ -6,11 +6,12 @@ import static org.apache.spark.sql.functions.struct;
 import static org.apache.spark.sql.functions.to_json;
 
 import io.tidemark.ingest.kernel.Cols;
+import io.tidemark.ingest.kernel.DeclaredTypes;
 import io.tidemark.ingest.kernel.Operations;
 import io.tidemark.ingest.kernel.RawFile;
 import io.tidemark.ingest.kernel.SqlNames;
 import io.tidemark.model.config.ChangeMarkerType;
-import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.contract.RawSchema;
 import io.tidemark.model.contract.ReasonCode;
 import java.net.URI;
@@ -82,14 +83,17 @@ public final class RawReader {
    *     null when there are none
    * @param problems the files quarantined whole
    * @param warnings schema-drift warnings, naming columns and files
-   * @param columnTypes the types of key and payload columns that conforming files have
+   * @param columnTypes the types of key and payload columns, as the contract declares them
+   * @param undeclaredColumns columns of the conforming files that the contract does not declare,
+   *     sorted (schema drift: read by no one)
    */
   public record Result(
       Dataset<Row> rows,
       Dataset<Row> problemRows,
       List<FileProblem> problems,
       List<String> warnings,
-      Map<String, DataType> columnTypes) {}
+      Map<String, DataType> columnTypes,
+      List<String> undeclaredColumns) {}
 
   /**
    * How raw files are read, by Spark and by the footer check alike, so that any S3 key is a
@@ -112,7 +116,7 @@ public final class RawReader {
           "fs.file.impl.disable.cache", "true");
 
   private final SparkSession spark;
-  private final DatasetSpec spec;
+  private final DatasetContract spec;
   private final Configuration conf;
 
   /**
@@ -121,7 +125,7 @@ public final class RawReader {
    */
   private final ParquetReadOptions footerOptions;
 
-  public RawReader(SparkSession spark, DatasetSpec spec) {
+  public RawReader(SparkSession spark, DatasetContract spec) {
     this.spark = spark;
     this.spec = spec;
     this.conf = new Configuration(spark.sparkContext().hadoopConfiguration());
@@ -134,8 +138,8 @@ public final class RawReader {
    *
    * @param files the files to read, in path order
    * @param newFiles paths of files new in this batch (for {@link Cols#NEW_FILE})
-   * @param tableTypes the curated table's column types when it exists; otherwise the most common
-   *     type among the files decides
+   * @param tableTypes the curated table's column types when it exists (checked against the contract
+   *     already); unused, the contract's types decide
    */
   public Result read(
       List<RawFile> files, Collection<String> newFiles, Map<String, DataType> tableTypes) {
@@ -155,21 +159,19 @@ public final class RawReader {
     Set<String> isNew = Set.copyOf(newFiles);
     List<FileProblem> problems = new ArrayList<>();
     Map<RawFile, StructType> schemas = footers(files, unreadable, problems);
-    Map<String, DataType> types =
-        new LinkedHashMap<>(
-            tableTypes != null
-                ? tableTypes
-                : majorityTypes(schemas.values(), spec.comparedColumns()));
-    // Keys are text under the contract (RawKeys): an integer key column reads as its digits, and
-    // the first file's type never pins the table.
-    spec.keyColumns().forEach(k -> types.put(k, DataTypes.StringType));
+    // The contract's types, whatever the files hold: keys as text (RawKeys: an integer key reads
+    // as its digits), every other column as declared; a file that cannot hold them is rejected.
+    Map<String, DataType> types = DeclaredTypes.keysAndPayload(spec);
     Groups groups = group(schemas, types, problems);
     List<Dataset<Row>> conforming = new ArrayList<>();
     groups.conforming.forEach(
         (g, group) -> conforming.add(normalize(group, g.schema(), types, isNew)));
     List<Dataset<Row>> problemRows = problemRows(groups.rejected, problems);
     List<String> warnings = driftWarnings(groups.drift);
-    return new Result(union(conforming), union(problemRows), problems, warnings, types);
+    Set<String> undeclared = new TreeSet<>();
+    groups.drift.keySet().forEach(undeclared::addAll);
+    return new Result(
+        union(conforming), union(problemRows), problems, warnings, types, List.copyOf(undeclared));
   }
 
   /**
@@ -217,12 +219,12 @@ public final class RawReader {
 
   private Groups group(
       Map<RawFile, StructType> schemas, Map<String, DataType> types, List<FileProblem> problems) {
-    Set<String> contract = new TreeSet<>(spec.contractColumns());
+    Set<String> contract = new TreeSet<>(spec.columns().keySet());
     Groups groups = new Groups();
     for (Map.Entry<RawFile, StructType> e : schemas.entrySet()) {
       RawFile f = e.getKey();
       StructType schema = e.getValue();
-      FileProblem problem = check(f, schema, types);
+      FileProblem problem = check(f, schema);
       if (problem != null) {
         LOG.warn("Quarantining raw file {}: {} ({})", f.path(), problem.reason(), problem.detail());
         problems.add(problem);
@@ -282,10 +284,10 @@ public final class RawReader {
    * are unknown (no conforming file and no table).
    */
   public static Dataset<Row> emptyNormalized(
-      SparkSession spark, DatasetSpec spec, Map<String, DataType> types) {
+      SparkSession spark, DatasetContract spec, Map<String, DataType> types) {
     StructType s = new StructType();
     List<String> cols = new ArrayList<>(spec.keyColumns());
-    cols.addAll(spec.comparedColumns());
+    cols.addAll(spec.payloadColumns());
     for (String c : cols) {
       if (!types.containsKey(c)) {
         return null;
@@ -411,6 +413,15 @@ public final class RawReader {
     return fs;
   }
 
+  /**
+   * A raw file's columns and their Spark types, from its footer.
+   *
+   * @throws Exception when the footer cannot be read
+   */
+  public StructType schemaOf(RawFile f) throws Exception {
+    return footerSchema(f);
+  }
+
   private StructType footerSchema(RawFile f) throws Exception {
     Path p = new Path(f.path());
     FileSystem fs = fileSystem(p);
@@ -434,22 +445,13 @@ public final class RawReader {
   }
 
   /**
-   * The contract's check (required columns, key, marker and operation types), then the compared
-   * columns' types against the table's (or the batch's majority when there is no table yet).
+   * The contract's check: required columns, key, marker and operation types, and every declared
+   * column's type (a type it widens to without loss: {@code int} into {@code long}, a narrower
+   * decimal into a wider one).
    */
-  private FileProblem check(RawFile f, StructType schema, Map<String, DataType> types) {
+  private FileProblem check(RawFile f, StructType schema) {
     RawSchema.Problem p = RawSchema.check(spec, contractColumns(schema));
-    if (p != null) {
-      return new FileProblem(f, p.reason(), p.detail());
-    }
-    Map<String, String> fileTypes = new HashMap<>();
-    for (StructField field : schema.fields()) {
-      fileTypes.put(field.name(), field.dataType().simpleString());
-    }
-    Map<String, String> tableTypes = new HashMap<>();
-    types.forEach((c, t) -> tableTypes.put(c, t.simpleString()));
-    RawSchema.Problem compared = RawSchema.checkCompared(spec, fileTypes, tableTypes);
-    return compared == null ? null : new FileProblem(f, compared.reason(), compared.detail());
+    return p == null ? null : new FileProblem(f, p.reason(), p.detail());
   }
 
   /** The marker column parsed to the configured type: null when it does not parse. */
@@ -471,7 +473,7 @@ public final class RawReader {
     String op = spec.operationColumn();
     boolean hasOp = op != null && Arrays.asList(schema.fieldNames()).contains(op);
     List<String> rawColumns = new ArrayList<>(spec.keyColumns());
-    rawColumns.addAll(spec.comparedColumns());
+    rawColumns.addAll(spec.payloadColumns());
     rawColumns.add(marker);
     if (hasOp) {
       rawColumns.add(op);
@@ -489,14 +491,16 @@ public final class RawReader {
     for (String k : spec.keyColumns()) {
       select.add(col(k).cast(DataTypes.StringType).as(k));
     }
-    for (String c : spec.comparedColumns()) {
-      select.add(col(c));
+    for (String c : spec.payloadColumns()) {
+      // Lossless: the file's type is the declared one or widens to it (checked above).
+      select.add(col(c).cast(types.get(c)).as(c));
     }
     select.add(col(marker).isNotNull().as(Cols.MARKER_PRESENT));
     select.add(
         parseMarker(col(marker), schema.apply(marker).dataType(), spec.changeMarker().type())
             .as(Cols.MARKER));
-    select.add((hasOp ? Operations.of(col(op)) : Operations.absent()).as(Cols.OP));
+    select.add(
+        (hasOp ? Operations.of(col(op), spec.operation()) : Operations.absent()).as(Cols.OP));
     select.add(col(Cols.SOURCE_FILE));
     select.add(col(ROW_INDEX_READ).as(Cols.ROW_INDEX));
     select.add(col(ORIGINAL_READ).as(Cols.ORIGINAL));
@@ -684,23 +688,6 @@ public final class RawReader {
             Arrays.stream(schema.fieldNames())
                 .map(n -> col(SqlNames.quote(n)))
                 .toArray(Column[]::new)));
-  }
-
-  private static Map<String, DataType> majorityTypes(
-      Collection<StructType> schemas, List<String> columns) {
-    Map<String, DataType> out = new LinkedHashMap<>();
-    for (String c : columns) {
-      Map<DataType, Integer> votes = new LinkedHashMap<>();
-      for (StructType s : schemas) {
-        if (Arrays.asList(s.fieldNames()).contains(c)) {
-          votes.merge(s.apply(c).dataType(), 1, Integer::sum);
-        }
-      }
-      votes.entrySet().stream()
-          .max(Map.Entry.comparingByValue())
-          .ifPresent(e -> out.put(c, e.getKey()));
-    }
-    return out;
   }
 
   private static Dataset<Row> union(List<Dataset<Row>> parts) {

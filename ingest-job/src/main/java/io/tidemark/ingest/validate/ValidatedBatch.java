@@ -38,6 +38,11 @@ public record ValidatedBatch(
   }
 
   /** What reading noticed. */
+  /** Columns of the files read that the contract does not declare, sorted. */
+  public List<String> undeclaredColumns() {
+    return read.undeclaredColumns();
+  }
+
   public List<String> warnings() {
     return read.warnings();
   }

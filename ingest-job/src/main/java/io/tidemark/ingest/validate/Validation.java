@@ -65,7 +65,12 @@ public final class Validation {
             .when(col(Cols.MARKER_PRESENT).equalTo(false), lit("change marker is null"))
             .when(col(Cols.MARKER).isNull(), lit("change marker does not parse"))
             .when(future, futureDetail)
-            .when(badOp, concat(lit("operation '"), op, lit("' is not U or D")));
+            .when(
+                badOp,
+                concat(
+                    lit("operation '"),
+                    Operations.rawValue(op),
+                    lit("' is not a value the contract maps to upsert or delete")));
     return rows.withColumn(Cols.REASON, reason).withColumn(Cols.DETAIL, detail);
   }
 }

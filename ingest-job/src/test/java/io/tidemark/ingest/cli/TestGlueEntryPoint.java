@@ -66,6 +66,12 @@ class TestGlueEntryPoint {
             "scala",
             "--class",
             "TidemarkIngest",
+            "--dataset",
+            "customers",
+            "--key-columns",
+            "customer_id",
+            "--change-marker",
+            "updated_at",
             "--raw-root",
             "s3://acme-lake/raw",
             "--state-root",
@@ -109,7 +115,8 @@ class TestGlueEntryPoint {
             "--state-root=s3://acme-lake/state",
             "--warehouse=/tmp/wh",
             "--dataset=orders",
-            "--key-columns=order_id");
+            "--key-columns=order_id",
+            "--change-marker=seq");
     assertThat(code).as("err: %s", err).isEqualTo(-1);
     IngestSettings s = seen.get(0);
     assertThat(s.runId()).isEqualTo(RUN_ID);
@@ -127,6 +134,12 @@ class TestGlueEntryPoint {
         RUN_ID,
         "--run-id",
         "backfill-2024-03",
+        "--dataset",
+        "customers",
+        "--key-columns",
+        "customer_id",
+        "--change-marker",
+        "updated_at",
         "--raw-root",
         "/r",
         "--state-root",
@@ -162,7 +175,23 @@ class TestGlueEntryPoint {
   void aMissingRequiredOptionIsReportedAsTheCommandReportsIt() {
     assertThat(run("--JOB_RUN_ID", RUN_ID, "--TempDir", "s3://tmp/", "--state-root", "/s"))
         .isEqualTo(2);
-    assertThat(err.toString()).contains("--raw-root");
+    assertThat(err.toString())
+        .contains("Missing required option '--dataset'")
+        .contains("--contract FILE");
+    assertThat(
+            run(
+                "--JOB_RUN_ID",
+                RUN_ID,
+                "--state-root",
+                "/s",
+                "--dataset",
+                "c",
+                "--key-columns",
+                "id",
+                "--change-marker",
+                "seq"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("Missing required option '--raw-root'");
   }
 
   @Test

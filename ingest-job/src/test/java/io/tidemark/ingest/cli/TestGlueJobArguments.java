@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.model.config.ChangeMarkerType;
+import io.tidemark.model.contract.ColumnType;
+import io.tidemark.model.contract.layout.Layout;
+import io.tidemark.model.report.IngestMode;
 import io.tidemark.stack.StackTemplate;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -17,13 +21,15 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Glue job of the deployment stack ({@code deploy/tidemark-stack.json}) passes the ingest job
- * options this command knows, and they configure the run the stack means: raw and state on the lake
- * bucket, the curated table in the Glue catalog with its warehouse on S3, metrics in the
- * catalogue's namespace. They go through {@link GlueEntryPoint} as Glue passes them: the job's
- * default arguments (Glue's own {@code --job-language}, {@code --class}, {@code
+ * options this command knows, and with each trigger's {@code --dataset} they configure the run the
+ * stack means: the dataset as the contract the stack was generated from declares it ({@code
+ * --contract}), state on the lake bucket, the curated table in the contract's Glue catalog, metrics
+ * in the catalogue's namespace. They go through {@link GlueEntryPoint} as Glue passes them: the
+ * job's default arguments (Glue's own {@code --job-language}, {@code --class}, {@code
  * --datalake-formats}, {@code --extra-jars} among them) plus what Glue adds at run time ({@code
  * --JOB_NAME}, {@code --JOB_RUN_ID}, {@code --TempDir}...).
  */
@@ -38,13 +44,12 @@ class TestGlueJobArguments {
           "RawPrefix", "raw",
           "WarehousePrefix", "warehouse",
           "StatePrefix", "state",
-          "Dataset", "customers",
-          "Pipeline", "crm",
           // Ref of the Glue database: its name.
           "GlueDatabase", "lake_db",
           "AWS::Region", "eu-west-1",
           "ArtifactBucketName", "acme-artifacts",
-          "JobJarKey", "tidemark/tidemark-ingest.jar");
+          "JobJarKey", "tidemark/tidemark-ingest.jar",
+          "ContractKey", "tidemark/tidemark.yaml");
 
   private static String resolve(JsonNode node) {
     if (node.isTextual()) {
@@ -61,10 +66,20 @@ class TestGlueJobArguments {
     return m.appendTail(sb).toString();
   }
 
-  @Test
-  void theStacksJobArgumentsAreThisCommandsOptionsAndConfigureTheGlueCatalogRun() throws Exception {
-    JsonNode template =
-        new ObjectMapper().readTree(Path.of("..").resolve(StackTemplate.PATH).toFile());
+  @TempDir Path artifacts;
+
+  /**
+   * The job's default arguments plus one trigger's, as Glue passes them (with its own), through
+   * {@link GlueEntryPoint}; the settings the run would use. The contract is the one the stack is
+   * generated from, read from a local folder standing in for the artifact bucket.
+   */
+  private IngestSettings settingsOf(JsonNode template, String trigger) throws Exception {
+    Path contract = artifacts.resolve("tidemark/tidemark.yaml");
+    Files.createDirectories(contract.getParent());
+    Files.copy(
+        Path.of("..").resolve(StackTemplate.EXAMPLE_CONTRACT),
+        contract,
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     JsonNode arguments =
         template.path("Resources").path("IngestJob").path("Properties").path("DefaultArguments");
     List<String> args =
@@ -75,7 +90,7 @@ class TestGlueJobArguments {
                 "--JOB_RUN_ID",
                 RUN_ID,
                 "--JOB_NAME",
-                "tidemark-ingest-crm-customers",
+                "tidemark-ingest-main",
                 "--TempDir",
                 "s3://aws-glue-assets-123456789012-eu-west-1/temporary/",
                 "--job-bookmark-option",
@@ -85,9 +100,22 @@ class TestGlueJobArguments {
         .forEachRemaining(
             a -> {
               args.add(a.getKey());
+              args.add(local(resolve(a.getValue())));
+            });
+    template
+        .path("Resources")
+        .path(trigger)
+        .path("Properties")
+        .path("Actions")
+        .get(0)
+        .path("Arguments")
+        .fields()
+        .forEachRemaining(
+            a -> {
+              args.add(a.getKey());
               args.add(resolve(a.getValue()));
             });
-    assertThat(args).contains("--raw-root", "--dataset", "--catalog-property", "--state-root");
+    assertThat(args).contains("--contract", "--dataset", "--state-root");
 
     List<IngestSettings> seen = new ArrayList<>();
     StringWriter err = new StringWriter();
@@ -109,12 +137,6 @@ class TestGlueJobArguments {
                 + " --job-bookmark-option, --job-language");
     assertThat(seen).as("options parsed: %s", err).hasSize(1);
     IngestSettings s = seen.get(0);
-    assertThat(s.dataset().name()).isEqualTo("customers");
-    assertThat(s.dataset().pipeline()).isEqualTo("crm");
-    assertThat(s.dataset().raw().location()).isEqualTo("s3://acme-lake/raw/customers");
-    assertThat(s.dataset().curatedTable()).isEqualTo("lake_db.customers");
-    assertThat(s.tombstoneTable()).isEqualTo("lake_db.customers_tombstones");
-    assertThat(s.dataset().quarantineTable()).isEqualTo("lake_db.customers_quarantine");
     assertThat(s.catalog().properties())
         .containsEntry("type", "glue")
         .containsEntry("warehouse", "s3://acme-lake/warehouse")
@@ -124,6 +146,53 @@ class TestGlueJobArguments {
     assertThat(s.cloudWatch().get().namespace()).isEqualTo("Tidemark");
     assertThat(s.cloudWatch().get().region()).isEqualTo("eu-west-1");
     assertThat(s.runId()).isEqualTo(RUN_ID);
+    return s;
+  }
+
+  /** The artifact bucket's objects, read from the local stand-in. */
+  private String local(String value) {
+    String bucket = "s3://" + VALUES.get("ArtifactBucketName") + "/";
+    return value.startsWith(bucket)
+        ? artifacts.resolve(value.substring(bucket.length())).toUri().toString()
+        : value;
+  }
+
+  @Test
+  void theStacksJobArgumentsAndEachTriggersDatasetConfigureTheGlueCatalogRunFromTheContract()
+      throws Exception {
+    JsonNode template =
+        new ObjectMapper().readTree(Path.of("..").resolve(StackTemplate.PATH).toFile());
+
+    IngestSettings customers = settingsOf(template, "CustomersIngestTrigger");
+    assertThat(customers.mode()).isEqualTo(IngestMode.INCREMENTAL);
+    assertThat(customers.dataset().name()).isEqualTo("customers");
+    assertThat(customers.dataset().pipeline()).isEqualTo("crm");
+    assertThat(customers.dataset().raw().location()).isEqualTo("s3://acme-lake/raw/customers");
+    assertThat(customers.dataset().raw().layout())
+        .isEqualTo(Layout.Dated.hive("ingest_date", "yyyy-MM-dd"));
+    assertThat(customers.dataset().keyColumns()).containsExactly("customer_id");
+    assertThat(customers.dataset().operationColumn()).isEqualTo("op");
+    assertThat(customers.dataset().curatedTable()).isEqualTo("curated.customers");
+    assertThat(customers.tombstoneTable()).isEqualTo("curated.customers_tombstones");
+    assertThat(customers.dataset().quarantineTable()).isEqualTo("curated.customers_quarantine");
+
+    IngestSettings orders = settingsOf(template, "OrdersIngestTrigger");
+    assertThat(orders.mode()).isEqualTo(IngestMode.INCREMENTAL);
+    assertThat(orders.dataset().name()).isEqualTo("orders");
+    assertThat(orders.dataset().pipeline()).isEqualTo("sales");
+    assertThat(orders.dataset().raw().location()).isEqualTo("s3://acme-dms/exports/sales/orders");
+    assertThat(orders.dataset().raw().layout()).isEqualTo(new Layout.Dms(null));
+    assertThat(orders.dataset().keyColumns()).containsExactly("order_id", "line_nr");
+    assertThat(orders.dataset().columns().get("amount")).isEqualTo(ColumnType.decimal(12, 2));
+    assertThat(orders.dataset().changeMarker().type()).isEqualTo(ChangeMarkerType.LONG);
+    assertThat(orders.dataset().operation().upsert()).containsExactly("I", "U");
+    assertThat(orders.dataset().operation().delete()).containsExactly("D");
+    assertThat(orders.dataset().curatedTable()).isEqualTo("curated.orders");
+    assertThat(orders.dataset().curated().partitionBy()).containsExactly("month(order_date)");
+
+    IngestSettings sweep = settingsOf(template, "OrdersSweepTrigger");
+    assertThat(sweep.mode()).isEqualTo(IngestMode.SWEEP);
+    assertThat(sweep.dataset().name()).isEqualTo("orders");
   }
 
   @Test

@@ -19,6 +19,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -80,6 +81,8 @@ class TestIngestCommand {
         """
         {"raw-root": "%s", "warehouse": "%s", "state-root": "%s",
          "table": "silver.clients", "key-columns": ["tenant", "client_id"],
+         "dataset": "customers", "change-marker": "updated_at", "operation-column": "op",
+         "payload-columns": "customer_name,email",
          "lookback": "5d", "discovery": "watermark", "max-invalid-ratio": 0.25, "lease-ttl": "0",
          "cloudwatch-endpoint": "http://127.0.0.1:1", "catalog-name": "cli1"}
         """
@@ -109,7 +112,7 @@ class TestIngestCommand {
 
   @Test
   void badUsageExitsTwoNamingTheOptionAndValue() throws Exception {
-    String[] base = {"--raw-root", "r", "--warehouse", "w", "--state-root", "s"};
+    String[] base = concat(CUSTOMERS, "--raw-root", "r", "--warehouse", "w", "--state-root", "s");
     assertThat(run(concat(base, "--lookback", "two days"))).isEqualTo(2);
     assertThat(err.toString()).contains("'--lookback'").contains("'two days'");
 
@@ -128,8 +131,19 @@ class TestIngestCommand {
     assertThat(run(concat(base, "--mode", "sometimes"))).isEqualTo(2);
     assertThat(err.toString()).contains("'--mode'").contains("'sometimes'");
 
-    assertThat(run("--warehouse", "w", "--state-root", "s")).isEqualTo(2);
+    assertThat(run(concat(CUSTOMERS, "--warehouse", "w", "--state-root", "s"))).isEqualTo(2);
     assertThat(err.toString()).contains("Missing required option '--raw-root'");
+
+    // No dataset defaults: without a contract the flags must declare it, and the error says how.
+    assertThat(run("--raw-root", "r", "--warehouse", "w", "--state-root", "s")).isEqualTo(2);
+    assertThat(err.toString())
+        .contains("Missing required option '--dataset'")
+        .contains("--contract FILE");
+    assertThat(run("--dataset", "customers", "--raw-root", "r", "--state-root", "s")).isEqualTo(2);
+    assertThat(err.toString()).contains("Missing required option '--key-columns'");
+    assertThat(run("--dataset", "c", "--key-columns", "id", "--raw-root", "r", "--state-root", "s"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("Missing required option '--change-marker'");
 
     assertThat(run(concat(base, "--no-such-flag"))).isEqualTo(2);
     assertThat(err.toString()).contains("--no-such-flag");
@@ -183,6 +197,12 @@ class TestIngestCommand {
   void catalogPropertiesWithoutACatalogTypeAreAUsageErrorNamingTheOption() {
     int code =
         run(
+            "--dataset",
+            "customers",
+            "--key-columns",
+            "customer_id",
+            "--change-marker",
+            "updated_at",
             "--raw-root",
             dir.resolve("raw").toString(),
             "--state-root",
@@ -202,6 +222,12 @@ class TestIngestCommand {
     // With a type the same properties are accepted.
     err.getBuffer().setLength(0);
     run(
+        "--dataset",
+        "customers",
+        "--key-columns",
+        "customer_id",
+        "--change-marker",
+        "updated_at",
         "--raw-root",
         dir.resolve("raw").toString(),
         "--state-root",
@@ -270,6 +296,181 @@ class TestIngestCommand {
     assertThat(spark.table("cli2.curated.accounts").count()).isEqualTo(2);
   }
 
+  /** A contract with one dataset in Hive folders of its own name and format, and its catalog. */
+  private Path accountsContract() throws Exception {
+    Path contract = dir.resolve("tidemark.yaml");
+    Files.writeString(
+        contract,
+        """
+        version: 1
+        catalog: {name: cli4, warehouse: wh}
+        datasets:
+          accounts:
+            raw:
+              location: raw/accounts
+              layout: {kind: hive, column: day, date-format: yyyyMMdd}
+            columns:
+              id: long
+              name: string
+              balance: decimal(10,2)
+              seq: long
+            key-columns: [id]
+            compared-columns: [name, balance]
+            change-marker: {column: seq, type: sequence}
+            curated: {table: silver.accounts}
+        """);
+    return contract;
+  }
+
+  @Test
+  void theContractDeclaresTheDatasetAndTheCatalogAndFlagsOverrideWhereForOneRun() throws Exception {
+    StructType schema =
+        new StructType()
+            .add("id", DataTypes.LongType)
+            .add("name", DataTypes.StringType)
+            .add("balance", DataTypes.createDecimalType(10, 2))
+            .add("seq", DataTypes.LongType);
+    write(
+        dir.resolve("raw/accounts/day=20240301/a.parquet"),
+        schema,
+        List.of(
+            RowFactory.create(1L, "one", new java.math.BigDecimal("10.10"), 10L),
+            RowFactory.create(2L, "two", new java.math.BigDecimal("0.01"), 11L)));
+    Path contract = accountsContract();
+    String[] args = {
+      "--contract", contract.toString(), "--state-root", dir.resolve("s").toString()
+    };
+    assertThat(run(args)).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("SUCCEEDED").contains("inserted 2");
+    IngestSettings s = seen.get(0);
+    assertThat(s.dataset().name()).as("the contract's only dataset").isEqualTo("accounts");
+    assertThat(s.dataset().keyColumns()).containsExactly("id");
+    assertThat(s.dataset().changeMarker().type()).isEqualTo(ChangeMarkerType.LONG);
+    assertThat(s.dataset().raw().location()).isEqualTo(dir.resolve("raw/accounts").toString());
+    assertThat(s.catalog().name()).isEqualTo("cli4");
+    assertThat(s.catalog().properties().get("warehouse")).isEqualTo(dir.resolve("wh").toString());
+    List<Row> rows = spark.table("cli4.silver.accounts").orderBy("id").collectAsList();
+    assertThat(rows)
+        .extracting(r -> r.<java.math.BigDecimal>getAs("balance"))
+        .containsExactly(new java.math.BigDecimal("10.10"), new java.math.BigDecimal("0.01"));
+
+    // Where it is and where it goes are the run's to override; what it is, the contract's.
+    run(concat(args, "--dataset", "accounts", "--table", "gold.acc", "--raw-root", "/elsewhere"));
+    IngestSettings o = seen.get(1);
+    assertThat(o.dataset().curatedTable()).isEqualTo("gold.acc");
+    assertThat(o.dataset().quarantineTable()).isEqualTo("gold.acc_quarantine");
+    assertThat(o.tombstoneTable()).isEqualTo("gold.acc_tombstones");
+    assertThat(o.dataset().raw().location()).isEqualTo("/elsewhere/accounts");
+    assertThat(o.dataset().raw().layout().describe()).isEqualTo("folders day=YYYYMMDD");
+    err.getBuffer().setLength(0);
+    assertThat(run(concat(args, "--key-columns", "name"))).isEqualTo(2);
+    assertThat(err.toString()).contains("'--key-columns'").contains("change them there");
+    assertThat(run(concat(args, "--dataset", "orders"))).isEqualTo(2);
+    assertThat(err.toString()).contains("orders").contains("[accounts]");
+    assertThat(seen).hasSize(2);
+  }
+
+  @Test
+  void checkNamesMatchingFilesStraysColumnsAndWouldBeQuarantinedRowsAndIngestsNothing()
+      throws Exception {
+    Path contract = dir.resolve("orders.yaml");
+    Files.writeString(
+        contract,
+        """
+        version: 1
+        catalog: {name: cli5, warehouse: wh}
+        datasets:
+          orders:
+            raw: {location: raw/orders, layout: {kind: dms}}
+            columns:
+              Op: string
+              order_id: string
+              line_nr: int
+              amount: decimal(12,2)
+              change_seq: long
+            key-columns: [order_id, line_nr]
+            compared-columns: [amount]
+            change-marker: {column: change_seq, type: sequence}
+            operation: {column: Op, upsert: [I, U], delete: [D]}
+            curated: {table: curated.orders}
+        """);
+    StructType load =
+        new StructType()
+            .add("order_id", DataTypes.StringType)
+            .add("line_nr", DataTypes.IntegerType)
+            .add("amount", DataTypes.createDecimalType(12, 2))
+            .add("change_seq", DataTypes.LongType);
+    StructType cdc = new StructType().add("Op", DataTypes.StringType);
+    for (StructField f : load.fields()) {
+      cdc = cdc.add(f);
+    }
+    cdc = cdc.add("commit_ts", DataTypes.StringType);
+    write(
+        dir.resolve("raw/orders/LOAD00000001.parquet"),
+        load,
+        List.of(RowFactory.create("o1", 1, new java.math.BigDecimal("1.50"), 1L)));
+    Path changes = dir.resolve("raw/orders/20240301-120000000.parquet");
+    write(
+        changes,
+        cdc,
+        List.of(
+            RowFactory.create("U", "o1", 1, new java.math.BigDecimal("2.50"), 5L, "t"),
+            RowFactory.create("Z", "o2", 1, new java.math.BigDecimal("3.00"), 6L, "t")));
+    Files.writeString(dir.resolve("raw/orders/readme.txt"), "not data");
+    String[] args = {
+      "--check", "--contract", contract.toString(), "--state-root", dir.resolve("s").toString()
+    };
+    assertThat(run(args)).as(err.toString()).isEqualTo(3);
+    assertThat(out.toString())
+        .contains("2 file(s) match the layout")
+        .contains("LOAD00000001.parquet  order_id string, line_nr int, amount decimal(12,2)")
+        .contains("Op string, order_id string")
+        .contains("commit_ts string (undeclared)")
+        .contains("1 stray entry")
+        .contains("readme.txt (not a .parquet data file)")
+        .contains("1 row(s) would be quarantined: {UNKNOWN_OPERATION=1}")
+        .contains("PROBLEMS");
+    assertThat(dir.resolve("s")).as("no run report: nothing ran").doesNotExist();
+    assertThat(dir.resolve("wh")).as("no table: nothing was written").doesNotExist();
+
+    Files.delete(dir.resolve("raw/orders/readme.txt"));
+    Files.delete(changes);
+    write(
+        changes,
+        cdc,
+        List.of(RowFactory.create("D", "o1", 1, new java.math.BigDecimal("2.50"), 5L, "t")));
+    out.getBuffer().setLength(0);
+    assertThat(run(args)).as(out.toString()).isZero();
+    assertThat(out.toString()).contains("No row would be quarantined").contains("CLEAN");
+  }
+
+  @Test
+  void aContractThatCannotLoadIsRefusedBeforeSparkWithItsMessageAndExitTwo() throws Exception {
+    Path contract = dir.resolve("orders.yaml");
+    Files.writeString(
+        contract,
+        """
+        version: 1
+        datasets:
+          orders:
+            raw: {location: raw/orders, layout: {kind: dms}}
+            columns: {order_id: string, seq: long}
+            key-columns: [order_id, line_nr]
+            change-marker: {column: seq, type: sequence}
+            curated: {table: curated.orders}
+        """);
+    assertThat(run("--contract", contract.toString(), "--state-root", "s")).isEqualTo(2);
+    assertThat(err.toString())
+        .contains(
+            "Cannot load contract orders.yaml: datasets.orders.key-columns[1] 'line_nr' is not a"
+                + " column")
+        .doesNotContain("\tat ");
+    assertThat(run("--contract", dir.resolve("none.yaml").toString(), "--state-root", "s"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("Cannot load contract").contains("none.yaml");
+    assertThat(seen).as("no Spark session was asked for").isEmpty();
+  }
+
   @Test
   void replayOptionsAreExplainedAndRefusedOutsideTheReplayModeOrWithAnUnknownReason() {
     assertThat(run("--help")).isZero();
@@ -327,16 +528,25 @@ class TestIngestCommand {
     }
   }
 
-  /** The three roots of a local run, under this test's folder. */
+  /** The demo's customers dataset, declared by flags (the job has no defaults for it). */
+  static final String[] CUSTOMERS = {
+    "--dataset", "customers",
+    "--key-columns", "customer_id",
+    "--change-marker", "updated_at",
+    "--operation-column", "op",
+    "--payload-columns", "customer_name,email"
+  };
+
+  /** The three roots of a local run, under this test's folder, and the customers dataset. */
   private String[] localRoots() {
-    return new String[] {
-      "--raw-root",
-      dir.resolve("raw").toString(),
-      "--warehouse",
-      dir.resolve("wh").toString(),
-      "--state-root",
-      dir.resolve("state").toString()
-    };
+    return concat(
+        CUSTOMERS,
+        "--raw-root",
+        dir.resolve("raw").toString(),
+        "--warehouse",
+        dir.resolve("wh").toString(),
+        "--state-root",
+        dir.resolve("state").toString());
   }
 
   static String[] concat(String[] a, String... b) {
