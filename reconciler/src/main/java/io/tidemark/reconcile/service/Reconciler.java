@@ -3,8 +3,7 @@ package io.tidemark.reconcile.service;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tidemark.model.alarms.AlarmDefinition;
 import io.tidemark.model.config.CatalogSpec;
-import io.tidemark.model.config.DatasetSpec;
-import io.tidemark.model.config.RuleSpec;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.metrics.Datum;
 import io.tidemark.model.metrics.Emitter;
 import io.tidemark.model.metrics.IngestRunMetrics;
@@ -58,8 +57,8 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>{@code
  * Reconciler r = Reconciler.builder(stateRoot)
- *     .dataset(DatasetSpec.customers(rawRoot + "/customers", "curated.customers"),
- *              CatalogSpec.localJdbc(warehouse), RuleSpec.defaults())
+ *     .dataset(ContractFile.load(contractFile).dataset("customers"),
+ *              CatalogSpec.localJdbc(warehouse))
  *     .build();
  * r.recover();                                   // marks runs cut off by a crash ABANDONED
  * ReconciliationReport report = r.run("customers", ReconciliationMode.FULL, null, null, "demo");
@@ -306,7 +305,7 @@ public final class Reconciler {
               .get(ds.engine())
               .observe(
                   new EngineRequest(
-                      ds.spec(),
+                      ds.contract(),
                       ds.catalog(),
                       report.mode(),
                       report.windowFrom(),
@@ -377,7 +376,7 @@ public final class Reconciler {
       return new Step<>(
           UnprocessedFiles.check(
               ds.spec().raw(),
-              engines.get(ds.engine()).listRawFiles(ds.spec().raw()).files(),
+              engines.get(ds.engine()).listRawFiles(ds.contract()).files(),
               all.value(),
               unprocessedFileGrace.getOrDefault(ds.name(), ds.unprocessedFileGrace()),
               report.startedAt()),
@@ -541,7 +540,7 @@ public final class Reconciler {
       throw new UnknownDatasetException(dataset);
     }
     return io.tidemark.reconcile.storage.RawKeyTypes.read(
-        ds.spec(), files, engines.get(ds.engine()).listRawFiles(ds.spec().raw()).files());
+        ds.spec(), files, engines.get(ds.engine()).listRawFiles(ds.contract()).files());
   }
 
   /** Evaluates every alarm of every dataset now. */
@@ -623,11 +622,9 @@ public final class Reconciler {
       return this;
     }
 
-    /** A dataset on the embedded engine, reconciled on demand only. */
-    public Builder dataset(DatasetSpec spec, CatalogSpec catalog, List<RuleSpec> rules) {
-      return dataset(
-          new ReconciledDataset(
-              spec, catalog, rules, ReconciledDataset.CRON_OFF, new DuckDbEngine().name()));
+    /** A dataset of a contract on the embedded engine, with its contract's rules. */
+    public Builder dataset(DatasetContract contract, CatalogSpec catalog) {
+      return dataset(new ReconciledDataset(contract, catalog, new DuckDbEngine().name()));
     }
 
     /** Adds (or replaces) an engine, found by its name. */

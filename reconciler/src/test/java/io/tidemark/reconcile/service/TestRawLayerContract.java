@@ -56,7 +56,7 @@ class TestRawLayerContract {
 
   private ReconciliationReport reconcile() {
     return Reconciler.builder(s.stateRoot)
-        .dataset(s.spec(), s.catalog(), RuleSpec.defaults())
+        .dataset(s.contract(RuleSpec.defaults()), s.catalog())
         .clock(Clock.fixed(NOW, ZoneOffset.UTC))
         .build()
         .run("customers", ReconciliationMode.FULL, null, null, "test");
