@@ -32,6 +32,7 @@ import io.tidemark.reconcile.rules.RunAccounting;
 import io.tidemark.reconcile.rules.SchemaDrift;
 import io.tidemark.reconcile.rules.UnprocessedFiles;
 import io.tidemark.reconcile.storage.IcebergTables;
+import io.tidemark.reconcile.storage.RawFiles;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -373,10 +374,12 @@ public final class Reconciler {
       return new Step<>(null, reportsError);
     }
     try {
+      RawFiles.Listing listing = engines.get(ds.engine()).listRawFiles(ds.contract());
       return new Step<>(
           UnprocessedFiles.check(
-              ds.spec().raw(),
-              engines.get(ds.engine()).listRawFiles(ds.contract()).files(),
+              ds.contract().raw().location(),
+              listing.files(),
+              listing.strays(),
               all.value(),
               unprocessedFileGrace.getOrDefault(ds.name(), ds.unprocessedFileGrace()),
               report.startedAt()),
