@@ -22,6 +22,20 @@ public class InvalidConfigException extends IllegalArgumentException {
     this.key = key;
   }
 
+  private InvalidConfigException(String key, Throwable cause, String message) {
+    super(message, cause);
+    this.key = key;
+  }
+
+  /**
+   * A contract that cannot load: the message is the contract's own (the file, the key and the
+   * value), after "Cannot start the reconciler: ".
+   */
+  public static InvalidConfigException contract(String key, RuntimeException cause) {
+    return new InvalidConfigException(
+        key, cause, "Cannot start the reconciler: " + cause.getMessage());
+  }
+
   /** The offending key, e.g. {@code tidemark.datasets.customers.key-columns[0]}. */
   public String key() {
     return key;

@@ -4,23 +4,17 @@ import com.cronutils.model.CronType;
 import com.cronutils.model.definition.CronDefinitionBuilder;
 import com.cronutils.parser.CronParser;
 import io.tidemark.model.config.CatalogSpec;
-import io.tidemark.model.config.ChangeMarker;
-import io.tidemark.model.config.ChangeMarkerType;
-import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.config.LocalPaths;
-import io.tidemark.model.config.RawSource;
 import io.tidemark.model.config.RuleKind;
 import io.tidemark.model.config.RuleSpec;
-import io.tidemark.model.config.Severity;
-import io.tidemark.model.config.ToleranceMode;
+import io.tidemark.model.contract.ContractFile;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.json.Checks;
 import io.tidemark.model.json.InvalidDocumentException;
-import io.tidemark.model.report.ReconciliationMode;
 import io.tidemark.reconcile.engine.EngineNames;
 import io.tidemark.reconcile.storage.RawFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -30,6 +24,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The validated form of {@link TidemarkConfig}: every dataset turned into the shared contract's
@@ -51,9 +49,6 @@ public record ReconcilerSettings(
     boolean protectReads,
     HostPolicy hosts) {
   public static final String PREFIX = "tidemark.";
-
-  /** The operation-column value that means "the source only upserts". */
-  public static final String NO_OPERATION_COLUMN = "none";
 
   /** The address the service listens on unless {@code quarkus.http.host} says otherwise. */
   public static final String LOOPBACK = "127.0.0.1";
@@ -110,8 +105,7 @@ public record ReconcilerSettings(
   public static ReconcilerSettings from(
       TidemarkConfig config, Set<String> engines, String httpHost) {
     String engine = engine("engine", config.engine(), engines);
-    Map<String, ReconciledDataset> datasets = new LinkedHashMap<>();
-    config.datasets().forEach((name, ds) -> datasets.put(name, dataset(name, ds, engine, engines)));
+    Map<String, ReconciledDataset> datasets = datasets(config, engine, engines);
     List<String> keys = apiKeys(config.apiKeys().orElse(List.of()));
     if (config.cloudwatch().step().isNegative() || config.cloudwatch().step().isZero()) {
       throw new InvalidConfigException(
@@ -193,9 +187,8 @@ public record ReconcilerSettings(
    */
   public ReconcilerSettings requireLocations() {
     for (ReconciledDataset d : datasets.values()) {
-      String prefix = PREFIX + "datasets." + d.name() + ".";
-      requireRawLocation(prefix + "raw.location", d);
-      requireCatalog(prefix + "catalog.", d);
+      requireRawLocation(ContractSource.KEY + " (datasets." + d.name() + ".raw.location)", d);
+      requireCatalog(catalogKey(d), d);
     }
     return this;
   }
@@ -320,133 +313,210 @@ public record ReconcilerSettings(
     return engine;
   }
 
-  static ReconciledDataset dataset(
-      String name, TidemarkConfig.DatasetConfig ds, String defaultEngine, Set<String> engines) {
-    String prefix = PREFIX + "datasets." + name + ".";
-    try {
-      Checks.name("name", name);
-    } catch (InvalidDocumentException e) {
-      throw new InvalidConfigException(PREFIX + "datasets." + name, name, e);
+  /**
+   * Every dataset of the contract, each with its catalog and engine; {@code tidemark.datasets.*}
+   * may only choose engines, and only for datasets the contract declares.
+   */
+  private static Map<String, ReconciledDataset> datasets(
+      TidemarkConfig config, String defaultEngine, Set<String> engines) {
+    String location =
+        config
+            .contract()
+            .map(String::trim)
+            .filter(v -> !v.isEmpty())
+            .orElseThrow(
+                () ->
+                    new InvalidConfigException(
+                        ContractSource.KEY,
+                        null,
+                        "is required: the dataset contract file (or a folder of them, local or"
+                            + " s3://) that declares the datasets to reconcile"));
+    List<ContractFile> files = ContractSource.load(location, () -> contractS3(config));
+    Map<String, ReconciledDataset> out = new LinkedHashMap<>();
+    Map<String, String> sources = new HashMap<>();
+    for (ContractFile file : files) {
+      refuseDatasetSettings(config.datasets(), file);
+      for (DatasetContract contract : file.datasets().values()) {
+        String earlier = sources.putIfAbsent(contract.name(), file.source());
+        if (earlier != null) {
+          throw new InvalidConfigException(
+              ContractSource.KEY,
+              location,
+              "dataset "
+                  + contract.name()
+                  + " is declared twice: in "
+                  + earlier
+                  + " and in "
+                  + file.source());
+        }
+        out.put(contract.name(), dataset(config, file, contract, defaultEngine, engines));
+      }
     }
-    DatasetSpec spec = spec(prefix, name, ds);
-    CatalogSpec catalog = catalog(prefix + "catalog.", ds.catalog());
-    List<RuleSpec> rules = rules(prefix + "rules.", ds.rules());
-    requireComparedColumns(prefix, spec, rules);
-    String cron = cron(prefix, ds.cron());
-    String engine =
-        ds.engine().isPresent()
-            ? engine("datasets." + name + ".engine", ds.engine().get(), engines)
-            : defaultEngine;
-    ReconciliationMode scheduleMode =
-        at(prefix, () -> enumValue(ReconciliationMode.class, "scheduleMode", ds.scheduleMode()));
-    Duration futureTolerance = notNegative(prefix + "future-tolerance", ds.futureTolerance());
-    Duration grace = notNegative(prefix + "unprocessed-file-grace", ds.unprocessedFileGrace());
-    return new ReconciledDataset(
-        spec, catalog, rules, cron, engine, scheduleMode, futureTolerance, grace);
+    for (String name : config.datasets().keySet()) {
+      if (!out.containsKey(name)) {
+        throw new InvalidConfigException(
+            PREFIX + "datasets." + name + ".engine",
+            null,
+            "names dataset "
+                + name
+                + ", which the contract does not declare (it declares "
+                + new TreeSet<>(out.keySet())
+                + ")");
+      }
+    }
+    return out;
   }
 
-  /** The dataset's data contract. */
-  private static DatasetSpec spec(String prefix, String name, TidemarkConfig.DatasetConfig ds) {
-    ChangeMarker marker =
-        at(
-            prefix + "change-marker.",
-            () ->
-                new ChangeMarker(
-                    ds.changeMarker().column(),
-                    enumValue(ChangeMarkerType.class, "type", ds.changeMarker().type())));
-    RawSource raw =
-        at(
-            prefix + "raw.",
-            // A relative local folder is resolved against the folder the service starts in,
-            // once, so the start-up check, every engine and the raw-table DDL read the same place.
-            () ->
-                new RawSource(
-                    LocalPaths.absolute(ds.raw().location()), ds.raw().partitionColumn(), null));
-    String op = ds.operationColumn();
-    return at(
-        prefix,
-        () ->
-            new DatasetSpec(
-                name,
-                ds.pipeline(),
-                ds.keyColumns(),
-                marker,
-                NO_OPERATION_COLUMN.equalsIgnoreCase(op) ? null : op,
-                ds.comparedColumns().orElse(List.of()),
-                raw,
-                ds.curatedTable(),
-                ds.quarantineTable().orElse(null)));
+  private static ReconciledDataset dataset(
+      TidemarkConfig config,
+      ContractFile file,
+      DatasetContract contract,
+      String defaultEngine,
+      Set<String> engines) {
+    String name = contract.name();
+    String at = file.source() + ": datasets." + name + ".";
+    requireComparedColumns(at, contract);
+    cron(at + "reconcile.schedule", contract.reconcile().schedule());
+    TidemarkConfig.DatasetConfig ds = config.datasets().get(name);
+    String engine =
+        ds != null && ds.engine().isPresent()
+            ? engine("datasets." + name + ".engine", ds.engine().get(), engines)
+            : defaultEngine;
+    return new ReconciledDataset(contract, catalog(config.catalog(), file), engine);
+  }
+
+  /**
+   * Refuses a {@code tidemark.datasets.<name>.*} setting other than the engine: it was a service
+   * setting before contracts, and is now the contract's to declare.
+   */
+  private static void refuseDatasetSettings(
+      Map<String, TidemarkConfig.DatasetConfig> settings, ContractFile file) {
+    settings.forEach(
+        (name, ds) -> {
+          List<String> given = new ArrayList<>();
+          ds.pipeline().ifPresent(v -> given.add("pipeline"));
+          ds.keyColumns().ifPresent(v -> given.add("key-columns"));
+          ds.operationColumn().ifPresent(v -> given.add("operation-column"));
+          ds.comparedColumns().ifPresent(v -> given.add("compared-columns"));
+          ds.curatedTable().ifPresent(v -> given.add("curated-table"));
+          ds.quarantineTable().ifPresent(v -> given.add("quarantine-table"));
+          ds.cron().ifPresent(v -> given.add("cron"));
+          ds.scheduleMode().ifPresent(v -> given.add("schedule-mode"));
+          ds.futureTolerance().ifPresent(v -> given.add("future-tolerance"));
+          ds.unprocessedFileGrace().ifPresent(v -> given.add("unprocessed-file-grace"));
+          ds.rawTable().ifPresent(v -> given.add("raw-table"));
+          ds.changeMarker().keySet().forEach(k -> given.add("change-marker." + k));
+          ds.raw().keySet().forEach(k -> given.add("raw." + k));
+          ds.catalog().keySet().forEach(k -> given.add("catalog." + k));
+          ds.rules()
+              .forEach((id, r) -> r.keySet().forEach(k -> given.add("rules." + id + "." + k)));
+          if (!given.isEmpty()) {
+            String key = PREFIX + "datasets." + name + "." + given.get(0);
+            throw new InvalidConfigException(
+                key,
+                null,
+                key
+                    + " is not a service setting any more: declare it in the dataset contract ("
+                    + file.source()
+                    + "); of tidemark.datasets."
+                    + name
+                    + ".* only engine remains");
+          }
+        });
+  }
+
+  /** The S3 client contract files on S3 are read with: Athena's region and endpoint. */
+  private static S3Client contractS3(TidemarkConfig config) {
+    var b =
+        S3Client.builder()
+            .credentialsProvider(DefaultCredentialsProvider.builder().build())
+            .httpClientBuilder(UrlConnectionHttpClient.builder());
+    config.athena().region().ifPresent(r -> b.region(Region.of(r)));
+    config.athena().endpoint().ifPresent(e -> b.endpointOverride(e).forcePathStyle(true));
+    return b.build();
   }
 
   /** A comparison of no column finds no damage: a rule comparing values could only ever pass. */
-  private static void requireComparedColumns(
-      String prefix, DatasetSpec spec, List<RuleSpec> rules) {
-    if (!spec.comparedColumns().isEmpty()) {
+  private static void requireComparedColumns(String at, DatasetContract contract) {
+    if (!contract.comparedColumns().isEmpty()) {
       return;
     }
-    for (RuleSpec r : rules) {
+    for (RuleSpec r : contract.reconcile().rules()) {
       if (r.kind() == RuleKind.VALUE_MISMATCHES) {
         throw new InvalidConfigException(
-            prefix + "compared-columns",
+            ContractSource.KEY,
             null,
-            "is empty, yet rule "
+            at
+                + "compared-columns is empty, yet rule "
                 + r.id()
-                + " compares these columns: list the payload columns to compare, comma-separated,"
-                + " or remove the rule ("
-                + prefix
-                + "rules."
-                + r.id()
-                + ".enabled=false)");
+                + " compares these columns: list the payload columns to compare, or disable the"
+                + " rule in the contract's reconcile.rules");
       }
     }
   }
 
-  /** A Quartz cron or {@code off}, trimmed. */
-  private static String cron(String prefix, String value) {
+  /** A Quartz cron or {@code off}. */
+  private static void cron(String at, String value) {
     String cron = value.trim();
-    if (cron.isEmpty()) {
-      throw new InvalidConfigException(prefix + "cron", cron, "must be a cron or 'off'");
+    if (ReconciledDataset.CRON_OFF.equalsIgnoreCase(cron)) {
+      return;
     }
-    if (!ReconciledDataset.CRON_OFF.equalsIgnoreCase(cron)) {
-      try {
-        // The scheduler's own parser (quarkus.scheduler.cron-type defaults to quartz), so a bad
-        // cron fails here, before the service reports ready, not when the job is scheduled.
-        QUARTZ_CRON.parse(cron).validate();
-      } catch (IllegalArgumentException e) {
-        throw new InvalidConfigException(
-            prefix + "cron",
-            cron,
-            "not a Quartz cron (seconds first, e.g. '"
-                + TidemarkConfig.CRON_DEFAULT
-                + "') nor 'off': "
-                + e.getMessage());
-      }
+    try {
+      // The scheduler's own parser (quarkus.scheduler.cron-type defaults to quartz), so a bad
+      // cron fails here, before the service reports ready, not when the job is scheduled.
+      QUARTZ_CRON.parse(cron).validate();
+    } catch (IllegalArgumentException e) {
+      throw new InvalidConfigException(
+          ContractSource.KEY,
+          null,
+          at
+              + " '"
+              + cron
+              + "' is not a Quartz cron (seconds first, e.g. '"
+              + DatasetContract.Reconcile.SCHEDULE_DEFAULT
+              + "') nor 'off': "
+              + e.getMessage());
     }
-    return cron;
-  }
-
-  private static Duration notNegative(String key, Duration value) {
-    if (value.isNegative()) {
-      throw new InvalidConfigException(key, value, "must not be negative");
-    }
-    return value;
   }
 
   /** The Iceberg catalog type of the Glue Data Catalog. */
   public static final String GLUE = "glue";
 
+  private static final String CATALOG_KEY = PREFIX + "catalog.";
+
   private static boolean onS3(String location) {
     return location.trim().toLowerCase(Locale.ROOT).startsWith("s3://");
   }
 
-  private static CatalogSpec catalog(String prefix, TidemarkConfig.Catalog c) {
+  /** Where a dataset's catalog was configured, for messages about it. */
+  private static String catalogKey(ReconciledDataset d) {
+    return CATALOG_KEY;
+  }
+
+  /** {@code tidemark.catalog.*} when set, else the contract file's catalog section. */
+  private static CatalogSpec catalog(TidemarkConfig.Catalog c, ContractFile file) {
+    boolean configured =
+        c.name().isPresent() || c.warehouse().isPresent() || !c.properties().isEmpty();
+    if (!configured) {
+      return file.catalog()
+          .map(CatalogSpec::withAbsoluteLocalPaths)
+          .orElseThrow(
+              () ->
+                  new InvalidConfigException(
+                      CATALOG_KEY + "warehouse",
+                      null,
+                      "is required: contract "
+                          + file.source()
+                          + " has no catalog section, and no "
+                          + CATALOG_KEY
+                          + "* is set"));
+    }
     Map<String, String> props = new HashMap<>();
     boolean typed =
         c.properties().containsKey("type") || c.properties().containsKey("catalog-impl");
     if (!typed && c.warehouse().filter(ReconcilerSettings::onS3).isPresent()) {
       // An s3:// warehouse cannot hold the embedded SQLite catalog: it is the Glue Data Catalog's
-      // (the catalog Athena reads), so no catalog.properties.type=glue is needed, which a
-      // container's environment could not set for a dataset named in the environment only.
+      // (the catalog Athena reads), so no catalog.properties.type=glue is needed.
       props.put("type", GLUE);
       props.put("warehouse", c.warehouse().get());
     } else if (!typed) {
@@ -455,7 +525,7 @@ public record ReconcilerSettings(
               .orElseThrow(
                   () ->
                       new InvalidConfigException(
-                          prefix + "warehouse",
+                          CATALOG_KEY + "warehouse",
                           null,
                           "is required unless catalog.properties names a type or catalog-impl"));
       props.putAll(CatalogSpec.localJdbc(warehouse).properties());
@@ -465,38 +535,11 @@ public record ReconcilerSettings(
     props.putAll(c.properties());
     // Resolved once, at start, as the ingest job resolves its own: a relative warehouse would be
     // looked for wherever each process happens to start.
-    return at(prefix, () -> new CatalogSpec(c.name(), props).withAbsoluteLocalPaths());
-  }
-
-  static List<RuleSpec> rules(String prefix, Map<String, TidemarkConfig.RuleConfig> configured) {
-    Map<String, RuleSpec> rules = new LinkedHashMap<>();
-    for (RuleSpec d : RuleSpec.defaults()) {
-      rules.put(d.id(), d);
-    }
-    for (var e : new TreeMap<>(configured).entrySet()) {
-      String id = e.getKey();
-      TidemarkConfig.RuleConfig rc = e.getValue();
-      String key = prefix + id + ".";
-      if (!rc.enabled()) {
-        rules.remove(id);
-        continue;
-      }
-      rules.put(
-          id,
-          at(
-              key,
-              () ->
-                  new RuleSpec(
-                      id,
-                      RuleKind.fromId(rc.kind().orElse(id)),
-                      rc.threshold().orElse(null),
-                      rc.tolerance()
-                          .map(t -> enumValue(ToleranceMode.class, "tolerance", t))
-                          .orElse(null),
-                      rc.severity().map(s -> enumValue(Severity.class, "severity", s)).orElse(null),
-                      rc.sampleSize().orElse(null))));
-    }
-    return new ArrayList<>(rules.values());
+    return at(
+        CATALOG_KEY,
+        () ->
+            new CatalogSpec(c.name().orElse(CatalogSpec.NAME_DEFAULT), props)
+                .withAbsoluteLocalPaths());
   }
 
   /** Builds a contract record, turning its field-naming failure into one naming the config key. */
@@ -505,15 +548,6 @@ public record ReconcilerSettings(
       return build.get();
     } catch (InvalidDocumentException e) {
       throw new InvalidConfigException(prefix + kebab(e.field()), null, e);
-    }
-  }
-
-  private static <E extends Enum<E>> E enumValue(Class<E> type, String field, String value) {
-    try {
-      return Enum.valueOf(type, value.trim().toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new InvalidDocumentException(
-          field, value, "expected one of " + Set.of(type.getEnumConstants()));
     }
   }
 

@@ -18,11 +18,7 @@ import java.util.Optional;
 @ConfigMapping(prefix = "tidemark")
 public interface TidemarkConfig {
   String ENGINE_DEFAULT = "duckdb";
-  String CRON_DEFAULT = "0 0 2 * * ?";
   String STATE_ROOT_DEFAULT = "state";
-  String FUTURE_TOLERANCE_DEFAULT = ContractDefaults.FUTURE_TOLERANCE_TEXT;
-  String UNPROCESSED_FILE_GRACE_DEFAULT = "PT6H";
-  String SCHEDULE_MODE_DEFAULT = "full";
 
   /** The query engine every dataset uses unless it names its own: {@code duckdb}. */
   @WithDefault(ENGINE_DEFAULT)
@@ -47,7 +43,22 @@ public interface TidemarkConfig {
   /** Who may call the REST API. */
   Api api();
 
-  /** The datasets to reconcile, by name. */
+  /**
+   * The dataset contract: a contract file ({@code .yaml}, {@code .yml} or {@code .json}) or a
+   * folder of them, a local path or an {@code s3://} URI (read with the S3 client of {@code
+   * tidemark.athena.region} and {@code endpoint}). Required: its datasets are the datasets this
+   * deployment reconciles, every one of them. A contract that cannot load stops the start with the
+   * file, the key and the value.
+   */
+  Optional<String> contract();
+
+  /**
+   * The Iceberg catalog of every dataset; default: the catalog section of the dataset's contract
+   * file. One of the two is required.
+   */
+  Catalog catalog();
+
+  /** Per-dataset service settings, by dataset name: only the engine (see {@link DatasetConfig}). */
   Map<String, DatasetConfig> datasets();
 
   /** Local evaluation of the alarm definitions of {@code alerts/}. */
@@ -82,158 +93,81 @@ public interface TidemarkConfig {
   /** The loopback names, each with any port. */
   String ALLOWED_HOSTS_DEFAULT = "localhost,127.0.0.1,[::1]";
 
-  /** One dataset: its data contract, catalog, rules and schedule. */
+  /**
+   * A deployment's settings of one dataset of the contract. The dataset itself (its columns, key,
+   * raw location and layout, tables, rules and schedule) is the contract's: only the engine is a
+   * service setting. The other methods name the keys that were dataset settings before contracts,
+   * so that a service given one refuses to start pointing at the contract instead of ignoring it.
+   */
   interface DatasetConfig {
-    /** The pipeline the dataset belongs to (the CloudWatch {@code Pipeline} dimension). */
-    @WithDefault("default")
-    String pipeline();
-
-    /** The business key columns. */
-    @WithDefault("customer_id")
-    List<String> keyColumns();
-
-    /** The column ordering versions of a key. */
-    ChangeMarkerConfig changeMarker();
-
-    /** The operation column ({@code U}/{@code D}); {@code none} when the source only upserts. */
-    @WithDefault("op")
-    String operationColumn();
-
-    /**
-     * Payload columns whose values are compared (hashed) between raw and curated. Required while
-     * the dataset has a {@code value_mismatches} rule (a default one): comparing no column could
-     * only ever pass, so the start fails instead.
-     */
-    Optional<List<String>> comparedColumns();
-
-    /** Where the raw files land. */
-    Raw raw();
-
-    /** The curated Iceberg table, {@code namespace.table}. */
-    String curatedTable();
-
-    /** The quarantine Iceberg table; default {@code <curated-table>_quarantine}. */
-    Optional<String> quarantineTable();
-
-    /** The Iceberg catalog holding the curated table. */
-    Catalog catalog();
-
-    /**
-     * When the scheduled reconciliation runs (Quartz cron, seconds first); {@code off} for never.
-     */
-    @WithDefault(CRON_DEFAULT)
-    String cron();
-
-    /**
-     * The mode of the scheduled reconciliation: {@code full} (default) or {@code window}. FULL
-     * catches late files with old change markers and damage to rows that did not change; WINDOW is
-     * cheaper (Athena bytes scanned) and only checks what changed since the last passed run. A
-     * request to {@code POST /api/reconciliations} without a mode still runs WINDOW.
-     */
-    @WithDefault(SCHEDULE_MODE_DEFAULT)
-    String scheduleMode();
-
-    /**
-     * How far past the reconciliation's start a timestamp change marker may lie (ISO-8601 duration,
-     * e.g. {@code PT1H}, the default): a raw row with a later marker is invalid, as the ingest job
-     * quarantines it (FUTURE_CHANGE_MARKER), so it neither counts as a version nor holds its key in
-     * flight. Ignored for sequence markers.
-     */
-    @WithDefault(FUTURE_TOLERANCE_DEFAULT)
-    Duration futureTolerance();
-
-    /**
-     * How old a raw file must be (by its modification time; ISO-8601 duration, {@code PT6H} by
-     * default) before {@code unprocessed_files} expects a committed batch to have read it.
-     */
-    @WithDefault(UNPROCESSED_FILE_GRACE_DEFAULT)
-    Duration unprocessedFileGrace();
-
     /** The engine for this dataset; default: {@code tidemark.engine}. */
     Optional<String> engine();
 
-    /**
-     * For the {@code athena} engine: the raw layer's external table ({@code [database.]table},
-     * default {@code <tidemark.athena.database>.<dataset>_raw}); its DDL comes from {@code GET
-     * /api/datasets/<dataset>/raw-table-ddl}. The curated table is {@code curated-table} as the
-     * Glue Data Catalog names it.
-     */
+    /** Refused: the contract's {@code pipeline}. */
+    Optional<String> pipeline();
+
+    /** Refused: the contract's {@code key-columns}. */
+    Optional<List<String>> keyColumns();
+
+    /** Refused: the contract's {@code change-marker}. */
+    Map<String, String> changeMarker();
+
+    /** Refused: the contract's {@code operation}. */
+    Optional<String> operationColumn();
+
+    /** Refused: the contract's {@code compared-columns}. */
+    Optional<List<String>> comparedColumns();
+
+    /** Refused: the contract's {@code raw}. */
+    Map<String, String> raw();
+
+    /** Refused: the contract's {@code curated.table}. */
+    Optional<String> curatedTable();
+
+    /** Refused: the contract's {@code quarantine-table}. */
+    Optional<String> quarantineTable();
+
+    /** Refused: the contract's {@code catalog}, or {@code tidemark.catalog}. */
+    Map<String, String> catalog();
+
+    /** Refused: the contract's {@code reconcile.schedule}. */
+    Optional<String> cron();
+
+    /** Refused: the contract's {@code reconcile.schedule-mode}. */
+    Optional<String> scheduleMode();
+
+    /** Refused: the contract's {@code reconcile.future-tolerance}. */
+    Optional<String> futureTolerance();
+
+    /** Refused: the contract's {@code reconcile.unprocessed-file-grace}. */
+    Optional<String> unprocessedFileGrace();
+
+    /** Refused: the raw table is the contract's ({@code <dataset>_raw}). */
     Optional<String> rawTable();
 
-    /**
-     * Rules by id. Every rule kind runs with its defaults unless configured here; a configured id
-     * equal to a kind's id overrides that kind's default rule, another id adds a rule.
-     */
-    Map<String, RuleConfig> rules();
-  }
-
-  /** The change marker. */
-  interface ChangeMarkerConfig {
-    /** Column name. */
-    @WithDefault("updated_at")
-    String column();
-
-    /** {@code TIMESTAMP} (UTC) or {@code LONG} (a sequence). */
-    @WithDefault("TIMESTAMP")
-    String type();
-  }
-
-  /** The raw layer of one dataset. */
-  interface Raw {
-    /**
-     * The dataset's raw folder: {@code <location>/<partition-column>=YYYY-MM-DD/*.parquet}. It must
-     * exist at start-up (a local folder for the embedded engine); a relative folder is resolved
-     * against the folder the service starts in, once, at start.
-     */
-    String location();
-
-    /** The date partition's name. */
-    @WithDefault(ContractDefaults.PARTITION_COLUMN)
-    String partitionColumn();
+    /** Refused: the contract's {@code reconcile.rules}. */
+    Map<String, Map<String, String>> rules();
   }
 
   /** The Iceberg catalog. */
   interface Catalog {
-    /** The catalog's name. */
-    @WithDefault(ContractDefaults.CATALOG_NAME)
-    String name();
+    /** The catalog's name; default {@value ContractDefaults#CATALOG_NAME}. */
+    Optional<String> name();
 
     /**
      * The warehouse. A local folder is the embedded default catalog's: a JDBC catalog on {@code
      * <warehouse>/catalog.db}, which must exist at start-up (the ingest job creates it; the
      * reconciler never does). An {@code s3://} warehouse is the Glue Data Catalog's: {@code
-     * properties.type} defaults to {@code glue} (so {@code
-     * TIDEMARK_DATASETS_<NAME>_CATALOG_WAREHOUSE=s3://...} alone configures it). When {@code
-     * properties} names a catalog type or impl, it is passed on as the {@code warehouse} property.
-     * A relative local path is resolved against the folder the service starts in, once, at start; a
-     * catalog that records a table at a relative location stops the start.
+     * properties.type} defaults to {@code glue} (so {@code TIDEMARK_CATALOG_WAREHOUSE=s3://...}
+     * alone configures it). When {@code properties} names a catalog type or impl, it is passed on
+     * as the {@code warehouse} property. A relative local path is resolved against the folder the
+     * service starts in, once, at start; a catalog that records a table at a relative location
+     * stops the start.
      */
     Optional<String> warehouse();
 
     /** Iceberg catalog properties; they override those derived from {@code warehouse}. */
     Map<String, String> properties();
-  }
-
-  /** One configured rule. */
-  interface RuleConfig {
-    /** The rule kind; default: the rule's id. */
-    Optional<String> kind();
-
-    /** The rule fails when its observed value is greater; default: the kind's default. */
-    Optional<Double> threshold();
-
-    /** For {@code count_match}: {@code ABSOLUTE} (default) or {@code RATIO}. */
-    Optional<String> tolerance();
-
-    /** {@code CRITICAL} (default) or {@code WARNING}. */
-    Optional<String> severity();
-
-    /** How many offending keys a result carries, 1..1000. */
-    Optional<Integer> sampleSize();
-
-    /** {@code false} removes the rule (e.g. a default one). */
-    @WithDefault("true")
-    boolean enabled();
   }
 
   /** Local alarm evaluation. */

@@ -3,6 +3,8 @@ package io.tidemark.reconcile.engine;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.config.RuleSpec;
+import io.tidemark.model.contract.DatasetContract;
+import io.tidemark.model.contract.DatasetSpecs;
 import io.tidemark.model.report.ReconciliationMode;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,7 +20,7 @@ import java.util.Objects;
  * invalid (the ingest job quarantines it as FUTURE_CHANGE_MARKER): it is no version at all, so it
  * cannot hold its key in flight either.
  *
- * @param dataset the data contract
+ * @param contract the dataset contract
  * @param catalog where the curated table is
  * @param mode WINDOW or FULL
  * @param from window start, exclusive; null for FULL or a first run
@@ -28,7 +30,7 @@ import java.util.Objects;
  * @param futureTolerance how far past {@code now} a valid timestamp change marker may lie
  */
 public record EngineRequest(
-    DatasetSpec dataset,
+    DatasetContract contract,
     CatalogSpec catalog,
     ReconciliationMode mode,
     Instant from,
@@ -37,7 +39,7 @@ public record EngineRequest(
     int sampleSize,
     Duration futureTolerance) {
   public EngineRequest {
-    Objects.requireNonNull(dataset, "dataset is null");
+    Objects.requireNonNull(contract, "contract is null");
     Objects.requireNonNull(catalog, "catalog is null");
     Objects.requireNonNull(mode, "mode is null");
     Objects.requireNonNull(to, "to is null");
@@ -61,6 +63,11 @@ public record EngineRequest(
       throw new IllegalArgumentException(
           "Cannot observe with future tolerance " + futureTolerance + ": must not be negative");
     }
+  }
+
+  /** The contract's names in the older spec's shape, as the SQL takes them. */
+  public DatasetSpec dataset() {
+    return DatasetSpecs.of(contract);
   }
 
   /** The latest valid timestamp change marker: {@code now + futureTolerance}. */

@@ -1,6 +1,6 @@
 package io.tidemark.reconcile.engine;
 
-import io.tidemark.model.config.RawSource;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.reconcile.kernel.EngineException;
 import io.tidemark.reconcile.storage.RawFiles;
 
@@ -26,7 +26,7 @@ public interface ReconciliationEngine {
    * local folders for the embedded engine, S3 for Athena. The unprocessed-files rule holds it
    * against the run reports.
    */
-  default RawFiles.Listing listRawFiles(RawSource raw) {
-    return RawFiles.list(raw, null);
+  default RawFiles.Listing listRawFiles(DatasetContract contract) {
+    return RawFiles.list(contract, null);
   }
 }

@@ -1,9 +1,9 @@
 package io.tidemark.reconcile.rest;
 
 import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.athena.AthenaRawTables;
 import io.tidemark.reconcile.config.ReconciledDataset;
 import io.tidemark.reconcile.config.TidemarkConfig;
-import io.tidemark.reconcile.engine.athena.AthenaEngine;
 import io.tidemark.reconcile.engine.athena.RawTable;
 import io.tidemark.reconcile.report.RunReportSource;
 import io.tidemark.reconcile.service.InvalidRequestException;
@@ -26,7 +26,6 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.iceberg.catalog.Catalog;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -122,10 +121,7 @@ public class DatasetResource {
     } finally {
       IcebergTables.close(catalog);
     }
-    String table =
-        Optional.ofNullable(config.datasets().get(dataset))
-            .flatMap(TidemarkConfig.DatasetConfig::rawTable)
-            .orElse(AthenaEngine.defaultRawTable(dataset));
+    String table = AthenaRawTables.readTable(d.contract()).name();
     if (!table.contains(".") && config.athena().database().isPresent()) {
       table = config.athena().database().get() + "." + table;
     }

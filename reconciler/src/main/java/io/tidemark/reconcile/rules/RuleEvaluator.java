@@ -332,6 +332,19 @@ public final class RuleEvaluator {
       return RuleResult.error(rule, in.unprocessedError());
     }
     List<String> files = in.unprocessed().files();
+    List<String> strays = in.unprocessed().strays();
+    if (files.isEmpty() && !strays.isEmpty()) {
+      String reason =
+          strays.size()
+              + " raw entr"
+              + (strays.size() == 1 ? "y" : "ies")
+              + " the contract's layout cannot place, so no batch will ever read them: "
+              + named(strays)
+              + ". Move them where the layout expects them, or remove them";
+      return RuleResult.evaluate(rule, strays.size(), reason, strays, 0);
+    }
+    List<String> all = new ArrayList<>(files);
+    all.addAll(strays);
     String reason =
         files.size()
             + " raw data file(s) older than the grace period "
@@ -341,8 +354,14 @@ public final class RuleEvaluator {
             + named(files)
             + ". To pick them up, run the ingest job with --mode sweep (it reads every raw file"
             + " no committed batch read; see README, \"Sweeping for missed files\"); if files"
-            + " keep landing behind the lookback, widen --lookback or look at the producer";
-    return RuleResult.evaluate(rule, files.size(), reason, files, 0);
+            + " keep landing behind the lookback, widen --lookback or look at the producer"
+            + (strays.isEmpty()
+                ? ""
+                : "; and "
+                    + strays.size()
+                    + " entries the layout cannot place, which no batch will read: "
+                    + named(strays));
+    return RuleResult.evaluate(rule, all.size(), reason, all, 0);
   }
 
   private static RuleResult schemaDrift(RuleSpec rule, Inputs in) {

@@ -3,8 +3,7 @@ package io.tidemark.reconcile.service;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tidemark.model.alarms.AlarmDefinition;
 import io.tidemark.model.config.CatalogSpec;
-import io.tidemark.model.config.DatasetSpec;
-import io.tidemark.model.config.RuleSpec;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.metrics.Datum;
 import io.tidemark.model.metrics.Emitter;
 import io.tidemark.model.metrics.IngestRunMetrics;
@@ -33,6 +32,7 @@ import io.tidemark.reconcile.rules.RunAccounting;
 import io.tidemark.reconcile.rules.SchemaDrift;
 import io.tidemark.reconcile.rules.UnprocessedFiles;
 import io.tidemark.reconcile.storage.IcebergTables;
+import io.tidemark.reconcile.storage.RawFiles;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -58,8 +58,8 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>{@code
  * Reconciler r = Reconciler.builder(stateRoot)
- *     .dataset(DatasetSpec.customers(rawRoot + "/customers", "curated.customers"),
- *              CatalogSpec.localJdbc(warehouse), RuleSpec.defaults())
+ *     .dataset(ContractFile.load(contractFile).dataset("customers"),
+ *              CatalogSpec.localJdbc(warehouse))
  *     .build();
  * r.recover();                                   // marks runs cut off by a crash ABANDONED
  * ReconciliationReport report = r.run("customers", ReconciliationMode.FULL, null, null, "demo");
@@ -306,7 +306,7 @@ public final class Reconciler {
               .get(ds.engine())
               .observe(
                   new EngineRequest(
-                      ds.spec(),
+                      ds.contract(),
                       ds.catalog(),
                       report.mode(),
                       report.windowFrom(),
@@ -374,10 +374,12 @@ public final class Reconciler {
       return new Step<>(null, reportsError);
     }
     try {
+      RawFiles.Listing listing = engines.get(ds.engine()).listRawFiles(ds.contract());
       return new Step<>(
           UnprocessedFiles.check(
-              ds.spec().raw(),
-              engines.get(ds.engine()).listRawFiles(ds.spec().raw()).files(),
+              ds.contract().raw().location(),
+              listing.files(),
+              listing.strays(),
               all.value(),
               unprocessedFileGrace.getOrDefault(ds.name(), ds.unprocessedFileGrace()),
               report.startedAt()),
@@ -541,7 +543,7 @@ public final class Reconciler {
       throw new UnknownDatasetException(dataset);
     }
     return io.tidemark.reconcile.storage.RawKeyTypes.read(
-        ds.spec(), files, engines.get(ds.engine()).listRawFiles(ds.spec().raw()).files());
+        ds.spec(), files, engines.get(ds.engine()).listRawFiles(ds.contract()).files());
   }
 
   /** Evaluates every alarm of every dataset now. */
@@ -623,11 +625,9 @@ public final class Reconciler {
       return this;
     }
 
-    /** A dataset on the embedded engine, reconciled on demand only. */
-    public Builder dataset(DatasetSpec spec, CatalogSpec catalog, List<RuleSpec> rules) {
-      return dataset(
-          new ReconciledDataset(
-              spec, catalog, rules, ReconciledDataset.CRON_OFF, new DuckDbEngine().name()));
+    /** A dataset of a contract on the embedded engine, with its contract's rules. */
+    public Builder dataset(DatasetContract contract, CatalogSpec catalog) {
+      return dataset(new ReconciledDataset(contract, catalog, new DuckDbEngine().name()));
     }
 
     /** Adds (or replaces) an engine, found by its name. */

@@ -75,8 +75,7 @@ public class ScheduledReconciliations {
   public Outcome trigger(String dataset) {
     try {
       ReconciledDataset ds = service.datasets().get(dataset);
-      ReconciliationMode mode =
-          ds == null ? ReconciledDataset.SCHEDULE_MODE_DEFAULT : ds.scheduleMode();
+      ReconciliationMode mode = ds == null ? ReconciliationMode.FULL : ds.scheduleMode();
       service.start(dataset, mode, null, null, TRIGGER);
       return Outcome.STARTED;
     } catch (AlreadyRunningException e) {

@@ -1,5 +1,6 @@
 package io.tidemark.reconcile.wiring;
 
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.reconcile.config.AthenaConfig;
 import io.tidemark.reconcile.config.TidemarkConfig;
 import io.tidemark.reconcile.engine.EngineNames;
@@ -10,11 +11,10 @@ import io.tidemark.reconcile.engine.athena.AthenaEngine;
 import io.tidemark.reconcile.engine.athena.AthenaQueryRunner;
 import io.tidemark.reconcile.engine.athena.AthenaSettings;
 import io.tidemark.reconcile.engine.duckdb.DuckDbEngine;
+import io.tidemark.reconcile.storage.RawFiles;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -42,8 +42,6 @@ public class EngineProducer {
   @Produces
   @Singleton
   ReconciliationEngine athena(TidemarkConfig config) {
-    Map<String, String> rawTables = new LinkedHashMap<>();
-    config.datasets().forEach((name, ds) -> ds.rawTable().ifPresent(t -> rawTables.put(name, t)));
     TidemarkConfig.Athena a = config.athena();
     Supplier<AthenaSettings> settings = () -> AthenaConfig.settings(a);
     return new LazyEngine(
@@ -53,7 +51,6 @@ public class EngineProducer {
                 settings.get(),
                 () -> clients.athena(settings.get()),
                 () -> clients.s3(settings.get()),
-                rawTables,
                 a.usdPerTb()));
   }
 
@@ -94,12 +91,12 @@ public class EngineProducer {
   }
 
   /** An engine built on first use, so that a service without Athena datasets needs no settings. */
-  static final class LazyEngine implements ReconciliationEngine {
+  public static final class LazyEngine implements ReconciliationEngine {
     private final String name;
     private final Supplier<ReconciliationEngine> factory;
     private ReconciliationEngine engine;
 
-    LazyEngine(String name, Supplier<ReconciliationEngine> factory) {
+    public LazyEngine(String name, Supplier<ReconciliationEngine> factory) {
       this.name = name;
       this.factory = factory;
     }
@@ -111,14 +108,20 @@ public class EngineProducer {
 
     @Override
     public Observations observe(EngineRequest request) {
-      ReconciliationEngine e;
-      synchronized (this) {
-        if (engine == null) {
-          engine = factory.get();
-        }
-        e = engine;
+      return engine().observe(request);
+    }
+
+    /** Lists where the engine reads: S3 for Athena, not the default's local folders. */
+    @Override
+    public RawFiles.Listing listRawFiles(DatasetContract contract) {
+      return engine().listRawFiles(contract);
+    }
+
+    private synchronized ReconciliationEngine engine() {
+      if (engine == null) {
+        engine = factory.get();
       }
-      return e.observe(request);
+      return engine;
     }
   }
 }

@@ -36,7 +36,19 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TestStartupChecks {
   private static final Set<String> ENGINES = Set.of("duckdb");
-  private static final String P = "tidemark.datasets.customers.";
+
+  /**
+   * Test-only keys under this prefix are the customers dataset's contract: {@link #config} writes
+   * them into a contract file ({@code raw.location}, {@code compared-columns}, {@code cron} as
+   * {@code reconcile.schedule}, {@code rules.<id>.enabled}) and names it in {@code
+   * tidemark.contract}.
+   */
+  private static final String P = "contract.customers.";
+
+  /** How the service names the contract's raw location in its messages. */
+  private static final String RAW_KEY = "tidemark.contract (datasets.customers.raw.location)";
+
+  private static final String CATALOG = "tidemark.catalog.";
 
   @TempDir Path dir;
   private Path raw;
@@ -53,25 +65,65 @@ class TestStartupChecks {
     Map<String, String> m = new HashMap<>();
     m.put("tidemark.state-root", dir.resolve("state").toString());
     m.put(P + "raw.location", raw.toString());
-    m.put(P + "curated-table", "curated.customers");
-    m.put(P + "catalog.warehouse", warehouse.toString());
-    m.put(P + "compared-columns", "customer_name,email");
+    m.put(CATALOG + "warehouse", warehouse.toString());
+    m.put(P + "compared-columns", "customer_name, email");
     return m;
   }
 
-  private static TidemarkConfig config(Map<String, String> values) {
+  private TidemarkConfig config(Map<String, String> values) {
+    Map<String, String> props = new HashMap<>();
+    Map<String, String> contract = new HashMap<>();
+    values.forEach(
+        (k, v) -> {
+          if (k.startsWith(P)) {
+            contract.put(k.substring(P.length()), v);
+          } else {
+            props.put(k, v);
+          }
+        });
+    StringBuilder reconcile = new StringBuilder();
+    if (contract.containsKey("cron")) {
+      reconcile.append("schedule: \"").append(contract.get("cron")).append("\", ");
+    }
+    if (contract.containsKey("rules.value_mismatches.enabled")) {
+      reconcile
+          .append("rules: {value_mismatches: {enabled: ")
+          .append(contract.get("rules.value_mismatches.enabled"))
+          .append("}}, ");
+    }
+    String yaml =
+        "version: 1\ndatasets:\n  customers:\n"
+            + "    raw: {location: '"
+            + contract.get("raw.location")
+            + "', layout: {kind: hive, column: ingest_date, date-format: yyyy-MM-dd}}\n"
+            + "    columns: {customer_id: string, customer_name: string, email: string,"
+            + " updated_at: timestamp, op: string}\n"
+            + "    key-columns: [customer_id]\n"
+            + "    compared-columns: ["
+            + contract.getOrDefault("compared-columns", "")
+            + "]\n"
+            + "    change-marker: {column: updated_at, type: timestamp}\n"
+            + "    operation: {column: op, upsert: [U], delete: [D]}\n"
+            + "    curated: {table: curated.customers}\n"
+            + (reconcile.isEmpty()
+                ? ""
+                : "    reconcile: {" + reconcile.substring(0, reconcile.length() - 2) + "}\n");
+    props.put(
+        "tidemark.contract",
+        io.tidemark.reconcile.fixtures.Contracts.write(dir.resolve("tidemark.yaml"), yaml)
+            .toString());
     SmallRyeConfig c =
         new SmallRyeConfigBuilder()
             .withMapping(TidemarkConfig.class)
             .withConverter(
                 Duration.class, 200, new io.quarkus.runtime.configuration.DurationConverter())
             .withValidateUnknown(true)
-            .withSources(new PropertiesConfigSource(values, "test", 100))
+            .withSources(new PropertiesConfigSource(props, "test", 100))
             .build();
     return c.getConfigMapping(TidemarkConfig.class);
   }
 
-  private static ReconcilerSettings check(Map<String, String> values) {
+  private ReconcilerSettings check(Map<String, String> values) {
     return ReconcilerSettings.from(config(values), ENGINES).requireLocations();
   }
 
@@ -90,8 +142,8 @@ class TestStartupChecks {
         .isInstanceOf(InvalidConfigException.class)
         .hasMessage(
             "Cannot start the reconciler: config key '"
-                + P
-                + "raw.location' has invalid value '"
+                + RAW_KEY
+                + "' has invalid value '"
                 + missing
                 + "': does not exist");
   }
@@ -102,15 +154,15 @@ class TestStartupChecks {
     Path file = Files.writeString(dir.resolve("customers.parquet"), "x");
     m.put(P + "raw.location", file.toString());
     assertThatThrownBy(() -> check(m))
-        .hasMessageContaining("'" + P + "raw.location'")
+        .hasMessageContaining("'" + RAW_KEY + "'")
         .hasMessageEndingWith("is not a folder");
 
     m.put(P + "raw.location", "s3://bucket/raw/customers");
     assertThatThrownBy(() -> check(m))
         .hasMessage(
             "Cannot start the reconciler: config key '"
-                + P
-                + "raw.location' has invalid value 's3://bucket/raw/customers': the embedded"
+                + RAW_KEY
+                + "' has invalid value 's3://bucket/raw/customers': the embedded"
                 + " engine (duckdb) reads local files only");
   }
 
@@ -118,13 +170,13 @@ class TestStartupChecks {
   void aWarehouseWithoutACatalogIsNamedAndNothingIsWrittenIntoIt() throws Exception {
     Map<String, String> m = working();
     Path empty = Files.createDirectories(dir.resolve("empty-warehouse"));
-    m.put(P + "catalog.warehouse", empty.toString());
+    m.put(CATALOG + "warehouse", empty.toString());
     assertThatThrownBy(() -> check(m))
         .isInstanceOf(InvalidConfigException.class)
         .hasMessage(
             "Cannot start the reconciler: config key '"
-                + P
-                + "catalog.warehouse' has invalid value '"
+                + CATALOG
+                + "warehouse' has invalid value '"
                 + empty
                 + "': holds no Iceberg catalog (no catalog.db): the ingest job creates it with the"
                 + " curated table");
@@ -133,9 +185,9 @@ class TestStartupChecks {
     }
 
     String missing = dir.resolve("no-such-warehouse").toString();
-    m.put(P + "catalog.warehouse", missing);
+    m.put(CATALOG + "warehouse", missing);
     assertThatThrownBy(() -> check(m))
-        .hasMessageContaining("'" + P + "catalog.warehouse' has invalid value '" + missing + "'")
+        .hasMessageContaining("'" + CATALOG + "warehouse' has invalid value '" + missing + "'")
         .hasMessageEndingWith("does not exist");
     assertThat(Path.of(missing)).doesNotExist();
   }
@@ -145,7 +197,7 @@ class TestStartupChecks {
     Map<String, String> m = working();
     String relative = Path.of("").toAbsolutePath().relativize(warehouse).toString();
     assertThat(Path.of(relative).isAbsolute()).isFalse();
-    m.put(P + "catalog.warehouse", relative);
+    m.put(CATALOG + "warehouse", relative);
 
     CatalogSpec catalog = check(m).datasets().get("customers").catalog();
 
@@ -155,13 +207,13 @@ class TestStartupChecks {
   }
 
   @Test
-  void aRelativeRawLocationAndStateRootAreResolvedAgainstTheWorkingFolderAtStart() {
+  void aRelativeRawLocationIsTheContractFilesAndTheStateRootTheWorkingFoldersAtStart() {
     Path here = Path.of("").toAbsolutePath();
     Map<String, String> m = working();
-    String relativeRaw = here.relativize(raw).toString();
     String relativeState = here.relativize(dir.resolve("state")).toString();
-    assertThat(Path.of(relativeRaw).isAbsolute()).isFalse();
-    m.put(P + "raw.location", relativeRaw);
+    // The contract file lies in dir: its relative locations are relative to it, as the job and the
+    // stack read them, wherever the service starts.
+    m.put(P + "raw.location", "raw/customers");
     m.put("tidemark.state-root", "./" + relativeState);
 
     ReconcilerSettings s = check(m);
@@ -174,13 +226,13 @@ class TestStartupChecks {
   void aMissingRelativeRawLocationIsNamedWhereItWasLookedFor() {
     Map<String, String> m = working();
     Path missing = dir.resolve("raw").resolve("custmers");
-    m.put(P + "raw.location", Path.of("").toAbsolutePath().relativize(missing).toString());
+    m.put(P + "raw.location", "raw/custmers");
     assertThatThrownBy(() -> check(m))
         .isInstanceOf(InvalidConfigException.class)
         .hasMessage(
             "Cannot start the reconciler: config key '"
-                + P
-                + "raw.location' has invalid value '"
+                + RAW_KEY
+                + "' has invalid value '"
                 + missing
                 + "': does not exist");
   }
@@ -218,14 +270,14 @@ class TestStartupChecks {
       IcebergTables.close(writer);
     }
     Map<String, String> m = working();
-    m.put(P + "catalog.warehouse", old.toString());
+    m.put(CATALOG + "warehouse", old.toString());
 
     assertThatThrownBy(() -> check(m))
         .isInstanceOf(InvalidConfigException.class)
         .hasMessageStartingWith(
             "Cannot start the reconciler: config key '"
-                + P
-                + "catalog.warehouse' has invalid value '"
+                + CATALOG
+                + "warehouse' has invalid value '"
                 + old
                 + "': its catalog records table curated.customers at the relative location '"
                 + relative
@@ -265,12 +317,11 @@ class TestStartupChecks {
       assertThatThrownBy(() -> check(m))
           .as(cron)
           .isInstanceOf(InvalidConfigException.class)
-          .hasMessageStartingWith(
-              "Cannot start the reconciler: config key '"
-                  + P
-                  + "cron' has invalid value '"
+          .hasMessageStartingWith("Cannot start the reconciler: config key 'tidemark.contract'")
+          .hasMessageContaining(
+              "tidemark.yaml: datasets.customers.reconcile.schedule '"
                   + cron
-                  + "': not a Quartz cron");
+                  + "' is not a Quartz cron");
     }
   }
 
@@ -290,7 +341,7 @@ class TestStartupChecks {
                     new io.tidemark.reconcile.service.StateStores(),
                     ReconcilerSettings.LOOPBACK))
         .isInstanceOf(InvalidConfigException.class)
-        .hasMessageContaining("'" + P + "raw.location' has invalid value '" + missing + "'");
+        .hasMessageContaining("'" + RAW_KEY + "' has invalid value '" + missing + "'");
   }
 
   @Test
@@ -389,14 +440,11 @@ class TestStartupChecks {
     m.remove(P + "compared-columns");
     assertThatThrownBy(() -> ReconcilerSettings.from(config(m), ENGINES, "127.0.0.1"))
         .isInstanceOf(InvalidConfigException.class)
-        .hasMessage(
-            "Cannot start the reconciler: config key '"
-                + P
-                + "compared-columns': is empty, yet rule value_mismatches compares these columns:"
-                + " list the payload columns to compare, comma-separated, or remove the"
-                + " rule ("
-                + P
-                + "rules.value_mismatches.enabled=false)");
+        .hasMessageStartingWith("Cannot start the reconciler: config key 'tidemark.contract': ")
+        .hasMessageEndingWith(
+            "tidemark.yaml: datasets.customers.compared-columns is empty, yet rule"
+                + " value_mismatches compares these columns: list the payload columns to compare,"
+                + " or disable the rule in the contract's reconcile.rules");
     m.put(P + "rules.value_mismatches.enabled", "false");
     assertThat(
             ReconcilerSettings.from(config(m), ENGINES, "127.0.0.1")
@@ -417,7 +465,7 @@ class TestStartupChecks {
   }
 
   private static Map<String, String> onAthena(Map<String, String> m) {
-    m.put(P + "engine", "athena");
+    m.put("tidemark.datasets.customers.engine", "athena");
     m.put(P + "raw.location", "s3://lake/raw/customers");
     m.put("tidemark.athena.region", "eu-west-1");
     m.put("tidemark.athena.output-location", "s3://lake/athena-results/");

@@ -11,7 +11,6 @@ import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.reconcile.config.ReconciledDataset;
 import io.tidemark.reconcile.config.ReconcilerSettings;
 import io.tidemark.reconcile.config.TidemarkConfig;
-import io.tidemark.reconcile.engine.athena.AthenaEngine;
 import io.tidemark.reconcile.engine.athena.RawTable;
 import io.tidemark.stack.StackTemplate;
 import java.nio.file.Path;
@@ -152,7 +151,7 @@ class TestDeployStack {
             RawTable.athenaDdl(
                 DatasetSpec.customers(rawLocation, database + ".customers"),
                 CURATED,
-                database + "." + AthenaEngine.defaultRawTable("customers"),
+                database + ".customers_raw",
                 rawLocation,
                 java.time.LocalDate.parse(GIVEN.get("ProjectionStart"))));
 

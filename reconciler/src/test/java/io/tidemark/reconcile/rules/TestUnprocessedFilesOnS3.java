@@ -2,7 +2,6 @@ package io.tidemark.reconcile.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.model.config.RawSource;
 import io.tidemark.reconcile.storage.RawFiles;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,8 +30,7 @@ class TestUnprocessedFilesOnS3 {
             new RawFiles.RawFile(root + "/ingest_date=2026-03-08/c.parquet", day, 10, NOW));
 
     UnprocessedFiles.Outcome outcome =
-        UnprocessedFiles.check(
-            RawSource.parquet(root + "/"), files, List.of(), Duration.ofHours(6), NOW);
+        UnprocessedFiles.check(root + "/", files, List.of(), List.of(), Duration.ofHours(6), NOW);
 
     assertThat(outcome.files())
         .containsExactly("ingest_date=2026-03-08/a.parquet", "ingest_date=2026-03-08/b.parquet");

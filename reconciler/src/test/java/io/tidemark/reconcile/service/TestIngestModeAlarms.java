@@ -45,7 +45,7 @@ class TestIngestModeAlarms {
   private Map<String, AlarmStatus> alarms() {
     Reconciler r =
         Reconciler.builder(scenario.stateRoot)
-            .dataset(scenario.spec(), scenario.catalog(), RuleSpec.defaults())
+            .dataset(scenario.contract(RuleSpec.defaults()), scenario.catalog())
             .clock(Clock.fixed(NOW, ZoneOffset.UTC))
             .build();
     return r.alarms().stream().collect(Collectors.toMap(AlarmStatus::logicalId, a -> a));

@@ -56,7 +56,7 @@ class TestRawLayerContract {
 
   private ReconciliationReport reconcile() {
     return Reconciler.builder(s.stateRoot)
-        .dataset(s.spec(), s.catalog(), RuleSpec.defaults())
+        .dataset(s.contract(RuleSpec.defaults()), s.catalog())
         .clock(Clock.fixed(NOW, ZoneOffset.UTC))
         .build()
         .run("customers", ReconciliationMode.FULL, null, null, "test");
@@ -198,7 +198,7 @@ class TestRawLayerContract {
   }
 
   @Test
-  void strayFoldersAndFilesAreNamedInTheCountResult() {
+  void strayFoldersAndFilesAreNamedInTheCountResultAndFailUnprocessedFiles() {
     s.raw.write("ingest_date=garbage", "part-0.parquet", List.of(raw("stray-1")));
     s.raw.write("ingest_date=2026-13-45", "part-0.parquet", List.of(raw("stray-2")));
     s.raw.write("INGEST_DATE=" + partition, "part-0.parquet", List.of(raw("stray-3")));
@@ -207,7 +207,20 @@ class TestRawLayerContract {
 
     ReconciliationReport report = reconcile();
 
-    assertEveryRulePasses(report);
+    // Never silently green: what the layout cannot place, no batch will ever read.
+    assertThat(report.results())
+        .filteredOn(r -> r.kind() != RuleKind.UNPROCESSED_FILES)
+        .allSatisfy(r -> assertThat(r.status()).as("%s", r.kind()).isEqualTo(RuleStatus.PASS));
+    RuleResult unprocessed = byKind(report).get(RuleKind.UNPROCESSED_FILES);
+    assertThat(unprocessed.status()).isEqualTo(RuleStatus.FAIL);
+    assertThat(unprocessed.sampleKeys())
+        .containsExactly(
+            "INGEST_DATE="
+                + partition
+                + " (the partition column is 'ingest_date' (names are case-sensitive))",
+            "ingest_date=2026-13-45 ('2026-13-45' is not a date YYYY-MM-DD)",
+            "ingest_date=garbage ('garbage' is not a date YYYY-MM-DD)",
+            "loose.parquet (a file outside any partition folder)");
     String root = s.raw.root().toAbsolutePath().toString();
     assertThat(byKind(report).get(RuleKind.COUNT_MATCH).reason())
         .isEqualTo(

@@ -35,7 +35,7 @@ class TestRawLocationGone {
 
       ReconciliationReport report =
           Reconciler.builder(scenario.stateRoot)
-              .dataset(scenario.spec(), scenario.catalog(), RuleSpec.defaults())
+              .dataset(scenario.contract(RuleSpec.defaults()), scenario.catalog())
               .clock(Clock.fixed(NOW, ZoneOffset.UTC))
               .build()
               .run("customers", ReconciliationMode.FULL, null, null, "test");

@@ -76,7 +76,7 @@ class TestReconcilerDiscrepancies {
 
   private Reconciler reconciler(List<RuleSpec> rules, Clock clock) {
     return Reconciler.builder(scenario.stateRoot)
-        .dataset(scenario.spec(), scenario.catalog(), rules)
+        .dataset(scenario.contract(rules), scenario.catalog())
         .clock(clock)
         .build();
   }
@@ -215,21 +215,16 @@ class TestReconcilerDiscrepancies {
   void aValueRuleWithNoComparedColumnsIsAnErrorNotAPass() {
     scenario.curated.upsert(
         List.of(new CuratedTable.Row(key(9), name(9, 1), "changed@example.com", at(30))));
-    io.tidemark.model.config.DatasetSpec s = scenario.spec();
-    io.tidemark.model.config.DatasetSpec nothingCompared =
-        new io.tidemark.model.config.DatasetSpec(
-            s.name(),
-            s.pipeline(),
-            s.keyColumns(),
-            s.changeMarker(),
-            s.operationColumn(),
-            List.of(),
-            s.raw(),
-            s.curatedTable(),
-            s.quarantineTable());
+    io.tidemark.model.contract.DatasetContract nothingCompared =
+        io.tidemark.reconcile.fixtures.Contracts.withRules(
+            io.tidemark.reconcile.fixtures.Contracts.customersBuilder(
+                    scenario.dataset, scenario.raw.root().toString(), CustomersScenario.TABLE)
+                .comparedColumns()
+                .build(),
+            rules(0));
     Reconciler r =
         Reconciler.builder(scenario.stateRoot)
-            .dataset(nothingCompared, scenario.catalog(), rules(0))
+            .dataset(nothingCompared, scenario.catalog())
             .clock(Clock.fixed(NOW, ZoneOffset.UTC))
             .build();
     ReconciliationReport report = r.run("customers", ReconciliationMode.FULL, null, null, "test");
@@ -265,7 +260,7 @@ class TestReconcilerDiscrepancies {
     List<io.tidemark.model.metrics.Datum> published = new ArrayList<>();
     ReconciliationReport report =
         Reconciler.builder(scenario.stateRoot)
-            .dataset(scenario.spec(), scenario.catalog(), rules(0))
+            .dataset(scenario.contract(rules(0)), scenario.catalog())
             .clock(later)
             .listener((r, datapoints) -> published.addAll(datapoints))
             .build()

@@ -50,7 +50,7 @@ class TestRunLedger {
 
   private RuleResult runAccounting(ReconciliationMode mode, Instant from) {
     return Reconciler.builder(s.stateRoot)
-        .dataset(s.spec(), s.catalog(), List.of(RuleSpec.of(RuleKind.RUN_ACCOUNTING)))
+        .dataset(s.contract(List.of(RuleSpec.of(RuleKind.RUN_ACCOUNTING))), s.catalog())
         .clock(Clock.fixed(now, ZoneOffset.UTC))
         .build()
         .run("customers", mode, from, mode == ReconciliationMode.FULL ? null : now, "test")

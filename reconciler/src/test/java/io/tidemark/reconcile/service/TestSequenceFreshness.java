@@ -43,9 +43,8 @@ class TestSequenceFreshness {
   private RuleResult freshness(SequenceScenario s, ReconciliationMode mode, MeterPublisher meters) {
     return Reconciler.builder(dir.resolve("state"))
         .dataset(
-            s.spec(),
-            s.catalog(),
-            List.of(new RuleSpec(null, RuleKind.FRESHNESS, 3600.0, null, null, null)))
+            s.contract(List.of(new RuleSpec(null, RuleKind.FRESHNESS, 3600.0, null, null, null))),
+            s.catalog())
         .clock(Clock.fixed(NOW, ZoneOffset.UTC))
         .listener((report, datapoints) -> meters.publish(datapoints))
         .build()

@@ -36,7 +36,7 @@ class TestUnprocessedFiles {
       CustomersScenario s, Instant now, ReconciliationMode mode, Duration grace) {
     Reconciler.Builder b =
         Reconciler.builder(s.stateRoot)
-            .dataset(s.spec(), s.catalog(), List.of(RuleSpec.of(RuleKind.UNPROCESSED_FILES)))
+            .dataset(s.contract(List.of(RuleSpec.of(RuleKind.UNPROCESSED_FILES))), s.catalog())
             .clock(Clock.fixed(now, ZoneOffset.UTC));
     if (grace != null) {
       b.unprocessedFileGrace("customers", grace);

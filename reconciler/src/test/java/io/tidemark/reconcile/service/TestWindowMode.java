@@ -45,7 +45,7 @@ class TestWindowMode {
             RuleSpec.of(RuleKind.STALE_VERSIONS),
             RuleSpec.of(RuleKind.UNEXPECTED_KEYS));
     return Reconciler.builder(s.stateRoot)
-        .dataset(s.spec(), s.catalog(), rules)
+        .dataset(s.contract(rules), s.catalog())
         .clock(Clock.fixed(now, ZoneOffset.UTC))
         .build();
   }
@@ -162,9 +162,11 @@ class TestWindowMode {
       Reconciler r =
           Reconciler.builder(s.stateRoot)
               .dataset(
-                  s.spec(),
-                  s.catalog(),
-                  List.of(RuleSpec.of(RuleKind.MISSING_KEYS), RuleSpec.of(RuleKind.STALE_VERSIONS)))
+                  s.contract(
+                      List.of(
+                          RuleSpec.of(RuleKind.MISSING_KEYS),
+                          RuleSpec.of(RuleKind.STALE_VERSIONS))),
+                  s.catalog())
               .clock(clock)
               .build();
       assertThat(r.run("customers", ReconciliationMode.FULL, null, null, "t").status())

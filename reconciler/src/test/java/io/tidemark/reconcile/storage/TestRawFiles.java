@@ -2,7 +2,7 @@ package io.tidemark.reconcile.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.model.config.RawSource;
+import io.tidemark.reconcile.fixtures.Contracts;
 import io.tidemark.reconcile.fixtures.RawLayer;
 import io.tidemark.reconcile.fixtures.RawRow;
 import java.nio.file.Path;
@@ -30,13 +30,20 @@ class TestRawFiles {
 
     RawFiles.Listing listing =
         RawFiles.list(
-            RawSource.parquet(raw.root().toString()), LocalDate.parse("2026-03-09"), WINDOW_START);
+            Contracts.customers("customers", raw.root().toString(), "curated.customers"),
+            LocalDate.parse("2026-03-09"),
+            WINDOW_START);
 
     assertThat(listing.files())
         .extracting(f -> raw.root().relativize(Path.of(f.path())).toString())
         .containsExactly(
             "ingest_date=2026-03-06/late.parquet", "ingest_date=2026-03-09/recent.parquet");
     assertThat(listing.files().get(0).arrived()).isEqualTo(WINDOW_START);
-    assertThat(RawFiles.list(RawSource.parquet(raw.root().toString()), null).files()).hasSize(3);
+    assertThat(
+            RawFiles.list(
+                    Contracts.customers("customers", raw.root().toString(), "curated.customers"),
+                    null)
+                .files())
+        .hasSize(3);
   }
 }

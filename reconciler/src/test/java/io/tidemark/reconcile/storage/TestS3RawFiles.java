@@ -4,12 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.tidemark.model.config.RawSource;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.contract.RawLayout.StrayEntry;
 import io.tidemark.model.testing.AwsEmulator;
 import io.tidemark.model.testing.AwsService;
 import io.tidemark.model.testing.AwsSuite;
 import io.tidemark.model.testing.AwsTest;
+import io.tidemark.reconcile.fixtures.Contracts;
 import io.tidemark.reconcile.fixtures.S3Clients;
 import io.tidemark.reconcile.kernel.EngineException;
 import io.tidemark.reconcile.storage.RawFiles.RawFile;
@@ -85,6 +86,12 @@ class TestS3RawFiles {
               LOCATION + "/Ingest_Date=2026-03-08",
               "the partition column is 'ingest_date' (names are case-sensitive)"),
           StrayEntry.file(LOCATION + "/README.md"),
+          // Inside a date folder too, as the job's discovery names them (one walker, RawListing).
+          new StrayEntry(
+              LOCATION + "/ingest_date=2026-03-09/nested",
+              "a folder inside the date folders ingest_date=2026-03-09"),
+          new StrayEntry(
+              LOCATION + "/ingest_date=2026-03-09/notes.txt", "not a .parquet data file"),
           new StrayEntry(LOCATION + "/ingest_date=2026-3-7", "'2026-3-7' is not a date YYYY-MM-DD"),
           new StrayEntry(LOCATION + "/misc", "not a ingest_date=YYYY-MM-DD partition folder"));
 
@@ -116,7 +123,7 @@ class TestS3RawFiles {
         .atMost(Duration.ofSeconds(5))
         .until(() -> Instant.now().truncatedTo(ChronoUnit.SECONDS).isAfter(early));
     Instant late = put("ingest_date=2026-03-06/late.parquet", "late!");
-    RawSource raw = RawSource.parquet(LOCATION);
+    DatasetContract raw = onLocation(LOCATION);
 
     S3Listing all = S3RawFiles.list(s3, raw, null);
 
@@ -172,8 +179,8 @@ class TestS3RawFiles {
     }
 
     for (LocalDate from : new LocalDate[] {null, LocalDate.parse("2026-03-05")}) {
-      RawFiles.Listing onS3 = S3RawFiles.list(s3, RawSource.parquet(LOCATION), from).listing();
-      RawFiles.Listing onDisk = RawFiles.list(RawSource.parquet(local.toString()), from);
+      RawFiles.Listing onS3 = S3RawFiles.list(s3, onLocation(LOCATION), from).listing();
+      RawFiles.Listing onDisk = RawFiles.list(onLocation(local.toString()), from);
 
       assertThat(onS3.files())
           .extracting(f -> f.path().substring(LOCATION.length() + 1) + " " + f.partitionDate())
@@ -192,13 +199,17 @@ class TestS3RawFiles {
 
   @AwsTest
   void aLocationWithNoObjectsIsAnOutageNotAnEmptyDataset() {
-    assertThatThrownBy(() -> S3RawFiles.list(s3, RawSource.parquet(LOCATION), null))
+    assertThatThrownBy(() -> S3RawFiles.list(s3, onLocation(LOCATION), null))
         .isInstanceOf(EngineException.class)
         .hasMessage(
             "Cannot list raw files: raw location s3://tidemark-raw/lake/customers holds no objects");
-    assertThatThrownBy(
-            () -> S3RawFiles.list(s3, RawSource.parquet("s3://no-such-bucket/customers"), null))
+    assertThatThrownBy(() -> S3RawFiles.list(s3, onLocation("s3://no-such-bucket/customers"), null))
         .isInstanceOf(EngineException.class)
         .hasMessageStartingWith("Cannot list raw files under s3://no-such-bucket/customers/: ");
+  }
+
+  /** The customers contract over raw files at {@code location}. */
+  private static DatasetContract onLocation(String location) {
+    return Contracts.customers("customers", location, "curated.customers");
   }
 }

@@ -3,7 +3,7 @@ package io.tidemark.reconcile.engine.athena;
 import static io.tidemark.reconcile.engine.athena.TrinoDialect.SQL;
 
 import io.tidemark.model.config.DatasetSpec;
-import io.tidemark.model.config.RawSource;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.report.ReconciliationMode;
 import io.tidemark.reconcile.engine.EngineRequest;
 import io.tidemark.reconcile.engine.Finding;
@@ -74,11 +74,11 @@ public final class SqlEngine implements ReconciliationEngine {
   /** Lists a dataset's raw files under the contract, as {@link RawFiles#list} does locally. */
   @FunctionalInterface
   public interface RawLister {
-    RawFiles.Listing list(RawSource raw, LocalDate fromDate, Instant arrivedSince);
+    RawFiles.Listing list(DatasetContract contract, LocalDate fromDate, Instant arrivedSince);
   }
 
   private final String name;
-  private final Function<DatasetSpec, Tables> tables;
+  private final Function<DatasetContract, Tables> tables;
   private final Supplier<QueryRunner> runners;
   private final RawLister lister;
   private final Function<String, String> enginePath;
@@ -96,7 +96,7 @@ public final class SqlEngine implements ReconciliationEngine {
    */
   public SqlEngine(
       String name,
-      Function<DatasetSpec, Tables> tables,
+      Function<DatasetContract, Tables> tables,
       Supplier<QueryRunner> runners,
       RawLister lister,
       Function<String, String> enginePath,
@@ -120,25 +120,26 @@ public final class SqlEngine implements ReconciliationEngine {
   }
 
   @Override
-  public RawFiles.Listing listRawFiles(RawSource raw) {
-    return lister.list(raw, null, null);
+  public RawFiles.Listing listRawFiles(DatasetContract contract) {
+    return lister.list(contract, null, null);
   }
 
   @Override
   public Observations observe(EngineRequest request) {
     DatasetSpec spec = request.dataset();
-    Tables t = tables.apply(spec);
+    Tables t = tables.apply(request.contract());
     Map<String, String> curatedTypes = curatedTypes(request);
     Map<String, String> rawTypes = RawTable.readTypes(spec, curatedTypes);
     RawReadPlan plan = RawReadPlan.of(request);
-    RawFiles.Listing listing = lister.list(spec.raw(), plan.fromDate(), plan.arrivedSince());
+    RawFiles.Listing listing =
+        lister.list(request.contract(), plan.fromDate(), plan.arrivedSince());
     listing
         .strays()
         .forEach(
             s -> LOG.warn("Not reading {} of dataset {}: {}", s.path(), spec.name(), s.problem()));
     Sql prelude =
         TrinoDialect.prelude(
-            spec,
+            request.contract(),
             t.raw(),
             t.curated(),
             rawTypes,

@@ -1,6 +1,9 @@
 package io.tidemark.reconcile.engine.athena;
 
 import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.DatasetContract;
+import io.tidemark.model.contract.DatasetSpecs;
+import io.tidemark.model.contract.OperationMapping;
 import io.tidemark.model.json.Checks;
 import io.tidemark.reconcile.engine.sql.ColumnKind;
 import io.tidemark.reconcile.engine.sql.ReconciliationSql;
@@ -220,17 +223,18 @@ public final class TrinoDialect implements SqlDialect {
    * @param curatedTypes the curated table's column types, likewise
    */
   static Sql prelude(
-      DatasetSpec spec,
+      DatasetContract contract,
       String rawTable,
       String curatedTable,
       Map<String, String> rawTypes,
       Map<String, String> curatedTypes,
       RawScope scope,
       Bounds b) {
+    DatasetSpec spec = DatasetSpecs.of(contract);
     Sql cap = SQL.cap(spec.changeMarker().type(), b.window());
     return new Sql()
         .append("WITH raw_src AS (")
-        .append(rawSource(spec, rawTable, rawTypes, scope))
+        .append(rawSource(spec, contract.operation(), rawTable, rawTypes, scope))
         .append("), raw_versions AS (")
         .append(SQL.rawVersions(spec, new Sql().append("raw_src"), b.futureLimitMicros()))
         .append("), expected AS (")
@@ -252,15 +256,19 @@ public final class TrinoDialect implements SqlDialect {
 
   /** The raw rows a request reads: its partitions, and the late files of older ones by name. */
   private static Sql rawSource(
-      DatasetSpec spec, String rawTable, Map<String, String> types, RawScope scope) {
+      DatasetSpec spec,
+      OperationMapping mapping,
+      String rawTable,
+      Map<String, String> types,
+      RawScope scope) {
     ReconciliationSql.RawSource from =
         new ReconciliationSql.RawSource(
             quoteTable(rawTable), quote(spec.raw().partitionColumn()), Optional.empty());
-    Sql sql = new Sql().append(SQL.rawRows(spec, types, from));
+    Sql sql = new Sql().append(SQL.rawRows(spec, mapping, types, from));
     sql.append(" WHERE ").append(rawScope(spec, scope));
     if (!scope.lateFiles().isEmpty()) {
       sql.append(" UNION ALL ")
-          .append(SQL.rawRows(spec, types, from))
+          .append(SQL.rawRows(spec, mapping, types, from))
           .append(" WHERE ")
           .append(quote(spec.raw().partitionColumn()))
           .append(" IN (")

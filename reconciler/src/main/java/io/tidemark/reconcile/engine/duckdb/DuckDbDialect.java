@@ -2,6 +2,7 @@ package io.tidemark.reconcile.engine.duckdb;
 
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.OperationMapping;
 import io.tidemark.model.json.Checks;
 import io.tidemark.reconcile.engine.sql.ColumnKind;
 import io.tidemark.reconcile.engine.sql.ReconciliationSql;
@@ -158,11 +159,17 @@ final class DuckDbDialect implements SqlDialect {
   /**
    * Normalises raw rows and keeps the valid ones: the query behind {@code raw_versions}.
    *
+   * @param mapping the contract's operation mapping; null when the dataset only upserts
    * @param types the column types of {@code raw_src}
    * @param futureLimitMicros the latest valid timestamp marker (epoch microseconds)
    */
-  static Sql rawVersions(DatasetSpec spec, Map<String, String> types, long futureLimitMicros) {
-    Sql rows = new Sql().append("(").append(SQL.rawRows(spec, types, RAW_SOURCE)).append(")");
+  static Sql rawVersions(
+      DatasetSpec spec,
+      OperationMapping mapping,
+      Map<String, String> types,
+      long futureLimitMicros) {
+    Sql rows =
+        new Sql().append("(").append(SQL.rawRows(spec, mapping, types, RAW_SOURCE)).append(")");
     return SQL.rawVersions(spec, rows, futureLimitMicros);
   }
 

@@ -183,7 +183,8 @@ public final class DuckDbEngine implements ReconciliationEngine {
       throws SQLException {
     DatasetSpec spec = request.dataset();
     RawReadPlan plan = RawReadPlan.of(request);
-    RawFiles.Listing listing = RawFiles.list(spec.raw(), plan.fromDate(), plan.arrivedSince());
+    RawFiles.Listing listing =
+        RawFiles.list(request.contract(), plan.fromDate(), plan.arrivedSince());
     for (StrayEntry stray : listing.strays()) {
       LOG.warn("Not reading {} of dataset {}: {}", stray.path(), spec.name(), stray.problem());
     }
@@ -210,7 +211,9 @@ public final class DuckDbEngine implements ReconciliationEngine {
     Map<String, String> types = columnTypes(c, "raw_src");
     // A FULL reconciliation streams every raw version through a few passes; a WINDOW keeps its
     // few versions in a table.
-    Sql versions = DuckDbDialect.rawVersions(spec, types, micros(request.futureLimit()));
+    Sql versions =
+        DuckDbDialect.rawVersions(
+            spec, request.contract().operation(), types, micros(request.futureLimit()));
     if (request.mode() == ReconciliationMode.FULL) {
       createView(c, "raw_versions", versions);
     } else {

@@ -2,6 +2,7 @@ package io.tidemark.reconcile.engine.sql;
 
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.OperationMapping;
 import io.tidemark.model.contract.RawKeys;
 import io.tidemark.model.contract.VersionOrder;
 import io.tidemark.reconcile.kernel.EngineException;
@@ -22,8 +23,8 @@ import java.util.Optional;
  * <ul>
  *   <li>{@code raw_versions(key, marker, is_delete, row_hash, src, [src_ord, pos,] part_date)}:
  *       valid raw rows only under the contract (every key valid per {@link RawKeys}, a parseable
- *       change marker, an operation of {@code U}, {@code D} or null, or no operation column at all,
- *       a timestamp marker no later than the future limit);
+ *       change marker, an operation the contract's mapping names or null, or no operation column, a
+ *       timestamp marker no later than the future limit);
  *   <li>{@code curated_rows(key, marker, row_hash)}: the curated table's live rows;
  *   <li>{@code expected}: each key's winning version up to the window end ({@link #expected});
  *       {@code in_flight}: keys changed again after it; {@code checked}: the keys compared; {@code
@@ -146,22 +147,33 @@ public final class ReconciliationSql {
     return "CAST(" + expr + " AS VARCHAR)";
   }
 
-  /** {@code is_delete} and {@code op_ok} of a row, each followed by a comma. */
-  private Sql operation(DatasetSpec spec, Map<String, String> types) {
-    String op = spec.operationColumn();
-    if (op == null || !types.containsKey(op.toLowerCase(Locale.ROOT))) {
-      // No file of the batch has the optional operation column: every row is an upsert.
+  /**
+   * {@code is_delete} and {@code op_ok} of a row, each followed by a comma, from the contract's
+   * operation mapping: a value the mapping lists as a delete deletes, one it lists as an upsert (or
+   * NULL, as in a file without the column) upserts, any other value makes the row invalid (the job
+   * quarantines it as UNKNOWN_OPERATION). Every value is a bound parameter.
+   *
+   * @param mapping the contract's mapping; null when the dataset only upserts
+   */
+  private Sql operation(OperationMapping mapping, Map<String, String> types) {
+    if (mapping == null || !types.containsKey(mapping.column().toLowerCase(Locale.ROOT))) {
+      // No file of the batch has the optional operation column (a DMS full load): upserts only.
       return new Sql().append("false AS is_delete, true AS op_ok, ");
     }
-    String opText = text(d.column(op));
-    return new Sql()
-        .append("coalesce(" + opText + " = ")
-        .param(DatasetSpec.OPERATION_DELETE)
-        .append(", false) AS is_delete, (" + opText + " IS NULL OR " + opText + " IN (")
-        .param(DatasetSpec.OPERATION_UPSERT)
-        .append(", ")
-        .param(DatasetSpec.OPERATION_DELETE)
-        .append(")) AS op_ok, ");
+    String opText = text(d.column(mapping.column()));
+    Sql sql = new Sql().append("coalesce(" + opText + " IN (");
+    values(sql, mapping.delete());
+    sql.append("), false) AS is_delete, (" + opText + " IS NULL OR " + opText + " IN (");
+    List<String> known = new ArrayList<>(mapping.upsert());
+    known.addAll(mapping.delete());
+    values(sql, known);
+    return sql.append(")) AS op_ok, ");
+  }
+
+  private static void values(Sql sql, List<String> values) {
+    for (int i = 0; i < values.size(); i++) {
+      sql.append(i == 0 ? "" : ", ").param(values.get(i));
+    }
   }
 
   // ---- the canonical rows ----
@@ -175,8 +187,13 @@ public final class ReconciliationSql {
    */
   public record RawSource(String from, String partitionDate, Optional<String> fileOrdinal) {}
 
-  /** Every raw row in canonical form, with whether its key ({@code key_ok}) and op are valid. */
-  public Sql rawRows(DatasetSpec spec, Map<String, String> types, RawSource source) {
+  /**
+   * Every raw row in canonical form, with whether its key ({@code key_ok}) and op are valid.
+   *
+   * @param mapping the contract's operation mapping; null when the dataset only upserts
+   */
+  public Sql rawRows(
+      DatasetSpec spec, OperationMapping mapping, Map<String, String> types, RawSource source) {
     Sql sql =
         new Sql()
             .append("SELECT ")
@@ -184,7 +201,7 @@ public final class ReconciliationSql {
             .append(" AS key, ")
             .append(marker(spec, types))
             .append(" AS marker, ")
-            .append(operation(spec, types))
+            .append(operation(mapping, types))
             .append(rowHash(spec, types))
             .append(" AS row_hash, " + d.fileColumn() + " AS src, ");
     if (exactWinner) {

@@ -1,0 +1,104 @@
+package io.tidemark.reconcile.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.model.config.RuleKind;
+import io.tidemark.model.report.ReconciliationMode;
+import io.tidemark.model.report.ReconciliationReport;
+import io.tidemark.model.report.ReconciliationStatus;
+import io.tidemark.model.report.RuleResult;
+import io.tidemark.model.report.RuleStatus;
+import io.tidemark.reconcile.fixtures.OrdersScenario;
+import io.tidemark.reconcile.fixtures.OrdersScenario.Line;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A DMS orders dataset, declared only by its contract file, reconciled on DuckDB against a real
+ * Iceberg table: a composite key (string + int), a decimal, a date, a boolean, a sequence marker,
+ * DMS's {@code Op} values I/U/D mapped by the contract, and a full load without the Op column.
+ */
+class TestDmsOrders {
+  private static final Instant NOW = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+
+  @TempDir Path dir;
+
+  private static ReconciliationReport reconcile(OrdersScenario s) {
+    return Reconciler.builder(s.stateRoot)
+        .dataset(s.contract(), s.catalog())
+        .clock(Clock.fixed(NOW, ZoneOffset.UTC))
+        .build()
+        .run("orders", ReconciliationMode.FULL, null, null, "test");
+  }
+
+  private static Map<RuleKind, RuleResult> byKind(ReconciliationReport r) {
+    return r.results().stream().collect(Collectors.toMap(RuleResult::kind, Function.identity()));
+  }
+
+  @Test
+  void curatedEqualToTheFullLoadAndItsChangesPasses() throws Exception {
+    ReconciliationReport r = reconcile(OrdersScenario.create(dir, NOW, OrdersScenario.EXPECTED));
+    assertThat(r.results())
+        .as("%s", r.results())
+        .allSatisfy(x -> assertThat(x.status()).as(x.ruleId()).isEqualTo(RuleStatus.PASS));
+    assertThat(r.status()).isEqualTo(ReconciliationStatus.PASSED);
+  }
+
+  @Test
+  void anAlteredAmountFailsValueMismatchesNamingTheWholeKey() throws Exception {
+    List<Line> curated = new ArrayList<>(OrdersScenario.EXPECTED);
+    // One cent off: a float rounding could hide it, an exact decimal comparison cannot.
+    curated.set(2, new Line("O-2", 1, "99.98", "2026-03-02", false, 3));
+    Map<RuleKind, RuleResult> r = byKind(reconcile(OrdersScenario.create(dir, NOW, curated)));
+    assertThat(r.get(RuleKind.VALUE_MISMATCHES).status()).isEqualTo(RuleStatus.FAIL);
+    assertThat(r.get(RuleKind.VALUE_MISMATCHES).sampleKeys()).containsExactly("O-2|1");
+    assertThat(r.get(RuleKind.MISSING_KEYS).status()).isEqualTo(RuleStatus.PASS);
+  }
+
+  @Test
+  void aDroppedLineFailsMissingKeysNamingTheWholeKey() throws Exception {
+    List<Line> curated = new ArrayList<>(OrdersScenario.EXPECTED);
+    curated.remove(1);
+    Map<RuleKind, RuleResult> r = byKind(reconcile(OrdersScenario.create(dir, NOW, curated)));
+    assertThat(r.get(RuleKind.MISSING_KEYS).status()).isEqualTo(RuleStatus.FAIL);
+    assertThat(r.get(RuleKind.MISSING_KEYS).sampleKeys()).containsExactly("O-1|2");
+    assertThat(r.get(RuleKind.UNEXPECTED_KEYS).status())
+        .as("the deleted O-3|1 is expected absent")
+        .isEqualTo(RuleStatus.PASS);
+  }
+
+  @Test
+  void aStrayFileFailsUnprocessedFilesAndIsNamedByCountMatch() throws Exception {
+    OrdersScenario s = OrdersScenario.create(dir, NOW, OrdersScenario.EXPECTED);
+    Files.writeString(s.raw.resolve("orders-export.csv"), "order_id,line_nr\nO-9,1\n");
+    Map<RuleKind, RuleResult> r = byKind(reconcile(s));
+    RuleResult unprocessed = r.get(RuleKind.UNPROCESSED_FILES);
+    assertThat(unprocessed.status()).isEqualTo(RuleStatus.FAIL);
+    assertThat(unprocessed.reason()).contains("orders-export.csv");
+    assertThat(r.get(RuleKind.COUNT_MATCH).reason()).contains("orders-export.csv");
+  }
+
+  @Test
+  void anOperationTheMappingDoesNotNameIsNotAnUpsert() throws Exception {
+    OrdersScenario s = OrdersScenario.create(dir, NOW, OrdersScenario.EXPECTED);
+    // "X" is no value of the contract's mapping: the job quarantines such a row, so it is no
+    // version of O-5|1, and curated lacking it is right.
+    s.rawFile(
+        "20260309-130000000.parquet",
+        "SELECT * FROM (VALUES ('X', 'O-5', 1, 1.00, DATE '2026-03-09', true, 8))"
+            + " t(\"Op\", order_id, line_nr, amount, order_date, paid, change_seq)");
+    Map<RuleKind, RuleResult> r = byKind(reconcile(s));
+    assertThat(r.get(RuleKind.MISSING_KEYS).status()).isEqualTo(RuleStatus.PASS);
+  }
+}
