@@ -36,7 +36,7 @@ public class InvalidConfigException extends IllegalArgumentException {
         key, cause, "Cannot start the reconciler: " + cause.getMessage());
   }
 
-  /** The offending key, e.g. {@code tidemark.datasets.customers.key-columns[0]}. */
+  /** The offending key, e.g. {@code tidemark.api-keys[0]} or {@code tidemark.contract}. */
   public String key() {
     return key;
   }

@@ -30,9 +30,10 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * The validated form of {@link TidemarkConfig}: every dataset turned into the shared contract's
- * records. Any value that breaks the contract fails with an {@link InvalidConfigException} naming
- * the full key, e.g. {@code tidemark.datasets.customers.key-columns[0]}.
+ * The validated form of {@link TidemarkConfig}: every dataset of the dataset contract ({@code
+ * tidemark.contract}) with its catalog and engine. A service value that cannot work fails with an
+ * {@link InvalidConfigException} naming the full key, e.g. {@code tidemark.api-keys[0]}; a contract
+ * that cannot load, with the contract's file, key and value.
  *
  * @param stateRoot where reports live: a local folder or {@code s3://bucket/prefix}; a relative
  *     local folder is made absolute at start, as are a relative raw location and catalog warehouse

@@ -1,7 +1,6 @@
 package io.tidemark.reconcile.rest;
 
 import io.tidemark.model.config.DatasetSpec;
-import io.tidemark.model.contract.athena.AthenaRawTables;
 import io.tidemark.reconcile.config.ReconciledDataset;
 import io.tidemark.reconcile.config.TidemarkConfig;
 import io.tidemark.reconcile.engine.athena.RawTable;
@@ -9,7 +8,6 @@ import io.tidemark.reconcile.report.RunReportSource;
 import io.tidemark.reconcile.service.InvalidRequestException;
 import io.tidemark.reconcile.service.ReconciliationService;
 import io.tidemark.reconcile.service.UnknownDatasetException;
-import io.tidemark.reconcile.storage.IcebergTables;
 import io.tidemark.reconcile.storage.QuarantineCounts;
 import io.tidemark.reconcile.storage.RawFiles;
 import jakarta.ws.rs.GET;
@@ -25,8 +23,6 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.List;
-import java.util.Map;
-import org.apache.iceberg.catalog.Catalog;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -110,26 +106,14 @@ public class DatasetResource {
     if (d == null) {
       throw new UnknownDatasetException(dataset);
     }
-    DatasetSpec spec = d.spec();
-    Map<String, String> curatedTypes;
-    Map<String, String> keyTypes;
-    Catalog catalog = IcebergTables.catalog(d.catalog());
-    try {
-      org.apache.iceberg.Table curated = IcebergTables.load(catalog, spec.curatedTable());
-      curatedTypes = IcebergTables.contractTypes(curated);
-      keyTypes = service.rawKeyTypes(dataset, curated.io());
-    } finally {
-      IcebergTables.close(catalog);
-    }
-    String table = AthenaRawTables.readTable(d.contract()).name();
-    if (!table.contains(".") && config.athena().database().isPresent()) {
-      table = config.athena().database().get() + "." + table;
-    }
-    String location = spec.raw().location();
+    String location = d.contract().raw().location();
     if (!location.contains("://")) {
       location = RawFiles.localPath(location).toAbsolutePath().toUri().toString();
     }
-    return RawTable.athenaDdl(spec, curatedTypes, keyTypes, table, location, start) + ";\n";
+    // The contract's tables, as the stack creates them in Glue (AthenaRawTables): one for most
+    // layouts, two for DMS with date folders.
+    return RawTable.athenaDdl(
+        d.contract(), config.athena().database().orElse(null), location, start);
   }
 
   /**

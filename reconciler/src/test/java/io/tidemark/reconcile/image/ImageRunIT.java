@@ -59,6 +59,25 @@ class ImageRunIT {
   private static final Duration READY_WITHIN = Duration.ofSeconds(60);
   private static final Pattern STACK_FRAME = Pattern.compile("(?m)^\\s+at [\\w.$/<>]+\\(");
 
+  private static final String CONTRACT_KEY = "tidemark/tidemark.yaml";
+
+  /** The customers dataset over the lake's raw folder, as a deployment's contract declares it. */
+  private static final String CONTRACT =
+      "version: 1\n"
+          + "datasets:\n"
+          + "  customers:\n"
+          + "    raw: {location: 's3://"
+          + BUCKET
+          + "/raw/customers', layout: {kind: hive, column: ingest_date, date-format:"
+          + " yyyy-MM-dd}}\n"
+          + "    columns: {customer_id: string, customer_name: string, email: string,"
+          + " updated_at: timestamp, op: string}\n"
+          + "    key-columns: [customer_id]\n"
+          + "    compared-columns: [customer_name, email]\n"
+          + "    change-marker: {column: updated_at, type: timestamp}\n"
+          + "    operation: {column: op, upsert: [U], delete: [D]}\n"
+          + "    curated: {table: curated.customers}\n";
+
   private static MotoProcess moto;
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -75,6 +94,10 @@ class ImageRunIT {
     moto = MotoProcess.start();
     try (S3Client s3 = S3Clients.on(moto.endpoint())) {
       s3.createBucket(b -> b.bucket(BUCKET));
+      // The contract, where the stack's ContractKey puts it: the service reads it from S3.
+      s3.putObject(
+          b -> b.bucket(BUCKET).key(CONTRACT_KEY),
+          software.amazon.awssdk.core.sync.RequestBody.fromString(CONTRACT));
     }
   }
 
@@ -99,17 +122,15 @@ class ImageRunIT {
     // 0.0.0.0 in the template; loopback here, on a free port.
     env.put("QUARKUS_HTTP_HOST", "127.0.0.1");
     env.put("TIDEMARK_API_KEYS", API_KEY);
-    env.put("TIDEMARK_DATASETS_CUSTOMERS_RAW_LOCATION", "s3://" + BUCKET + "/raw/customers");
-    env.put("TIDEMARK_DATASETS_CUSTOMERS_CURATED_TABLE", "curated.customers");
-    env.put("TIDEMARK_DATASETS_CUSTOMERS_CATALOG_WAREHOUSE", "s3://" + BUCKET + "/warehouse");
-    env.put("TIDEMARK_DATASETS_CUSTOMERS_COMPARED_COLUMNS", "customer_name,email");
+    env.put("TIDEMARK_CONTRACT", "s3://" + BUCKET + "/" + CONTRACT_KEY);
+    env.put("TIDEMARK_CATALOG_WAREHOUSE", "s3://" + BUCKET + "/warehouse");
     // Test-only: a free port and every AWS endpoint on moto.
     env.put("QUARKUS_HTTP_PORT", String.valueOf(port));
     String endpoint = moto.endpoint().toString();
     env.put("TIDEMARK_ATHENA_ENDPOINT", endpoint);
-    env.put("TIDEMARK_DATASETS_CUSTOMERS_CATALOG_PROPERTIES_GLUE_ENDPOINT", endpoint);
-    env.put("TIDEMARK_DATASETS_CUSTOMERS_CATALOG_PROPERTIES_S3_ENDPOINT", endpoint);
-    env.put("TIDEMARK_DATASETS_CUSTOMERS_CATALOG_PROPERTIES_CLIENT_REGION", REGION);
+    env.put("TIDEMARK_CATALOG_PROPERTIES_GLUE_ENDPOINT", endpoint);
+    env.put("TIDEMARK_CATALOG_PROPERTIES_S3_ENDPOINT", endpoint);
+    env.put("TIDEMARK_CATALOG_PROPERTIES_CLIENT_REGION", REGION);
     env.put("AWS_ACCESS_KEY_ID", "testing");
     env.put("AWS_SECRET_ACCESS_KEY", "testing");
     env.put("AWS_EC2_METADATA_DISABLED", "true");

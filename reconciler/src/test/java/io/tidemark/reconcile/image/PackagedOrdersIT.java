@@ -119,7 +119,7 @@ class PackagedOrdersIT {
       assertThat(counts.path("byReason").path("NULL_KEY").asLong()).isEqualTo(2);
       assertThat(counts.path("byReason").path("MALFORMED_KEY").asLong()).isEqualTo(1);
 
-      // The raw table's DDL types the integer key as the raw file does, from its footer.
+      // The raw table's DDL types every column as the contract declares it.
       HttpResponse<String> ddl =
           HTTP.send(
               HttpRequest.newBuilder(base.resolve("/api/datasets/orders/raw-table-ddl"))
@@ -196,12 +196,27 @@ class PackagedOrdersIT {
     env.put("QUARKUS_HTTP_HOST", "127.0.0.1");
     env.put("QUARKUS_HTTP_PORT", String.valueOf(port));
     env.put("TIDEMARK_STATE_ROOT", warehouse.getParent().resolve("state").toString());
-    env.put("TIDEMARK_DATASETS_ORDERS_RAW_LOCATION", rawLocation.toString());
-    env.put("TIDEMARK_DATASETS_ORDERS_CURATED_TABLE", "curated.orders");
-    env.put("TIDEMARK_DATASETS_ORDERS_CATALOG_WAREHOUSE", warehouse.toString());
-    env.put("TIDEMARK_DATASETS_ORDERS_KEY_COLUMNS", "order_id,line_no");
-    env.put("TIDEMARK_DATASETS_ORDERS_COMPARED_COLUMNS", "amount,order_date");
-    env.put("TIDEMARK_DATASETS_ORDERS_CRON", "off");
+    // The dataset is the contract's; the service is told where the contract is.
+    Path contract =
+        Files.writeString(
+            warehouse.getParent().resolve("tidemark.yaml"),
+            "version: 1\n"
+                + "catalog: {warehouse: '"
+                + warehouse
+                + "'}\n"
+                + "datasets:\n"
+                + "  orders:\n"
+                + "    raw: {location: '"
+                + rawLocation
+                + "', layout: {kind: hive, column: ingest_date, date-format: yyyy-MM-dd}}\n"
+                + "    columns: {order_id: string, line_no: int, updated_at: timestamp,"
+                + " amount: 'decimal(12,2)', order_date: date}\n"
+                + "    key-columns: [order_id, line_no]\n"
+                + "    compared-columns: [amount, order_date]\n"
+                + "    change-marker: {column: updated_at, type: timestamp}\n"
+                + "    curated: {table: curated.orders}\n"
+                + "    reconcile: {schedule: \"off\"}\n");
+    env.put("TIDEMARK_CONTRACT", contract.toString());
     return pb.start();
   }
 

@@ -297,9 +297,11 @@ public class TestReconciliationApi {
             .asString();
     assertThat(ddl)
         .startsWith("CREATE EXTERNAL TABLE IF NOT EXISTS `customers_raw` (\n")
-        // Keys as text, the marker and compared columns typed as the curated table types them.
-        .contains("  `customer_id` string,\n", "  `updated_at` timestamp,\n")
-        .contains("  `customer_name` string,\n", "  `email` string\n")
+        // Every column of the contract at its declared type, in the contract's order: the table
+        // the stack creates in Glue (AthenaRawTables).
+        .contains(
+            "  `customer_id` string,\n  `customer_name` string,\n  `email` string,\n"
+                + "  `updated_at` timestamp,\n  `op` string\n")
         .contains(")\nPARTITIONED BY (`ingest_date` string)\nSTORED AS PARQUET\nLOCATION 'file:/")
         .contains("'projection.enabled' = 'true'")
         .contains("'projection.ingest_date.type' = 'date'")

@@ -101,4 +101,34 @@ class TestDmsOrders {
     Map<RuleKind, RuleResult> r = byKind(reconcile(s));
     assertThat(r.get(RuleKind.MISSING_KEYS).status()).isEqualTo(RuleStatus.PASS);
   }
+
+  /**
+   * A CDC file whose amount is a narrower decimal (the contract accepts it, as the job does) is
+   * read as the declared decimal(12,2): 25.1 is 25.10, the curated value, exactly.
+   */
+  @Test
+  void aNarrowerDecimalIsReadAsTheDeclaredDecimal() throws Exception {
+    List<Line> curated = new ArrayList<>(OrdersScenario.EXPECTED);
+    curated.set(3, new Line("O-4", 1, "0.00", "2026-03-09", false, 7));
+    OrdersScenario s = OrdersScenario.create(dir, NOW, curated);
+    Files.delete(s.raw.resolve("20260309-120000000.parquet"));
+    s.rawFile(
+        "20260309-120000000.parquet",
+        "SELECT * FROM (VALUES ('U', 'O-1', 2, 25.1, DATE '2026-03-01', true, 5),"
+            + " ('D', 'O-3', 1, 5.0, DATE '2026-03-03', true, 6),"
+            + " ('I', 'O-4', 1, 0.0, DATE '2026-03-09', false, 7))"
+            + " t(\"Op\", order_id, line_nr, amount, order_date, paid, change_seq)",
+        "DECIMAL(10,1)");
+    ReconciliationReport r =
+        Reconciler.builder(s.stateRoot)
+            .dataset(s.contract(), s.catalog())
+            .clock(Clock.fixed(NOW, ZoneOffset.UTC))
+            .build()
+            .run("orders", ReconciliationMode.FULL, null, null, "test");
+    Map<RuleKind, RuleResult> byKind = byKind(r);
+    assertThat(byKind.get(RuleKind.VALUE_MISMATCHES).status())
+        .as("%s", byKind.get(RuleKind.VALUE_MISMATCHES))
+        .isEqualTo(RuleStatus.PASS);
+    assertThat(byKind.get(RuleKind.COUNT_MATCH).status()).isEqualTo(RuleStatus.PASS);
+  }
 }

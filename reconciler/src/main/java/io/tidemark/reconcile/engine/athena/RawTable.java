@@ -2,6 +2,9 @@ package io.tidemark.reconcile.engine.athena;
 
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.DatasetContract;
+import io.tidemark.model.contract.athena.AthenaRawTable;
+import io.tidemark.model.contract.athena.AthenaRawTables;
 import io.tidemark.model.json.Checks;
 import io.tidemark.reconcile.kernel.EngineException;
 import java.time.LocalDate;
@@ -169,6 +172,66 @@ public final class RawTable {
         .append(partition)
         .append("}/'\n)")
         .toString();
+  }
+
+  /**
+   * Athena's DDL of a contract's raw tables, as the stack creates them in Glue: the one definition
+   * of {@link AthenaRawTables} (the declared columns at their Hive types, in contract order, the
+   * layout's partition keys and projection), one statement per table, each ending in {@code ;}.
+   *
+   * @param contract the dataset contract
+   * @param database the Glue database the tables are in; null for unqualified names
+   * @param location the dataset's raw folder as Athena reads it
+   * @param projectionStart the oldest date folder a projected table reads
+   */
+  public static String athenaDdl(
+      DatasetContract contract, String database, String location, LocalDate projectionStart) {
+    StringBuilder out = new StringBuilder();
+    for (AthenaRawTable t : AthenaRawTables.tables(contract, location(location))) {
+      out.append(athenaDdl(t, database, projectionStart)).append(";\n");
+    }
+    return out.toString();
+  }
+
+  private static String athenaDdl(AthenaRawTable t, String database, LocalDate projectionStart) {
+    String name = database == null ? t.name() : database + "." + t.name();
+    StringBuilder ddl = new StringBuilder("CREATE EXTERNAL TABLE IF NOT EXISTS ");
+    ddl.append(backquoted(name)).append(" (\n");
+    List<Map.Entry<String, String>> cols = List.copyOf(t.columns().entrySet());
+    for (int i = 0; i < cols.size(); i++) {
+      ddl.append("  `")
+          .append(identifier(cols.get(i).getKey()))
+          .append("` ")
+          .append(hiveType(cols.get(i).getValue()))
+          .append(i + 1 < cols.size() ? ",\n" : "\n");
+    }
+    ddl.append(")\n");
+    if (t.partitioned()) {
+      ddl.append("PARTITIONED BY (");
+      List<String> keys = t.partitionKeyNames();
+      for (int i = 0; i < keys.size(); i++) {
+        ddl.append(i == 0 ? "`" : ", `")
+            .append(identifier(keys.get(i)))
+            .append("` ")
+            .append(AthenaRawTable.PARTITION_KEY_TYPE);
+      }
+      ddl.append(")\n");
+    }
+    ddl.append("STORED AS PARQUET\nLOCATION '").append(t.location()).append("/'");
+    Map<String, String> props = t.parameters(projectionStart);
+    if (!props.isEmpty()) {
+      ddl.append("\nTBLPROPERTIES (\n");
+      List<Map.Entry<String, String>> ps = List.copyOf(props.entrySet());
+      for (int i = 0; i < ps.size(); i++) {
+        ddl.append("  '")
+            .append(ps.get(i).getKey())
+            .append("' = '")
+            .append(ps.get(i).getValue().replace("'", "''"))
+            .append(i + 1 < ps.size() ? "',\n" : "'\n");
+      }
+      ddl.append(")");
+    }
+    return ddl.toString();
   }
 
   /**

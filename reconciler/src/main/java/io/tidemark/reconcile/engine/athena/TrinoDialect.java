@@ -3,7 +3,6 @@ package io.tidemark.reconcile.engine.athena;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.contract.DatasetSpecs;
-import io.tidemark.model.contract.OperationMapping;
 import io.tidemark.model.json.Checks;
 import io.tidemark.reconcile.engine.sql.ColumnKind;
 import io.tidemark.reconcile.engine.sql.ReconciliationSql;
@@ -234,7 +233,7 @@ public final class TrinoDialect implements SqlDialect {
     Sql cap = SQL.cap(spec.changeMarker().type(), b.window());
     return new Sql()
         .append("WITH raw_src AS (")
-        .append(rawSource(spec, contract.operation(), rawTable, rawTypes, scope))
+        .append(rawSource(contract, rawTable, rawTypes, scope))
         .append("), raw_versions AS (")
         .append(SQL.rawVersions(spec, new Sql().append("raw_src"), b.futureLimitMicros()))
         .append("), expected AS (")
@@ -256,19 +255,16 @@ public final class TrinoDialect implements SqlDialect {
 
   /** The raw rows a request reads: its partitions, and the late files of older ones by name. */
   private static Sql rawSource(
-      DatasetSpec spec,
-      OperationMapping mapping,
-      String rawTable,
-      Map<String, String> types,
-      RawScope scope) {
+      DatasetContract contract, String rawTable, Map<String, String> types, RawScope scope) {
+    DatasetSpec spec = DatasetSpecs.of(contract);
     ReconciliationSql.RawSource from =
         new ReconciliationSql.RawSource(
             quoteTable(rawTable), quote(spec.raw().partitionColumn()), Optional.empty());
-    Sql sql = new Sql().append(SQL.rawRows(spec, mapping, types, from));
+    Sql sql = new Sql().append(SQL.rawRows(contract, types, from));
     sql.append(" WHERE ").append(rawScope(spec, scope));
     if (!scope.lateFiles().isEmpty()) {
       sql.append(" UNION ALL ")
-          .append(SQL.rawRows(spec, mapping, types, from))
+          .append(SQL.rawRows(contract, types, from))
           .append(" WHERE ")
           .append(quote(spec.raw().partitionColumn()))
           .append(" IN (")

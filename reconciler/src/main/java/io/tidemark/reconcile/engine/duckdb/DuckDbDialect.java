@@ -2,7 +2,8 @@ package io.tidemark.reconcile.engine.duckdb;
 
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
-import io.tidemark.model.contract.OperationMapping;
+import io.tidemark.model.contract.DatasetContract;
+import io.tidemark.model.contract.DatasetSpecs;
 import io.tidemark.model.json.Checks;
 import io.tidemark.reconcile.engine.sql.ColumnKind;
 import io.tidemark.reconcile.engine.sql.ReconciliationSql;
@@ -159,18 +160,14 @@ final class DuckDbDialect implements SqlDialect {
   /**
    * Normalises raw rows and keeps the valid ones: the query behind {@code raw_versions}.
    *
-   * @param mapping the contract's operation mapping; null when the dataset only upserts
+   * @param contract the dataset contract
    * @param types the column types of {@code raw_src}
    * @param futureLimitMicros the latest valid timestamp marker (epoch microseconds)
    */
   static Sql rawVersions(
-      DatasetSpec spec,
-      OperationMapping mapping,
-      Map<String, String> types,
-      long futureLimitMicros) {
-    Sql rows =
-        new Sql().append("(").append(SQL.rawRows(spec, mapping, types, RAW_SOURCE)).append(")");
-    return SQL.rawVersions(spec, rows, futureLimitMicros);
+      DatasetContract contract, Map<String, String> types, long futureLimitMicros) {
+    Sql rows = new Sql().append("(").append(SQL.rawRows(contract, types, RAW_SOURCE)).append(")");
+    return SQL.rawVersions(DatasetSpecs.of(contract), rows, futureLimitMicros);
   }
 
   /** The curated table's live rows in canonical form: a view, read once per pass. */

@@ -4,6 +4,7 @@ import static io.tidemark.reconcile.engine.duckdb.DuckDbDialect.SQL;
 
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.contract.RawLayout.StrayEntry;
 import io.tidemark.model.json.Checks;
 import io.tidemark.model.report.ReconciliationMode;
@@ -189,7 +190,8 @@ public final class DuckDbEngine implements ReconciliationEngine {
       LOG.warn("Not reading {} of dataset {}: {}", stray.path(), spec.name(), stray.problem());
     }
     List<ExcludedFile> excluded = new ArrayList<>();
-    List<RawFiles.RawFile> files = readable(c, spec, listing.files(), tableTypes, excluded);
+    List<RawFiles.RawFile> files =
+        readable(c, request.contract(), listing.files(), tableTypes, excluded);
     try (Statement s = c.createStatement()) {
       s.execute(DuckDbFiles.createFileTable("raw_files"));
       if (files.isEmpty()) {
@@ -212,8 +214,7 @@ public final class DuckDbEngine implements ReconciliationEngine {
     // A FULL reconciliation streams every raw version through a few passes; a WINDOW keeps its
     // few versions in a table.
     Sql versions =
-        DuckDbDialect.rawVersions(
-            spec, request.contract().operation(), types, micros(request.futureLimit()));
+        DuckDbDialect.rawVersions(request.contract(), types, micros(request.futureLimit()));
     if (request.mode() == ReconciliationMode.FULL) {
       createView(c, "raw_versions", versions);
     } else {
@@ -233,20 +234,20 @@ public final class DuckDbEngine implements ReconciliationEngine {
    */
   private static List<RawFiles.RawFile> readable(
       Connection c,
-      DatasetSpec spec,
+      DatasetContract contract,
       List<RawFiles.RawFile> listed,
       Map<String, String> tableTypes,
       List<ExcludedFile> excluded) {
     List<RawFiles.RawFile> files = new ArrayList<>();
     for (RawFiles.RawFile f : listed) {
-      ExcludedFile problem = RawFileCheck.check(c, spec, f.path(), tableTypes);
+      ExcludedFile problem = RawFileCheck.check(c, contract, f.path(), tableTypes);
       if (problem == null) {
         files.add(f);
       } else {
         LOG.warn(
             "Excluding raw file {} of dataset {}: {} ({})",
             f.path(),
-            spec.name(),
+            contract.name(),
             problem.reason(),
             problem.detail());
         excluded.add(problem);

@@ -1,6 +1,6 @@
 package io.tidemark.reconcile.engine.duckdb;
 
-import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.contract.RawSchema;
 import io.tidemark.model.contract.ReasonCode;
 import io.tidemark.reconcile.engine.ExcludedFile;
@@ -10,7 +10,6 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -27,14 +26,15 @@ final class RawFileCheck {
    * curated table's types, which compared columns must keep.
    */
   static ExcludedFile check(
-      Connection c, DatasetSpec spec, String path, Map<String, String> tableTypes) {
+      Connection c, DatasetContract contract, String path, Map<String, String> tableTypes) {
     List<RawSchema.Column> columns = new ArrayList<>();
     try (PreparedStatement ps = DuckDbFiles.probeParquet(path).prepare(c);
         ResultSet rs = ps.executeQuery()) {
       ResultSetMetaData md = rs.getMetaData();
       for (int i = 1; i <= md.getColumnCount(); i++) {
         String type = md.getColumnTypeName(i).toUpperCase(Locale.ROOT);
-        columns.add(new RawSchema.Column(md.getColumnName(i), kind(type), type));
+        // Named as Spark SQL names types, as the job checks a file against the contract.
+        columns.add(new RawSchema.Column(md.getColumnName(i), kind(type), contractType(type)));
       }
       // DuckDB renames a column whose name repeats another's in another case (EMAIL -> EMAIL_1):
       // the file's own names come from its Parquet schema.
@@ -54,12 +54,9 @@ final class RawFileCheck {
     } catch (SQLException | RuntimeException e) {
       return new ExcludedFile(path, ReasonCode.UNREADABLE_FILE, firstLine(e));
     }
-    RawSchema.Problem problem = RawSchema.check(spec, columns);
-    if (problem == null) {
-      Map<String, String> fileTypes = new LinkedHashMap<>();
-      columns.forEach(col -> fileTypes.put(col.name(), contractType(col.typeName())));
-      problem = RawSchema.checkCompared(spec, fileTypes, tableTypes);
-    }
+    // The job's own check: every declared column there, of a type its declaration accepts (an int
+    // into a long, a narrower decimal into a wider one), so both halves read the same files.
+    RawSchema.Problem problem = RawSchema.check(contract, columns);
     return problem == null ? null : new ExcludedFile(path, problem.reason(), problem.detail());
   }
 

@@ -2,6 +2,9 @@ package io.tidemark.reconcile.engine.sql;
 
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.ColumnType;
+import io.tidemark.model.contract.DatasetContract;
+import io.tidemark.model.contract.DatasetSpecs;
 import io.tidemark.model.contract.OperationMapping;
 import io.tidemark.model.contract.RawKeys;
 import io.tidemark.model.contract.VersionOrder;
@@ -126,12 +129,48 @@ public final class ReconciliationSql {
    * hash alike on both sides; a collision would hide one mismatch.
    */
   public String rowHash(DatasetSpec spec, Map<String, String> types) {
+    return rowHash(spec, types, Map.of());
+  }
+
+  /**
+   * {@link #rowHash} of raw values read as their declared types: a compared column the contract
+   * declares a decimal, date, boolean, int or long is cast to that type first ({@code TRY_CAST},
+   * the same text in DuckDB and Trino), so a file's narrower decimal or int-for-long hashes as the
+   * curated table's declared column does, exactly, on both engines.
+   *
+   * @param declared the contract's column types; a column it lacks is hashed as read
+   */
+  public String rowHash(
+      DatasetSpec spec, Map<String, String> types, Map<String, ColumnType> declared) {
     List<String> parts = new ArrayList<>();
     for (String col : spec.comparedColumns()) {
       String type = requireColumn(types, col, "compared");
-      parts.add("coalesce(" + normalised(d.column(col), d.kind(type)) + ", " + NULL_TOKEN + ")");
+      String cast = castType(declared.get(col));
+      String value =
+          cast == null
+              ? normalised(d.column(col), d.kind(type))
+              : text("TRY_CAST(" + d.column(col) + " AS " + cast + ")");
+      parts.add("coalesce(" + value + ", " + NULL_TOKEN + ")");
     }
     return d.hash(parts);
+  }
+
+  /**
+   * The SQL type a raw value is read as, written alike in DuckDB and Trino; null for types read as
+   * they are (text, and timestamps, whose precision and zone {@link SqlDialect#epochMicros} owns).
+   */
+  static String castType(ColumnType t) {
+    if (t == null) {
+      return null;
+    }
+    return switch (t.kind()) {
+      case DECIMAL -> "DECIMAL(" + t.precision() + ", " + t.scale() + ")";
+      case DATE -> "DATE";
+      case BOOLEAN -> "BOOLEAN";
+      case INT -> "INTEGER";
+      case LONG -> "BIGINT";
+      default -> null;
+    };
   }
 
   private String normalised(String c, ColumnKind kind) {
@@ -188,12 +227,12 @@ public final class ReconciliationSql {
   public record RawSource(String from, String partitionDate, Optional<String> fileOrdinal) {}
 
   /**
-   * Every raw row in canonical form, with whether its key ({@code key_ok}) and op are valid.
-   *
-   * @param mapping the contract's operation mapping; null when the dataset only upserts
+   * Every raw row in canonical form, with whether its key ({@code key_ok}) and op are valid: op
+   * from the contract's operation mapping, compared values read as their declared types.
    */
-  public Sql rawRows(
-      DatasetSpec spec, OperationMapping mapping, Map<String, String> types, RawSource source) {
+  public Sql rawRows(DatasetContract contract, Map<String, String> types, RawSource source) {
+    DatasetSpec spec = DatasetSpecs.of(contract);
+    OperationMapping mapping = contract.operation();
     Sql sql =
         new Sql()
             .append("SELECT ")
@@ -202,7 +241,7 @@ public final class ReconciliationSql {
             .append(marker(spec, types))
             .append(" AS marker, ")
             .append(operation(mapping, types))
-            .append(rowHash(spec, types))
+            .append(rowHash(spec, types, contract.columns()))
             .append(" AS row_hash, " + d.fileColumn() + " AS src, ");
     if (exactWinner) {
       sql.append(source.fileOrdinal().orElseThrow() + " AS src_ord, ")

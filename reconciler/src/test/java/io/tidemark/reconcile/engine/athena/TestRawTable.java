@@ -83,4 +83,71 @@ class TestRawTable {
         .isInstanceOf(RuntimeException.class)
         .hasMessageContaining("identifier");
   }
+
+  private static io.tidemark.model.contract.DatasetContract orders(
+      io.tidemark.model.contract.layout.Layout layout) {
+    return io.tidemark.model.contract.DatasetContract.builder("orders")
+        .raw("s3://lake/dms/orders", layout)
+        .column("Op", io.tidemark.model.contract.ColumnType.STRING)
+        .column("order_id", io.tidemark.model.contract.ColumnType.STRING)
+        .column("line_nr", io.tidemark.model.contract.ColumnType.INT)
+        .column("amount", io.tidemark.model.contract.ColumnType.decimal(12, 2))
+        .column("change_seq", io.tidemark.model.contract.ColumnType.LONG)
+        .keyColumns("order_id", "line_nr")
+        .comparedColumns("amount")
+        .changeMarker("change_seq", io.tidemark.model.config.ChangeMarkerType.LONG)
+        .operation("Op", java.util.List.of("I", "U"), java.util.List.of("D"))
+        .curated("curated.orders")
+        .build();
+  }
+
+  /** The reconciler's DDL of a contract is the shared definition's, for every layout. */
+  @Test
+  void theContractsDdlFollowsItsLayout() {
+    String flat =
+        RawTable.athenaDdl(
+            orders(new io.tidemark.model.contract.layout.Layout.Dms(null)),
+            "tidemark",
+            "s3://lake/dms/orders/",
+            START);
+    assertThat(flat)
+        .isEqualTo(
+            "CREATE EXTERNAL TABLE IF NOT EXISTS `tidemark`.`orders_raw` (\n"
+                + "  `op` string,\n  `order_id` string,\n  `line_nr` int,\n"
+                + "  `amount` decimal(12,2),\n  `change_seq` bigint\n)\n"
+                + "STORED AS PARQUET\nLOCATION 's3://lake/dms/orders/';\n");
+
+    String dated =
+        RawTable.athenaDdl(
+            orders(
+                new io.tidemark.model.contract.layout.Layout.Dms(
+                    new io.tidemark.model.contract.layout.DateFolders("YYYY/MM/DD"))),
+            null,
+            "s3://lake/dms/orders",
+            START);
+    assertThat(dated.split(";\n"))
+        .hasSize(2)
+        .satisfiesExactly(
+            cdc ->
+                assertThat(cdc)
+                    .startsWith("CREATE EXTERNAL TABLE IF NOT EXISTS `orders_raw` (")
+                    .contains("PARTITIONED BY (`folder_date` string)")
+                    .contains("'projection.folder_date.format' = 'yyyy/MM/dd'")
+                    .contains("'projection.folder_date.range' = '2025/06/01,NOW+1DAYS'")
+                    .contains(
+                        "'storage.location.template' = 's3://lake/dms/orders/${folder_date}/'"),
+            all ->
+                assertThat(all)
+                    .startsWith("CREATE EXTERNAL TABLE IF NOT EXISTS `orders_raw_all` (")
+                    .doesNotContain("PARTITIONED BY"));
+
+    assertThat(
+            RawTable.athenaDdl(
+                orders(io.tidemark.model.contract.layout.Layout.Dated.datePath("YYYY/MM/DD/HH")),
+                null,
+                "s3://lake/firehose/orders",
+                START))
+        .contains("PARTITIONED BY (`folder_date` string, `folder_hour` string)")
+        .contains("'projection.folder_hour.type' = 'integer'");
+  }
 }

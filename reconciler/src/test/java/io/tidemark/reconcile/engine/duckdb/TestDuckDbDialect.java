@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
-import io.tidemark.model.contract.OperationMapping;
 import io.tidemark.model.json.InvalidDocumentException;
 import io.tidemark.reconcile.engine.sql.ReconciliationSql;
 import io.tidemark.reconcile.engine.sql.Sql;
@@ -49,8 +48,8 @@ class TestDuckDbDialect {
 
     Sql raw =
         DuckDbDialect.rawVersions(
-            DatasetSpec.customers("/raw", "curated.customers"),
-            new OperationMapping("op", List.of("U"), List.of("D")),
+            io.tidemark.reconcile.fixtures.Contracts.customers(
+                "customers", "/raw", "curated.customers"),
             Map.of(
                 "customer_id", "VARCHAR",
                 "customer_name", "VARCHAR",
