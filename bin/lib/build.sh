@@ -7,7 +7,7 @@ jvm_opts_file=$build_dir/demo.jvm-options
 
 needs_build() {
   [ -f "$classpath_file" ] && [ -f "$jvm_opts_file" ] || return 0
-  [ -n "$(find pom.xml metrics-model ingest-job reconciler src/test/pom.xml src/test/java src/test/resources \
+  [ -n "$(find pom.xml metrics-model ingest-job reconciler examples src/test/pom.xml src/test/java src/test/resources \
       \( -path '*/target' -prune \) -o -type f -newer "$classpath_file" -print 2>/dev/null | head -1)" ]
 }
 

@@ -4,7 +4,7 @@ import io.tidemark.e2e.Pipeline;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.run.IngestJob;
 import io.tidemark.ingest.run.IngestOutcome;
-import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.report.IngestMode;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
@@ -337,7 +337,8 @@ public final class BenchMain {
 
   /** A full refresh into a table of its own, with its own state root, over the same raw layer. */
   private static IngestSettings fullRefresh(Pipeline pipeline, Path dir) throws IOException {
-    DatasetSpec fullSpec = pipeline.spec().withCuratedTable(Pipeline.CURATED_TABLE + "_full");
+    DatasetContract fullSpec =
+        pipeline.contract().withCuratedTable(Pipeline.CURATED_TABLE + "_full");
     Path state = Files.createDirectories(dir.resolve("state-full"));
     return IngestSettings.of(fullSpec, pipeline.catalog(), state.toString())
         .withMode(IngestMode.FULL_REFRESH);

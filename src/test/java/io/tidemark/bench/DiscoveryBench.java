@@ -1,10 +1,11 @@
 package io.tidemark.bench;
 
+import io.tidemark.e2e.Contracts;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.discovery.PartitionLister;
 import io.tidemark.ingest.run.IngestJob;
 import io.tidemark.model.config.CatalogSpec;
-import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
 import java.io.IOException;
@@ -49,7 +50,7 @@ final class DiscoveryBench {
   static Result run(SparkSession spark, CatalogSpec catalog, Path dir, int days) throws Exception {
     Path raw = dir.resolve("raw");
     Path state = Files.createDirectories(dir.resolve("state"));
-    DatasetSpec spec = DatasetSpec.customers(raw.toString(), "curated.history_" + days);
+    DatasetContract spec = Contracts.customers(raw.toString(), "curated.history_" + days);
     IngestSettings settings = IngestSettings.of(spec, catalog, state.toString());
     try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
         Statement s = db.createStatement()) {
@@ -73,7 +74,7 @@ final class DiscoveryBench {
           new PartitionLister(
               spark.sparkContext().hadoopConfiguration(),
               raw.toString(),
-              spec.raw().partitionColumn());
+              io.tidemark.model.contract.DatasetSpecs.partitionColumn(spec.raw().layout()));
       long l0 = System.nanoTime();
       lister.filesFrom(from);
       listings.add(Duration.ofNanos(System.nanoTime() - l0));

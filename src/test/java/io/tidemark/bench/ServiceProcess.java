@@ -71,11 +71,8 @@ final class ServiceProcess implements AutoCloseable {
         List.of(
             "-Dquarkus.http.port=" + port,
             "-Dtidemark.state-root=" + pipelineRoot.resolve("state"),
-            "-Dtidemark.datasets.customers.raw.location=" + pipelineRoot.resolve("raw/customers"),
-            "-Dtidemark.datasets.customers.curated-table=curated.customers",
-            "-Dtidemark.datasets.customers.compared-columns=customer_name,email",
-            "-Dtidemark.datasets.customers.catalog.warehouse=" + pipelineRoot.resolve("warehouse"),
-            "-Dtidemark.datasets.customers.cron=off",
+            // The pipeline's own contract file: the datasets, their raw folders and the catalog.
+            "-Dtidemark.contract=" + pipelineRoot.resolve("tidemark.yaml"),
             "-jar",
             cds ? APP.getFileName().toString() : APP.toAbsolutePath().toString()));
     ProcessBuilder pb =

@@ -1,9 +1,10 @@
 package io.tidemark.bench;
 
+import io.tidemark.e2e.Contracts;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.run.IngestJob;
 import io.tidemark.model.config.CatalogSpec;
-import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
 import java.nio.file.Files;
@@ -41,7 +42,7 @@ final class SmallFilesBench {
     Path raw = dir.resolve("raw");
     Path folder = Files.createDirectories(raw.resolve("ingest_date=" + DAY));
     Path state = Files.createDirectories(dir.resolve("state"));
-    DatasetSpec spec = DatasetSpec.customers(raw.toString(), "curated.small_files_" + files);
+    DatasetContract spec = Contracts.customers(raw.toString(), "curated.small_files_" + files);
     IngestSettings settings = IngestSettings.of(spec, catalog, state.toString());
     long g0 = System.nanoTime();
     try (Connection db = DriverManager.getConnection("jdbc:duckdb:");

@@ -165,7 +165,7 @@ public final class DemoMain {
           curated.size(), expected.size(), curated.equals(expected) ? "identical" : "DIFFERENT");
       out.printf(
           "Quarantined rows: %,d (table %s)%n",
-          pipeline.quarantinedCount(), pipeline.spec().quarantineTable());
+          pipeline.quarantinedCount(), pipeline.contract().quarantineTable());
       if (!curated.equals(expected)) {
         out.println("The curated table does not match the expected state: stopping.");
         return 1;
@@ -174,7 +174,7 @@ public final class DemoMain {
       out.println();
       out.println("== 3. Reconcile (DuckDB over raw Parquet and the curated Iceberg table)");
       ReconciliationReport clean =
-          pipeline.reconciler().run("customers", ReconciliationMode.FULL, null, null, "demo");
+          pipeline.reconciler().run(Pipeline.DATASET, ReconciliationMode.FULL, null, null, "demo");
       printReconciliation(clean);
       List<AlarmStatus> cleanAlarms = pipeline.reconciler().alarms();
       printAlarms(cleanAlarms);
@@ -197,7 +197,7 @@ public final class DemoMain {
       out.println("   bringing back " + resurrected.customerId() + ", which raw deleted");
       pipeline.damage(dropped, altered, resurrected);
       ReconciliationReport damaged =
-          pipeline.reconciler().run("customers", ReconciliationMode.FULL, null, null, "demo");
+          pipeline.reconciler().run(Pipeline.DATASET, ReconciliationMode.FULL, null, null, "demo");
       printReconciliation(damaged);
       List<AlarmStatus> alarms = pipeline.reconciler().alarms();
       printAlarms(alarms);
@@ -205,6 +205,7 @@ public final class DemoMain {
 
       out.println();
       out.println("== 5. Where everything is");
+      out.println("   dataset contract   " + pipeline.contractFile());
       out.println("   raw files          " + pipeline.rawRoot().resolve("customers"));
       out.println(
           "   Iceberg warehouse  "
@@ -214,9 +215,9 @@ public final class DemoMain {
               + ")");
       out.println(
           "   tables             "
-              + pipeline.spec().curatedTable()
+              + pipeline.contract().curatedTable()
               + ", "
-              + pipeline.spec().quarantineTable());
+              + pipeline.contract().quarantineTable());
       out.println("   ingest run reports " + pipeline.stateRoot().resolve("_runs"));
       out.println("   reconciliations    " + pipeline.stateRoot().resolve("_reconciliation"));
       out.println("   Look at them through the service (REST, history, alarms):");

@@ -6,9 +6,8 @@ import io.tidemark.ingest.kernel.FailurePoints;
 import io.tidemark.ingest.run.IngestJob;
 import io.tidemark.ingest.run.IngestOutcome;
 import io.tidemark.model.config.CatalogSpec;
-import io.tidemark.model.config.DatasetSpec;
-import io.tidemark.model.config.RuleKind;
-import io.tidemark.model.config.RuleSpec;
+import io.tidemark.model.contract.ContractFile;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.contract.IngestCommit;
 import io.tidemark.reconcile.service.Reconciler;
 import io.tidemark.reconcile.storage.IcebergTables;
@@ -23,18 +22,17 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The whole pipeline on its embedded default, in one folder: raw Parquet files, a local Iceberg
- * warehouse (JDBC catalog on SQLite), run and reconciliation reports under the state root. The
- * ingest job runs on a caller-owned local Spark session; the reconciler on DuckDB.
+ * The whole pipeline on its embedded default, in one folder: its contract file ({@code
+ * tidemark.yaml}, the demo's committed example, see {@link Contracts}), raw Parquet files, a local
+ * Iceberg warehouse (JDBC catalog on SQLite), run and reconciliation reports under the state root.
+ * The ingest job runs on a caller-owned local Spark session; the reconciler on DuckDB. Both read
+ * the dataset from the contract file, as a deployment does.
  */
 public final class Pipeline implements AutoCloseable {
   public static final String CURATED_TABLE = "curated.customers";
 
-  /**
-   * A daily export is fresh enough when its newest change is under three days old: the freshness
-   * rule's threshold for this dataset.
-   */
-  public static final double FRESHNESS_THRESHOLD_SECONDS = 3 * 86_400;
+  /** The demo's dataset, as its contract names it. */
+  public static final String DATASET = "customers";
 
   private static final java.time.format.DateTimeFormatter SPARK_TIMESTAMP =
       java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS")
@@ -44,20 +42,36 @@ public final class Pipeline implements AutoCloseable {
   private final Path rawRoot;
   private final Path warehouse;
   private final Path stateRoot;
-  private final DatasetSpec spec;
+  private final Path contractFile;
+  private final ContractFile contracts;
+  private final DatasetContract contract;
   private final CatalogSpec catalog;
   private final SparkSession spark;
   private final List<RawFile> landed = new ArrayList<>();
   private final RawWriter writer = new RawWriter();
   private Reconciler reconciler;
 
+  /** A pipeline of the demo's contract alone. */
   public Pipeline(Path root, SparkSession spark) {
+    this(root, spark, new String[0]);
+  }
+
+  /**
+   * A pipeline whose contract declares more datasets beside the demo's (blocks as under {@code
+   * datasets:}); they share its catalog, state root and reconciler.
+   */
+  public Pipeline(Path root, SparkSession spark, String... moreDatasets) {
     this.root = root.toAbsolutePath();
     this.rawRoot = this.root.resolve("raw");
     this.warehouse = this.root.resolve("warehouse");
     this.stateRoot = this.root.resolve("state");
-    this.spec = DatasetSpec.customers(rawRoot.resolve("customers").toString(), CURATED_TABLE);
-    this.catalog = CatalogSpec.localJdbc(warehouse.toString());
+    this.contractFile = Contracts.write(this.root, moreDatasets);
+    this.contracts = Contracts.load(contractFile);
+    this.contract = contracts.dataset(DATASET);
+    this.catalog =
+        contracts
+            .catalog()
+            .orElseThrow(() -> new IllegalStateException(contractFile + " declares no catalog"));
     this.spark = spark;
     try {
       Files.createDirectories(warehouse);
@@ -91,7 +105,12 @@ public final class Pipeline implements AutoCloseable {
   }
 
   public IngestSettings ingestSettings() {
-    return IngestSettings.of(spec, catalog, stateRoot.toString());
+    return ingestSettings(DATASET);
+  }
+
+  /** The job's settings for one dataset of the contract, as {@code --contract --dataset} gives. */
+  public IngestSettings ingestSettings(String dataset) {
+    return IngestSettings.of(contracts.dataset(dataset), catalog, stateRoot.toString());
   }
 
   /** One ingest run, with a failure hook (a simulated crash) or {@link FailurePoints#none()}. */
@@ -126,7 +145,7 @@ public final class Pipeline implements AutoCloseable {
 
   /** The rows the quarantine table holds. */
   public long quarantinedCount() {
-    return spark.table(catalog.name() + "." + spec.quarantineTable()).count();
+    return spark.table(catalog.name() + "." + contract.quarantineTable()).count();
   }
 
   /** Commits on the curated table's main history, whatever wrote them. */
@@ -163,17 +182,17 @@ public final class Pipeline implements AutoCloseable {
     return catalog.name() + "." + CURATED_TABLE;
   }
 
-  /** The reconciler for this pipeline: every rule, alarms from alerts/. */
+  /**
+   * The reconciler for this pipeline: one deployment serving every dataset of the contract, with
+   * the rules the contract gives them, alarms from alerts/.
+   */
   public Reconciler reconciler() {
     if (reconciler == null) {
-      List<RuleSpec> rules = new ArrayList<>();
-      for (RuleKind kind : RuleKind.values()) {
-        rules.add(
-            kind == RuleKind.FRESHNESS
-                ? new RuleSpec(null, kind, FRESHNESS_THRESHOLD_SECONDS, null, null, null)
-                : RuleSpec.of(kind));
+      Reconciler.Builder b = Reconciler.builder(stateRoot);
+      for (DatasetContract d : contracts.datasets().values()) {
+        b.dataset(d, catalog);
       }
-      reconciler = Reconciler.builder(stateRoot).dataset(spec, catalog, rules).build();
+      reconciler = b.build();
       reconciler.recover();
     }
     return reconciler;
@@ -226,8 +245,19 @@ public final class Pipeline implements AutoCloseable {
     return stateRoot;
   }
 
-  public DatasetSpec spec() {
-    return spec;
+  /** The demo dataset's contract. */
+  public DatasetContract contract() {
+    return contract;
+  }
+
+  /** A dataset's contract, by name. */
+  public DatasetContract contract(String dataset) {
+    return contracts.dataset(dataset);
+  }
+
+  /** The contract file both halves read. */
+  public Path contractFile() {
+    return contractFile;
   }
 
   public CatalogSpec catalog() {

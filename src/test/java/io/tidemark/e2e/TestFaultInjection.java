@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.e2e.trino.EngineAgreement;
 import io.tidemark.ingest.kernel.FailurePoints;
-import io.tidemark.model.config.RuleKind;
-import io.tidemark.model.config.RuleSpec;
 import io.tidemark.model.contract.IngestCommit;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
@@ -122,25 +120,10 @@ public class TestFaultInjection {
     return p;
   }
 
-  /**
-   * Every rule, at its default threshold; freshness at {@link
-   * Pipeline#FRESHNESS_THRESHOLD_SECONDS}.
-   */
-  public static List<RuleSpec> rules() {
-    List<RuleSpec> rules = new ArrayList<>();
-    for (RuleKind kind : RuleKind.values()) {
-      rules.add(
-          kind == RuleKind.FRESHNESS
-              ? new RuleSpec(null, kind, Pipeline.FRESHNESS_THRESHOLD_SECONDS, null, null, null)
-              : RuleSpec.of(kind));
-    }
-    return rules;
-  }
-
   /** A reconciler with a history of its own, so that no run carries over another's failure. */
   static Reconciler reconciler(Pipeline p, Path reports) {
     return Reconciler.builder(reports)
-        .dataset(p.spec(), p.catalog(), rules())
+        .dataset(p.contract(), p.catalog())
         .runReports(new LocalRunReports(p.stateRoot()))
         .build();
   }

@@ -52,6 +52,12 @@ import org.junit.jupiter.api.io.TempDir;
  * optional operation column, integer keys in the first file, text change markers, blank and
  * malformed keys, invalid markers and operations, a file with two columns differing only in case, a
  * file missing a contract column, and a stray folder.
+ *
+ * <p>A second dataset of the same contract file, {@code orders} in AWS DMS's layout, holds what a
+ * real table brings: a composite key (text and int), a decimal amount, a date, a sequence change
+ * marker, a full-load file without DMS's {@code Op} column, then CDC files whose {@code Op} is
+ * {@code I}, {@code U} or {@code D} (matched exactly: {@code u} and {@code X} are unknown), ties on
+ * the sequence between an update and a delete, and a key with a null part.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Tag("spark")
@@ -72,8 +78,9 @@ class TestRawContractAgreement {
   @BeforeAll
   static void ingestTwoDays() throws Exception {
     spark = Pipeline.localSpark(work);
-    pipeline = new Pipeline(work, spark);
+    pipeline = new Pipeline(work, spark, OrdersScenario.CONTRACT.replace("RAW", ORDERS_RAW));
     datasetRoot = pipeline.rawRoot().resolve("customers");
+    landOrders();
 
     // Day 0: sorts first with integer keys; odd names; no operation column; ties; invalid rows.
     copy(
@@ -149,6 +156,159 @@ class TestRawContractAgreement {
             + ts(M)
             + " AS updated_at, 'U' AS op");
     runs.add(ingest());
+    ordersRuns.add(ingestOrders());
+  }
+
+  // ---- orders, in DMS's layout ----
+
+  private static final String ORDERS = "orders";
+  private static final String ORDERS_RAW = "raw/sales/orders";
+  private static final List<IngestOutcome> ordersRuns = new ArrayList<>();
+
+  private static final String ORDER_COLUMNS =
+      " t(Op, order_id, line_nr, amount, order_date, paid, change_seq)";
+
+  private static String order(String op, String id, String line, String amount, long seq) {
+    return "("
+        + (op == null ? "CAST(NULL AS VARCHAR)" : "'" + op + "'")
+        + ", '"
+        + id
+        + "', "
+        + line
+        + ", "
+        + amount
+        + "::DECIMAL(12,2), DATE '2026-03-0"
+        + (seq % 9 + 1)
+        + "', "
+        + (seq % 2 == 0)
+        + ", "
+        + seq
+        + "::BIGINT)";
+  }
+
+  private static void landOrders() throws Exception {
+    Path root = work.resolve(ORDERS_RAW);
+    Files.createDirectories(root);
+    // The full load: no Op column; every row an upsert.
+    copy(
+        root.resolve("LOAD00000001.parquet"),
+        "SELECT order_id, line_nr::INTEGER AS line_nr, amount, order_date, paid, change_seq FROM"
+            + " (VALUES "
+            + String.join(
+                ", ",
+                order(null, "O-1", "1", "1234567.89", 10),
+                order(null, "O-1", "2", "0.01", 11),
+                order(null, "O-2", "1", "99999.99", 12),
+                order(null, "O-7", "1", "5.00", 13))
+            + ")"
+            + ORDER_COLUMNS);
+    Path day = root.resolve(D1.toString().replace('-', '/'));
+    Files.createDirectories(day);
+    copy(
+        day.resolve(D1.toString().replace("-", "") + "-060000001.parquet"),
+        "SELECT Op, order_id, line_nr::INTEGER AS line_nr, amount, order_date, paid, change_seq"
+            + " FROM (VALUES "
+            + String.join(
+                ", ",
+                order("U", "O-1", "1", "1234567.90", 20),
+                // A tie on the sequence: the delete wins on both sides.
+                order("U", "O-2", "1", "1.00", 30),
+                order("D", "O-2", "1", "1.00", 30),
+                order("I", "O-3", "1", "10.10", 31),
+                order("I", "O-3", "2", "10.20", 32),
+                order("X", "O-4", "1", "4.00", 33),
+                order("u", "O-5", "1", "5.00", 34),
+                order(null, "O-6", "1", "6.00", 35),
+                order("I", "O-8", "NULL", "8.00", 36),
+                order("D", "O-7", "1", "5.00", 37))
+            + ")"
+            + ORDER_COLUMNS);
+  }
+
+  private static IngestOutcome ingestOrders() {
+    IngestSettings settings =
+        pipeline
+            .ingestSettings(ORDERS)
+            .withMaxInvalidRatio(1.0)
+            .withClock(Clock.fixed(NOW, ZoneOffset.UTC));
+    return new IngestJob(spark, settings).run();
+  }
+
+  private static EngineRequest ordersRequest() {
+    return new EngineRequest(
+        pipeline.contract(ORDERS),
+        pipeline.catalog(),
+        ReconciliationMode.FULL,
+        null,
+        NOW,
+        NOW,
+        RuleSpec.SAMPLE_SIZE_MAX,
+        Duration.ofHours(1));
+  }
+
+  @Test
+  void dmsOrdersAgreeKeyByKeyWithCompositeKeysExactDecimalsAndMappedOperations() {
+    assertThat(ordersRuns)
+        .extracting(o -> o.report().status())
+        .as("%s", ordersRuns.stream().map(o -> o.report().error()).toList())
+        .containsExactly(IngestStatus.SUCCEEDED);
+
+    Map<String, Long> expectedLive = new TreeMap<>();
+    for (ExpectedVersion v : DuckDbEngine.rawView(ordersRequest()).expected()) {
+      if (!v.delete()) {
+        expectedLive.put(v.key(), v.marker());
+      }
+    }
+    Map<String, Long> curated = new TreeMap<>();
+    Map<String, java.math.BigDecimal> amounts = new TreeMap<>();
+    for (Row r :
+        spark
+            .sql(
+                "SELECT order_id, line_nr, change_seq, amount FROM "
+                    + pipeline.catalog().name()
+                    + ".curated.orders")
+            .collectAsList()) {
+      String key = r.getString(0) + "|" + r.get(1);
+      curated.put(key, r.getLong(2));
+      amounts.put(key, r.getDecimal(3));
+    }
+    assertThat(curated).isEqualTo(expectedLive);
+    // O-2 deleted on a tie, O-7 deleted, O-4 and O-5 unknown operations, O-8 without a line.
+    assertThat(curated)
+        .containsOnlyKeys("O-1|1", "O-1|2", "O-3|1", "O-3|2", "O-6|1")
+        .containsEntry("O-1|1", 20L);
+    assertThat(amounts)
+        .containsEntry("O-1|1", new java.math.BigDecimal("1234567.90"))
+        .containsEntry("O-1|2", new java.math.BigDecimal("0.01"));
+
+    Map<String, String> quarantined = new TreeMap<>();
+    for (Row r :
+        spark
+            .sql(
+                "SELECT get_json_object(original_values, '$.order_id'), reason FROM "
+                    + pipeline.catalog().name()
+                    + "."
+                    + pipeline.contract(ORDERS).quarantineTable())
+            .collectAsList()) {
+      quarantined.put(r.getString(0), r.getString(1));
+    }
+    assertThat(quarantined)
+        .isEqualTo(
+            Map.of("O-4", "UNKNOWN_OPERATION", "O-5", "UNKNOWN_OPERATION", "O-8", "NULL_KEY"));
+
+    ReconciliationReport report =
+        Reconciler.builder(work.resolve("orders-state"))
+            .dataset(pipeline.contract(ORDERS), pipeline.catalog())
+            .runReports(new io.tidemark.reconcile.report.LocalRunReports(pipeline.stateRoot()))
+            .clock(Clock.fixed(NOW, ZoneOffset.UTC))
+            .build()
+            .run(ORDERS, ReconciliationMode.FULL, null, null, "test");
+    assertThat(report.results())
+        .allSatisfy(
+            r ->
+                assertThat(r.status())
+                    .as("%s: %s", r.kind(), r.reason())
+                    .isEqualTo(RuleStatus.PASS));
   }
 
   @AfterAll
@@ -172,7 +332,7 @@ class TestRawContractAgreement {
 
   private static EngineRequest fullRequest() {
     return new EngineRequest(
-        pipeline.spec(),
+        pipeline.contract(),
         pipeline.catalog(),
         ReconciliationMode.FULL,
         null,
@@ -226,7 +386,7 @@ class TestRawContractAgreement {
   }
 
   @Test
-  void tiesResolveTheSameWayAndEveryRulePasses() {
+  void tiesResolveTheSameWayAndEveryRulePassesButTheStrayFolderFailsUnprocessedFiles() {
     Map<String, String> names = new TreeMap<>();
     for (Row r :
         spark
@@ -244,16 +404,29 @@ class TestRawContractAgreement {
 
     ReconciliationReport report =
         Reconciler.builder(pipeline.stateRoot())
-            .dataset(pipeline.spec(), pipeline.catalog(), RuleSpec.defaults())
+            .dataset(pipeline.contract(), pipeline.catalog())
             .clock(Clock.fixed(NOW, ZoneOffset.UTC))
             .build()
             .run("customers", ReconciliationMode.FULL, null, null, "test");
+    // A folder the layout cannot place is never silently green: no batch will ever read it.
     assertThat(report.results())
+        .filteredOn(r -> !r.ruleId().equals("unprocessed_files"))
         .allSatisfy(
             r ->
                 assertThat(r.status())
                     .as("%s: %s", r.kind(), r.reason())
                     .isEqualTo(RuleStatus.PASS));
+    assertThat(report.results())
+        .filteredOn(r -> r.ruleId().equals("unprocessed_files"))
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.status()).isEqualTo(RuleStatus.FAIL);
+              assertThat(r.sampleKeys())
+                  .singleElement()
+                  .asString()
+                  .startsWith("ingest_date=garbage");
+            });
   }
 
   @Test
@@ -273,7 +446,7 @@ class TestRawContractAgreement {
                     + " FROM "
                     + pipeline.catalog().name()
                     + "."
-                    + pipeline.spec().quarantineTable())
+                    + pipeline.contract().quarantineTable())
             .collectAsList()) {
       String file = r.getString(0).substring(r.getString(0).lastIndexOf('/') + 1);
       String reason = r.getString(1);

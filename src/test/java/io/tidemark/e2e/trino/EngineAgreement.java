@@ -1,6 +1,7 @@
 package io.tidemark.e2e.trino;
 
 import io.tidemark.e2e.Pipeline;
+import io.tidemark.model.contract.DatasetSpecs;
 import io.tidemark.model.report.ReconciliationMode;
 import io.tidemark.reconcile.engine.EngineRequest;
 import io.tidemark.reconcile.engine.Finding;
@@ -49,10 +50,10 @@ public final class EngineAgreement implements AutoCloseable {
     trino.execute("CREATE SCHEMA IF NOT EXISTS " + RAW_CATALOG + ".tidemark");
     trino.execute(
         RawTable.trinoDdl(
-            pipeline.spec(),
+            DatasetSpecs.of(pipeline.contract()),
             pipeline.curatedTypes(),
             RAW_TABLE,
-            TrinoServer.localUri(Path.of(pipeline.spec().raw().location())),
+            TrinoServer.localUri(Path.of(pipeline.contract().raw().location())),
             // A month before the oldest delivery: faults land files up to a week before it.
             pipeline.oldestPartition().minusDays(30)));
     this.sqlEngine = sqlEngine("trino", runner -> runner, 2);
@@ -88,7 +89,7 @@ public final class EngineAgreement implements AutoCloseable {
   public EngineRequest request(ReconciliationMode mode, Instant from, Duration futureTolerance) {
     Instant now = Instant.now();
     return new EngineRequest(
-        pipeline.spec(), pipeline.catalog(), mode, from, now, now, 20, futureTolerance);
+        pipeline.contract(), pipeline.catalog(), mode, from, now, now, 20, futureTolerance);
   }
 
   /**

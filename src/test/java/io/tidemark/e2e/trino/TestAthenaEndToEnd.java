@@ -6,16 +6,14 @@ import io.tidemark.e2e.Pipeline;
 import io.tidemark.e2e.RawFile;
 import io.tidemark.e2e.TestFaultInjection;
 import io.tidemark.model.config.CatalogSpec;
-import io.tidemark.model.config.DatasetSpec;
-import io.tidemark.model.config.RawSource;
 import io.tidemark.model.config.RuleKind;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.report.ReconciliationMode;
 import io.tidemark.model.report.ReconciliationReport;
 import io.tidemark.model.report.ReconciliationStatus;
 import io.tidemark.model.report.RuleResult;
 import io.tidemark.model.report.RuleStatus;
 import io.tidemark.reconcile.config.ReconciledDataset;
-import io.tidemark.reconcile.config.TidemarkConfig;
 import io.tidemark.reconcile.engine.EngineNames;
 import io.tidemark.reconcile.engine.EngineRequest;
 import io.tidemark.reconcile.engine.Observations;
@@ -43,7 +41,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -162,11 +159,11 @@ class TestAthenaEndToEnd {
 
       // One instant for all three runs: the windows, the freshness and the parameters agree.
       Clock clock = Clock.fixed(Instant.now().truncatedTo(ChronoUnit.MILLIS), ZoneOffset.UTC);
-      ReconciledDataset local = dataset(p.spec(), p.catalog());
+      ReconciledDataset local = dataset(p.contract(), p.catalog());
 
       ReconciliationReport viaDuckDb =
           Reconciler.builder(work.resolve("duckdb-state"))
-              .dataset(local.spec(), p.catalog(), TestFaultInjection.rules())
+              .dataset(local.contract(), p.catalog())
               .runReports(new LocalRunReports(p.stateRoot()))
               .clock(clock)
               .build()
@@ -199,7 +196,7 @@ class TestAthenaEndToEnd {
               Duration.ofMillis(100),
               1,
               3);
-      DatasetSpec onS3 = onS3(p.spec());
+      DatasetContract onS3 = p.contract().withRawLocation("s3://" + BUCKET + "/" + RAW_PREFIX);
       S3ReportStore reports = new S3ReportStore(s3, BUCKET, STATE_PREFIX);
       ReconciliationReport viaAthena;
       try (AthenaClient athena =
@@ -208,7 +205,7 @@ class TestAthenaEndToEnd {
               StaticCredentialsProvider.create(AwsBasicCredentials.create("testing", "testing")))) {
         viaAthena =
             Reconciler.builder(work.resolve("unused"))
-                .engine(AthenaEngine.create(settings, () -> athena, () -> s3, Map.of(), 5.0))
+                .engine(AthenaEngine.create(settings, () -> athena, () -> s3, 5.0))
                 .reportStore(reports)
                 .runReports(new S3RunReports(s3, BUCKET, STATE_PREFIX))
                 .dataset(dataset(onS3, p.catalog()))
@@ -308,13 +305,8 @@ class TestAthenaEndToEnd {
     }
   }
 
-  private static ReconciledDataset dataset(DatasetSpec spec, CatalogSpec catalog) {
-    return new ReconciledDataset(
-        spec, catalog, TestFaultInjection.rules(), TidemarkConfig.CRON_DEFAULT, EngineNames.ATHENA);
-  }
-
-  private static DatasetSpec onS3(DatasetSpec s) {
-    return s.withRaw(RawSource.parquet("s3://" + BUCKET + "/" + RAW_PREFIX));
+  private static ReconciledDataset dataset(DatasetContract contract, CatalogSpec catalog) {
+    return new ReconciledDataset(contract, catalog, EngineNames.ATHENA);
   }
 
   /** Every query moto saw, oldest first. */

@@ -2,6 +2,7 @@ package io.tidemark.e2e.trino;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.model.config.RuleSpec;
 import io.tidemark.model.report.ReconciliationMode;
 import io.tidemark.reconcile.engine.EngineRequest;
 import io.tidemark.reconcile.engine.Freshness;
@@ -81,7 +82,7 @@ class TestSequenceFreshnessOnTrino {
         for (ReconciliationMode mode : ReconciliationMode.values()) {
           EngineRequest request =
               new EngineRequest(
-                  s.spec(),
+                  s.contract(RuleSpec.defaults()),
                   s.catalog(),
                   mode,
                   mode == ReconciliationMode.WINDOW ? now.minus(Duration.ofHours(1)) : null,

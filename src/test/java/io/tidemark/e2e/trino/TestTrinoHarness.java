@@ -63,7 +63,7 @@ class TestTrinoHarness {
       trino.execute("CREATE SCHEMA raw.landing");
       trino.execute(
           RawTable.trinoDdl(
-              p.spec(),
+              io.tidemark.model.contract.DatasetSpecs.of(p.contract()),
               p.curatedTypes(),
               "raw.landing.customers",
               TrinoServer.localUri(dataset),

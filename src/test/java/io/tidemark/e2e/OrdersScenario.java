@@ -1,0 +1,259 @@
+package io.tidemark.e2e;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDate;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+
+/**
+ * An {@code orders} table as AWS DMS exports it to S3: a full load ({@code LOAD00000001.parquet},
+ * no {@code Op} column), then CDC files named by their time in {@code YYYY/MM/DD} folders, whose
+ * {@code Op} is {@code I}, {@code U} or {@code D}. The key is composite ({@code order_id} text,
+ * {@code line_nr} int); {@code amount} is a {@code decimal(12,2)}, {@code order_date} a date,
+ * {@code paid} a boolean, and the change marker {@code change_seq} a sequence (the source's log
+ * position). The expected curated state is computed here, in plain Java, never with the job's code:
+ * per key the row of the highest sequence, gone when that row is a delete.
+ */
+public final class OrdersScenario {
+  /** The contract of this dataset, as a user would write it; {@code RAW} is the raw folder. */
+  public static final String CONTRACT =
+      """
+        orders:
+          pipeline: sales
+          raw:
+            location: RAW
+            layout: {kind: dms, date-folders: YYYY/MM/DD}
+          columns:
+            Op: string
+            order_id: string
+            line_nr: int
+            amount: decimal(12,2)
+            order_date: date
+            paid: boolean
+            change_seq: long
+          key-columns: [order_id, line_nr]
+          compared-columns: [amount, order_date, paid]
+          change-marker: {column: change_seq, type: sequence}
+          operation: {column: Op, upsert: [I, U], delete: [D]}
+          curated:
+            table: curated.orders
+            partition-by: [month(order_date)]
+          reconcile:
+            schedule: "off"
+            sample-columns: [order_id, line_nr, amount]
+            rules:
+              freshness: {threshold: 31536000}
+      """;
+
+  /** One row as DMS writes it; {@code op} null in a full-load file, which has no such column. */
+  public record Order(
+      String op,
+      String orderId,
+      int lineNr,
+      BigDecimal amount,
+      LocalDate orderDate,
+      boolean paid,
+      long changeSeq) {
+    public String key() {
+      return orderId + "|" + lineNr;
+    }
+  }
+
+  /** One raw file: its path under the dataset's folder, and whether it carries {@code Op}. */
+  public record OrderFile(String relativePath, boolean fullLoad, List<Order> rows) {
+    public OrderFile {
+      rows = List.copyOf(rows);
+    }
+  }
+
+  private static final DateTimeFormatter CDC_NAME = DateTimeFormatter.ofPattern("yyyyMMdd");
+
+  private final List<List<OrderFile>> days = new ArrayList<>();
+
+  /**
+   * @param orders how many orders the full load holds (1–3 lines each)
+   * @param changeDays how many days of CDC files follow
+   */
+  public OrdersScenario(int orders, int changeDays, long seed, LocalDate firstDay) {
+    Random random = new Random(seed);
+    long seq = 1_000;
+    Map<String, Order> live = new TreeMap<>();
+    List<Order> load = new ArrayList<>();
+    for (int o = 1; o <= orders; o++) {
+      int lines = 1 + random.nextInt(3);
+      for (int l = 1; l <= lines; l++) {
+        Order row =
+            new Order(
+                null,
+                orderId(o),
+                l,
+                amount(random),
+                firstDay.minusDays(random.nextInt(60)),
+                random.nextBoolean(),
+                seq++);
+        load.add(row);
+        live.put(row.key(), row);
+      }
+    }
+    days.add(List.of(new OrderFile("LOAD00000001.parquet", true, load)));
+    int nextOrder = orders + 1;
+    for (int d = 1; d <= changeDays; d++) {
+      LocalDate day = firstDay.plusDays(d);
+      List<Order> cdc = new ArrayList<>();
+      List<String> keys = new ArrayList<>(live.keySet());
+      for (int i = 0; i < Math.max(3, orders / 20); i++) {
+        Order was = live.get(keys.get(random.nextInt(keys.size())));
+        if (was == null) {
+          continue; // deleted earlier today
+        }
+        if (random.nextInt(5) == 0) {
+          Order gone =
+              new Order(
+                  "D",
+                  was.orderId(),
+                  was.lineNr(),
+                  was.amount(),
+                  was.orderDate(),
+                  was.paid(),
+                  seq++);
+          cdc.add(gone);
+          live.remove(was.key());
+        } else {
+          // Two updates of one key in one file: the higher sequence wins.
+          Order first =
+              new Order(
+                  "U", was.orderId(), was.lineNr(), amount(random), was.orderDate(), true, seq++);
+          Order second =
+              new Order(
+                  "U",
+                  was.orderId(),
+                  was.lineNr(),
+                  first.amount().add(BigDecimal.ONE),
+                  was.orderDate(),
+                  random.nextBoolean(),
+                  seq++);
+          cdc.add(first);
+          cdc.add(second);
+          live.put(was.key(), second);
+        }
+      }
+      for (int i = 0; i < Math.max(2, orders / 50); i++) {
+        Order born = new Order("I", orderId(nextOrder++), 1, amount(random), day, false, seq++);
+        cdc.add(born);
+        live.put(born.key(), born);
+      }
+      String folder =
+          day.getYear() + "/" + two(day.getMonthValue()) + "/" + two(day.getDayOfMonth());
+      days.add(
+          List.of(
+              new OrderFile(
+                  folder
+                      + "/"
+                      + CDC_NAME.format(day)
+                      + "-060000"
+                      + String.format("%03d", d)
+                      + ".parquet",
+                  false,
+                  cdc)));
+    }
+  }
+
+  private static String two(int v) {
+    return v < 10 ? "0" + v : Integer.toString(v);
+  }
+
+  private static String orderId(int o) {
+    return String.format("O-%05d", o);
+  }
+
+  /** Amounts with cents that a double would not hold exactly, e.g. 1234567.89. */
+  private static BigDecimal amount(Random random) {
+    return BigDecimal.valueOf(random.nextLong(1, 9_999_999_999L), 2)
+        .setScale(2, RoundingMode.UNNECESSARY);
+  }
+
+  /** The files of each delivery: day 0 the full load, then one CDC file a day. */
+  public List<List<OrderFile>> days() {
+    return days;
+  }
+
+  /** Per key ({@code order_id|line_nr}) the live row after the given deliveries, from raw alone. */
+  public static Map<String, Order> expected(List<OrderFile> landed) {
+    Map<String, Order> latest = new TreeMap<>();
+    for (OrderFile f : landed) {
+      for (Order r : f.rows()) {
+        Order was = latest.get(r.key());
+        if (was == null || r.changeSeq() > was.changeSeq()) {
+          latest.put(r.key(), r);
+        }
+      }
+    }
+    latest.values().removeIf(r -> "D".equals(r.op()));
+    return latest;
+  }
+
+  /** Writes the files as DMS would, with DuckDB doing the Parquet encoding; returns their paths. */
+  public static List<Path> write(Path datasetRoot, List<OrderFile> files) {
+    List<Path> written = new ArrayList<>();
+    try (Connection duckdb = DriverManager.getConnection("jdbc:duckdb:");
+        Statement s = duckdb.createStatement()) {
+      for (OrderFile f : files) {
+        Path target = datasetRoot.resolve(f.relativePath());
+        Files.createDirectories(target.getParent());
+        Path csv = Files.createTempFile("tidemark-orders-", ".csv");
+        try {
+          try (BufferedWriter w = Files.newBufferedWriter(csv)) {
+            for (Order r : f.rows()) {
+              w.write(
+                  String.join(
+                      ",",
+                      r.op() == null ? "" : r.op(),
+                      r.orderId(),
+                      Integer.toString(r.lineNr()),
+                      r.amount().toPlainString(),
+                      r.orderDate().toString(),
+                      Boolean.toString(r.paid()),
+                      Long.toString(r.changeSeq())));
+              w.write('\n');
+            }
+          }
+          Path tmp = target.resolveSibling("." + target.getFileName() + ".tmp");
+          s.execute(
+              "COPY (SELECT "
+                  + (f.fullLoad() ? "" : "Op, ")
+                  + "order_id, line_nr, amount, order_date, paid, change_seq FROM read_csv('"
+                  + csv
+                  + "', header = false, columns = {'Op': 'VARCHAR', 'order_id': 'VARCHAR',"
+                  + " 'line_nr': 'INTEGER', 'amount': 'DECIMAL(12,2)', 'order_date': 'DATE',"
+                  + " 'paid': 'BOOLEAN', 'change_seq': 'BIGINT'})) TO '"
+                  + tmp
+                  + "' (FORMAT parquet)");
+          Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+          written.add(target);
+        } finally {
+          Files.deleteIfExists(csv);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write the orders' raw files: " + e.getMessage(), e);
+    } catch (SQLException e) {
+      throw new IllegalStateException("Cannot write the orders' raw files: " + e.getMessage(), e);
+    }
+    return written;
+  }
+}
