@@ -26,10 +26,12 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Each bad input ends quarantined with its reason, or with its exit code; no valid record lost. */
+@Tag("spark")
 class TestBadInputs extends SparkTestSupport {
   @TempDir Path dir;
 

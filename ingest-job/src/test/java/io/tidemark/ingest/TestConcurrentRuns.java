@@ -28,6 +28,7 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.spark.Spark3Util;
 import org.apache.iceberg.util.SnapshotUtil;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Two runs on the same table at the same moment: one commits; the other fails with a clear message
  * or finds its batch already committed. Never a key twice, never a lost batch.
  */
+@Tag("spark")
 class TestConcurrentRuns extends SparkTestSupport {
   @TempDir Path dir;
 

@@ -33,6 +33,7 @@ import org.apache.iceberg.spark.Spark3Util;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,6 +44,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * key twice, quarantine without duplicates, counts consistent; rerunning after that is a no-op.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("spark")
 class TestCrashRecovery extends SparkTestSupport {
   /** What a crash looks like to the job: it simply stops (no report, nothing after the point). */
   static final class SimulatedCrash extends Error {

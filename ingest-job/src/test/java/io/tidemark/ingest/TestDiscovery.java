@@ -27,10 +27,12 @@ import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** What discovery lists and reads, in files and watermark mode. */
+@Tag("spark")
 class TestDiscovery extends SparkTestSupport {
   @TempDir Path dir;
 

@@ -20,10 +20,12 @@ import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.spark.Spark3Util;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A curated table whose Tidemark snapshots were expired must not be silently bootstrapped. */
+@Tag("spark")
 class TestExpiredCheckpoint extends SparkTestSupport {
   @TempDir Path dir;
 

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.model.testing.MotoServer;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Tags;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.glue.GlueClient;
 
@@ -12,6 +14,7 @@ import software.amazon.awssdk.services.glue.GlueClient;
  * takes a run lease on S3 (see {@link TestStateOnS3}). Moto only: it is moto's behaviour under
  * test.
  */
+@Tags({@Tag("aws"), @Tag("spark")})
 class TestGlueVersionIdOnMoto {
   /**
    * What the Glue catalog alone guarantees. Iceberg's Glue commit sends the table's {@code

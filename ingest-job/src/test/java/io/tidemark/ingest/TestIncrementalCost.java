@@ -21,6 +21,7 @@ import org.apache.iceberg.spark.Spark3Util;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * plan the batch against it, once by the MERGE of its updates and deletes), however many writes the
  * batch makes in between, and it is never shuffled.
  */
+@Tag("spark")
 class TestIncrementalCost extends SparkTestSupport {
   static final int KEYS = 20_000;
 

@@ -24,6 +24,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * every bad file is quarantined whole with its reason, and the files are read together rather than
  * one Spark job or scan per file.
  */
+@Tag("spark")
 class TestManySmallFiles extends SparkTestSupport {
   static final int FILES_PER_DAY = 200;
   static final List<String> DAYS = List.of("2024-03-01", "2024-03-02");

@@ -23,6 +23,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Five days of raw files with every kind of change; after each day the curated table must equal the
  * state computed here, in plain Java, from the raw records delivered so far.
  */
+@Tag("spark")
 class TestMultiDayScenario extends SparkTestSupport {
   @TempDir Path dir;
 

@@ -17,6 +17,8 @@ import java.time.Clock;
 import java.time.ZoneOffset;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Tags;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -29,6 +31,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * folders.
  */
 @AwsSuite(services = {AwsService.S3, AwsService.GLUE})
+@Tags({@Tag("aws"), @Tag("spark")})
 class TestOnS3AndGlue extends SparkTestSupport {
   private static final String BUCKET = "tidemark-lake";
 

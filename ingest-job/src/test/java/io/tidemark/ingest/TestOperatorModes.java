@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.spark.Spark3Util;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -40,6 +41,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * batch, the checkpoint left where it was) and a sweep for files no committed batch read (late
  * beyond the lookback), each with a crash and a rerun.
  */
+@Tag("spark")
 class TestOperatorModes extends SparkTestSupport {
   @TempDir Path dir;
 

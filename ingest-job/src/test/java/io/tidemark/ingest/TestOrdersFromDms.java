@@ -27,6 +27,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * D, flat or in {@code YYYY/MM/DD} folders; a composite key (order_id, line_nr), an exact decimal,
  * a date, a boolean and a sequence change marker; curated partitioned by month(order_date).
  */
+@Tag("spark")
 class TestOrdersFromDms extends SparkTestSupport {
   private static final StructType FULL_LOAD =
       new StructType()

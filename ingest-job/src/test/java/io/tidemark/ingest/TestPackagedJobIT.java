@@ -36,6 +36,8 @@ import java.util.zip.ZipFile;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Tags;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -54,6 +56,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  *
  * <p>Runs in the integration-test phase, after {@code package}, which hands over the jar's path.
  */
+@Tags({@Tag("aws"), @Tag("packaged"), @Tag("spark")})
 class TestPackagedJobIT extends SparkTestSupport {
   /** Set by the integration-test execution in pom.xml. */
   static final String JAR_PROPERTY = "tidemark.glue.jar";

@@ -34,6 +34,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,6 +44,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * {@code --mode replay-quarantine} on real Iceberg tables: records quarantined for a change marker
  * in the future (NOW plus the one-hour tolerance) are replayed once the clock has moved past them.
  */
+@Tag("spark")
 class TestQuarantineReplay extends SparkTestSupport {
   /** Two days after {@link #NOW}: the future markers below are in the past by then. */
   static final Instant LATER = Instant.parse("2024-03-22T00:00:00Z");

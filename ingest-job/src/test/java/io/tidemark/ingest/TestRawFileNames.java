@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Raw file names are S3 keys chosen by the source: any character may appear, and every file is read
  * as itself, never as a pattern that matches other files.
  */
+@Tag("spark")
 class TestRawFileNames extends SparkTestSupport {
   @TempDir Path dir;
 

@@ -13,6 +13,8 @@ import java.time.LocalDate;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Tags;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -22,6 +24,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * precision) is another version.
  */
 @AwsSuite(services = AwsService.S3)
+@Tags({@Tag("aws"), @Tag("spark")})
 class TestRawFileVersionsOnS3 extends SparkTestSupport {
   private static final String BUCKET = "tidemark-versions";
   private static final String KEY = "raw/customers/ingest_date=2024-03-01/a.parquet";

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.spark.Spark3Util;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * written: the catalog, the run reports and the tables record absolute locations, so the reconciler
  * (or the job) started from another folder finds them.
  */
+@Tag("spark")
 class TestRelativePaths extends SparkTestSupport {
   @TempDir Path dir;
 

@@ -16,6 +16,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Tags;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -30,6 +32,7 @@ import software.amazon.awssdk.services.cloudwatch.model.Statistic;
  * exists) on loopback.
  */
 @AwsSuite(services = AwsService.CLOUDWATCH)
+@Tags({@Tag("aws"), @Tag("spark")})
 class TestRunMetrics extends SparkTestSupport {
   @TempDir Path dir;
 

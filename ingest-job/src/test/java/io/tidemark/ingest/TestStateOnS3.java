@@ -33,6 +33,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Tags;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -45,6 +47,7 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
  * {@link TestGlueVersionIdOnMoto}.
  */
 @AwsSuite(services = {AwsService.S3, AwsService.GLUE})
+@Tags({@Tag("aws"), @Tag("spark")})
 class TestStateOnS3 extends SparkTestSupport {
   private static final String BUCKET = "tidemark-lease";
   private static final Duration TTL = Duration.ofSeconds(2);

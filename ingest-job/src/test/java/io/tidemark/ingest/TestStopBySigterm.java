@@ -28,6 +28,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Tags;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -42,6 +44,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * after it, the batch is committed and the report says so. Either way the lease is released and the
  * next run ends as if nothing had happened.
  */
+@Tags({@Tag("aws"), @Tag("spark")})
 class TestStopBySigterm extends SparkTestSupport {
   private static final String BUCKET = "tidemark-sigterm";
   private static MotoServer moto;

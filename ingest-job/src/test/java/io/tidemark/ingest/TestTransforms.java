@@ -18,9 +18,11 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The pure transformations, on tiny in-memory inputs. */
+@Tag("spark")
 class TestTransforms extends SparkTestSupport {
   static final StructType NORMALIZED =
       new StructType()

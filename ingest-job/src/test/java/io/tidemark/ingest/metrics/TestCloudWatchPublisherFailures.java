@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * documented query-protocol replies (400 {@code Throttling}, or 200). It stands in for the remote
  * service only; the publisher and the AWS SDK under test are real.
  */
+@Tag("aws")
 class TestCloudWatchPublisherFailures {
   private static final String NS = "http://monitoring.amazonaws.com/doc/2010-08-01/";
   private static final String THROTTLED =

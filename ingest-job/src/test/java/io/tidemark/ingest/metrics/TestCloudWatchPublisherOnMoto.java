@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
@@ -35,6 +36,7 @@ import software.amazon.awssdk.services.cloudwatch.model.StandardUnit;
  * Docker engine exists) and read back with GetMetricData.
  */
 @AwsSuite(services = AwsService.CLOUDWATCH)
+@Tag("aws")
 class TestCloudWatchPublisherOnMoto {
   private AwsEmulator aws;
   private CloudWatchClient reader;

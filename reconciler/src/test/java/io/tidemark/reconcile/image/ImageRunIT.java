@@ -28,6 +28,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Tags;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -50,6 +52,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * probes the instance metadata address. CloudWatch stays off: the task definition does not set
  * {@code TIDEMARK_CLOUDWATCH_ENABLED}, and the test checks the registry did not start.
  */
+@Tags({@Tag("aws"), @Tag("packaged")})
 class ImageRunIT {
   private static final Path TARGET = Path.of("target").toAbsolutePath();
   private static final Path DOCKERFILE = Path.of("src/main/docker/Dockerfile.jvm");

@@ -41,6 +41,7 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,6 +53,7 @@ import org.junit.jupiter.api.io.TempDir;
  * test classpath holds more, e.g. {@code iceberg-orc}), so a class the package lacks fails here as
  * it would in production.
  */
+@Tag("packaged")
 class PackagedOrdersIT {
   private static final Path TARGET = Path.of("target").toAbsolutePath();
   private static final Duration READY_WITHIN = Duration.ofSeconds(60);

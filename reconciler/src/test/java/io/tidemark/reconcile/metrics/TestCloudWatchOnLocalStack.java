@@ -7,6 +7,7 @@ import io.tidemark.model.testing.AwsService;
 import io.tidemark.model.testing.EnabledOnAwsBackend;
 import io.tidemark.reconcile.fixtures.LocalStackServer;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 
 /**
  * {@link TestCloudWatchOnMoto}'s tests with the CloudWatch registry pointed at LocalStack instead:
@@ -15,6 +16,7 @@ import java.util.List;
 @QuarkusTest
 @TestProfile(TestCloudWatchOnLocalStack.OnLocalStack.class)
 @EnabledOnAwsBackend(value = AwsBackend.LOCALSTACK, services = AwsService.CLOUDWATCH)
+@Tag("aws")
 class TestCloudWatchOnLocalStack extends TestCloudWatchOnMoto {
   /** The CloudWatch registry on, publishing every second to LocalStack. */
   public static class OnLocalStack extends OnMoto {

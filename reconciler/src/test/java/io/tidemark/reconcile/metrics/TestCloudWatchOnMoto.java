@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -39,6 +40,7 @@ import software.amazon.awssdk.services.cloudwatch.model.MetricStat;
  */
 @QuarkusTest
 @TestProfile(TestCloudWatchOnMoto.OnMoto.class)
+@Tag("aws")
 class TestCloudWatchOnMoto {
   /** The CloudWatch registry on, publishing every second to moto. */
   public static class OnMoto implements QuarkusTestProfile {

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
@@ -28,6 +29,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * stale {@code If-Match} ETag, gets 412.
  */
 @AwsSuite(services = AwsService.S3)
+@Tag("aws")
 class TestS3ReportStore {
   private static final String BUCKET = "tidemark-state";
   private static final String PREFIX = "prod/state";

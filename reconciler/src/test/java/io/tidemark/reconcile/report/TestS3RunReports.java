@@ -20,11 +20,13 @@ import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /** Run reports read from an emulator's S3 (moto; LocalStack too) under the ingest job's layout. */
 @AwsSuite(services = AwsService.S3)
+@Tag("aws")
 class TestS3RunReports {
   private static final String BUCKET = "tidemark-state";
   private static final Instant T = Instant.parse("2026-03-10T02:00:00Z");

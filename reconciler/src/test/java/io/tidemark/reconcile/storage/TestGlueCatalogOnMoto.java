@@ -22,6 +22,7 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -32,6 +33,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * Docker exists and its edition serves Glue.
  */
 @AwsSuite(services = {AwsService.S3, AwsService.GLUE})
+@Tag("aws")
 class TestGlueCatalogOnMoto {
   private static final String BUCKET = "tidemark-warehouse";
 

@@ -29,6 +29,7 @@ import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -39,6 +40,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * files takes two calls.
  */
 @AwsSuite(services = AwsService.S3)
+@Tag("aws")
 class TestS3RawFiles {
   private static final String BUCKET = "tidemark-raw";
   private static final String DATASET = "lake/customers/";

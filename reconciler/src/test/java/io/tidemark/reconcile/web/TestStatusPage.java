@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
@@ -32,6 +33,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 @QuarkusTest
 @QuarkusTestResource(QuarkusFixtures.class)
+@Tag("browser")
 class TestStatusPage {
   private static HeadlessChromium browser;
 

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
@@ -29,6 +30,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 @QuarkusTest
 @QuarkusTestResource(QuarkusFixtures.class)
 @TestProfile(TestStatusPageProtectedReads.ProtectReads.class)
+@Tag("browser")
 class TestStatusPageProtectedReads {
   public static class ProtectReads implements QuarkusTestProfile {
     @Override

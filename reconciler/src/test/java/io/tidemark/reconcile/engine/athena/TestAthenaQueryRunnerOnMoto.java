@@ -18,6 +18,7 @@ import java.util.concurrent.CompletionException;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import software.amazon.awssdk.services.athena.AthenaClient;
 import software.amazon.awssdk.services.athena.model.QueryExecution;
 import software.amazon.awssdk.services.athena.model.QueryExecutionState;
@@ -31,6 +32,7 @@ import software.amazon.awssdk.services.athena.model.QueryExecutionState;
  * skipped saying so.
  */
 @AwsSuite(services = {AwsService.ATHENA, AwsService.MOTO_API})
+@Tag("aws")
 class TestAthenaQueryRunnerOnMoto {
   private AwsEmulator aws;
 
