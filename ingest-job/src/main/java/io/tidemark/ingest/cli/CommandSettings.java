@@ -26,6 +26,12 @@ import java.util.function.Supplier;
  * options are checked; an error names the option (or config key) and its value.
  */
 final class CommandSettings {
+  /**
+   * The state root of a --check run without one: never written (the check makes no report, lease or
+   * table), only there because settings always carry one.
+   */
+  static final String CHECK_STATE_ROOT = System.getProperty("java.io.tmpdir");
+
   private final IngestCommand o;
 
   CommandSettings(IngestCommand options) {
@@ -34,7 +40,9 @@ final class CommandSettings {
 
   IngestSettings build() {
     ContractFile contract = contract();
-    require("--state-root", o.stateRoot);
+    // --check writes nothing, so it needs no state root; a run does.
+    String stateRoot = o.check && o.stateRoot == null ? CHECK_STATE_ROOT : o.stateRoot;
+    require("--state-root", stateRoot);
     DatasetContract spec = contract == null ? DatasetFlags.declared(o) : fromContract(contract);
     CatalogSpec catalog = catalog(contract);
     Duration lookback =
@@ -62,7 +70,7 @@ final class CommandSettings {
                 lookback,
                 o.maxInvalidRatio,
                 futureTolerance,
-                o.stateRoot,
+                stateRoot,
                 cloudWatch,
                 o.runId,
                 null,

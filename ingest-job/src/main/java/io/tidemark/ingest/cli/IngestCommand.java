@@ -334,7 +334,8 @@ public final class IngestCommand {
       names = "--state-root",
       paramLabel = "PATH",
       description =
-          "Where run reports go: <state-root>/_runs/dt=YYYY-MM-DD/<run-id>.json. Required.")
+          "Where run reports go: <state-root>/_runs/dt=YYYY-MM-DD/<run-id>.json. Required, except by"
+              + " --check, which writes nothing.")
   String stateRoot;
 
   @Option(
