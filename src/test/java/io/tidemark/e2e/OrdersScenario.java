@@ -74,8 +74,12 @@ public final class OrdersScenario {
     }
   }
 
-  /** One raw file: its path under the dataset's folder, and whether it carries {@code Op}. */
-  public record OrderFile(String relativePath, boolean fullLoad, List<Order> rows) {
+  /**
+   * One raw file: its path under the dataset's folder, whether it carries {@code Op}, and when DMS
+   * wrote it (its modification time: a full load lands before the changes that follow it).
+   */
+  public record OrderFile(
+      String relativePath, boolean fullLoad, java.time.Instant landedAt, List<Order> rows) {
     public OrderFile {
       rows = List.copyOf(rows);
     }
@@ -110,7 +114,7 @@ public final class OrdersScenario {
         live.put(row.key(), row);
       }
     }
-    days.add(List.of(new OrderFile("LOAD00000001.parquet", true, load)));
+    days.add(List.of(new OrderFile("LOAD00000001.parquet", true, at(firstDay), load)));
     int nextOrder = orders + 1;
     for (int d = 1; d <= changeDays; d++) {
       LocalDate day = firstDay.plusDays(d);
@@ -169,8 +173,13 @@ public final class OrdersScenario {
                       + String.format("%03d", d)
                       + ".parquet",
                   false,
+                  at(day),
                   cdc)));
     }
+  }
+
+  private static java.time.Instant at(LocalDate day) {
+    return day.atTime(6, 0).toInstant(java.time.ZoneOffset.UTC);
   }
 
   private static String two(int v) {
@@ -244,6 +253,7 @@ public final class OrdersScenario {
                   + tmp
                   + "' (FORMAT parquet)");
           Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+          Files.setLastModifiedTime(target, java.nio.file.attribute.FileTime.from(f.landedAt()));
           written.add(target);
         } finally {
           Files.deleteIfExists(csv);
