@@ -213,6 +213,11 @@ public final class OrdersScenario {
       }
     }
     latest.values().removeIf(r -> "D".equals(r.op()));
+    // The curated table holds the row, not the operation that wrote it.
+    latest.replaceAll(
+        (k, r) ->
+            new Order(
+                null, r.orderId(), r.lineNr(), r.amount(), r.orderDate(), r.paid(), r.changeSeq()));
     return latest;
   }
 
