@@ -1,7 +1,9 @@
 package io.tidemark.e2e.trino;
 
 import io.tidemark.e2e.Pipeline;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.contract.DatasetSpecs;
+import io.tidemark.model.contract.athena.AthenaRawTables;
 import io.tidemark.model.report.ReconciliationMode;
 import io.tidemark.reconcile.engine.EngineRequest;
 import io.tidemark.reconcile.engine.Finding;
@@ -19,6 +21,7 @@ import io.trino.jdbc.TrinoResultSet;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -34,20 +37,25 @@ import java.util.function.UnaryOperator;
 public final class EngineAgreement implements AutoCloseable {
   static final String RAW_CATALOG = "raw";
   static final String CURATED_CATALOG = "lake";
-  static final String RAW_TABLE = RAW_CATALOG + ".tidemark.customers_raw";
+  static final String RAW_SCHEMA = RAW_CATALOG + ".tidemark";
+  static final String RAW_TABLE = RAW_SCHEMA + ".customers_raw";
 
   private final TrinoServer trino;
   private final Pipeline pipeline;
+  private final DatasetContract contract;
+  private final String rawTable;
   private final SqlEngine sqlEngine;
   private final DuckDbEngine duckDb = new DuckDbEngine();
 
   /** Starts Trino and declares the pipeline's raw table and curated catalog in it. */
   public EngineAgreement(Pipeline pipeline, Path work) {
     this.pipeline = pipeline;
+    this.contract = pipeline.contract();
+    this.rawTable = RAW_TABLE;
     this.trino = TrinoServer.start();
     trino.createRawCatalog(RAW_CATALOG, work.resolve("trino-metastore"));
     trino.createIcebergCatalog(CURATED_CATALOG, pipeline.warehouse());
-    trino.execute("CREATE SCHEMA IF NOT EXISTS " + RAW_CATALOG + ".tidemark");
+    trino.execute("CREATE SCHEMA IF NOT EXISTS " + RAW_SCHEMA);
     trino.execute(
         RawTable.trinoDdl(
             DatasetSpecs.of(pipeline.contract()),
@@ -57,6 +65,38 @@ public final class EngineAgreement implements AutoCloseable {
             // A month before the oldest delivery: faults land files up to a week before it.
             pipeline.oldestPartition().minusDays(30)));
     this.sqlEngine = sqlEngine("trino", runner -> runner, 2);
+  }
+
+  /**
+   * Starts Trino and declares one dataset of the pipeline's contract in it as the stack declares it
+   * in Glue: its raw tables from the contract's shared Athena definition ({@link
+   * RawTable#trinoDdl(DatasetContract, String, String, LocalDate)}, every layout), read through the
+   * one {@link AthenaRawTables#readTable} names.
+   *
+   * @param projectionStart the oldest date folder a projected table reads
+   */
+  public EngineAgreement(Pipeline pipeline, Path work, String dataset, LocalDate projectionStart) {
+    this.pipeline = pipeline;
+    this.contract = pipeline.contract(dataset);
+    this.rawTable = RAW_SCHEMA + "." + AthenaRawTables.readTable(contract).name();
+    this.trino = TrinoServer.start();
+    trino.createRawCatalog(RAW_CATALOG, work.resolve("trino-metastore"));
+    trino.createIcebergCatalog(CURATED_CATALOG, pipeline.warehouse());
+    trino.execute("CREATE SCHEMA IF NOT EXISTS " + RAW_SCHEMA);
+    for (String ddl :
+        RawTable.trinoDdl(
+            contract,
+            RAW_SCHEMA,
+            TrinoServer.localUri(Path.of(contract.raw().location())),
+            projectionStart)) {
+      trino.execute(ddl);
+    }
+    this.sqlEngine = sqlEngine("trino", runner -> runner, 2);
+  }
+
+  /** The Trino server, for queries of a test's own. */
+  public TrinoServer trino() {
+    return trino;
   }
 
   /** The engine under test. */
@@ -72,7 +112,7 @@ public final class EngineAgreement implements AutoCloseable {
   public SqlEngine sqlEngine(String name, UnaryOperator<QueryRunner> wrap, int maxInFlight) {
     return new SqlEngine(
         name,
-        spec -> new SqlEngine.Tables(RAW_TABLE, CURATED_CATALOG + "." + spec.curatedTable()),
+        spec -> new SqlEngine.Tables(rawTable, CURATED_CATALOG + "." + spec.curatedTable()),
         // Trino's statistics say what each query read: the Athena engine's bytes scanned.
         () ->
             wrap.apply(
@@ -89,7 +129,7 @@ public final class EngineAgreement implements AutoCloseable {
   public EngineRequest request(ReconciliationMode mode, Instant from, Duration futureTolerance) {
     Instant now = Instant.now();
     return new EngineRequest(
-        pipeline.contract(), pipeline.catalog(), mode, from, now, now, 20, futureTolerance);
+        contract, pipeline.catalog(), mode, from, now, now, 20, futureTolerance);
   }
 
   /**

@@ -397,7 +397,9 @@ public final class TrinoServer implements AutoCloseable {
             // Athena reads a projected partition with no folder as empty; Trino fails without it.
             "hive.ignore-absent-partitions", "true",
             // Projected partitions have no statistics in the file metastore: joins fail without it.
-            "hive.table-statistics-enabled", "false"));
+            "hive.table-statistics-enabled", "false",
+            // Athena reads an unpartitioned table's sub-folders (a DMS folder's CDC date folders).
+            "hive.recursive-directories", "true"));
   }
 
   /**

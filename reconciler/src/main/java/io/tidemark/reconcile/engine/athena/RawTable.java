@@ -287,6 +287,77 @@ public final class RawTable {
         .toString();
   }
 
+  /**
+   * The Trino twin of {@link #athenaDdl(DatasetContract, String, String, LocalDate)}: the same
+   * tables of {@link AthenaRawTables} (declared columns at their types, in contract order; the
+   * layout's partition keys as {@code varchar} columns with Trino's partition projection and the
+   * same location template; DMS's {@value AthenaRawTables#ALL_SUFFIX} table and flat layouts not
+   * partitioned), one statement per table, without a trailing {@code ;}. Trino reads an
+   * unpartitioned table's sub-folders only with {@code hive.recursive-directories} on, as Athena
+   * always does.
+   *
+   * @param schema the tables' {@code catalog.schema}
+   * @param location the dataset's raw folder as Trino reads it
+   * @param projectionStart the oldest date folder a projected table reads
+   */
+  public static List<String> trinoDdl(
+      DatasetContract contract, String schema, String location, LocalDate projectionStart) {
+    List<String> out = new java.util.ArrayList<>();
+    for (AthenaRawTable t : AthenaRawTables.tables(contract, location(location))) {
+      out.add(trinoDdl(t, schema, projectionStart));
+    }
+    return out;
+  }
+
+  private static String trinoDdl(AthenaRawTable t, String schema, LocalDate projectionStart) {
+    StringBuilder ddl = new StringBuilder("CREATE TABLE ");
+    ddl.append(TrinoDialect.quoteTable(schema + "." + t.name())).append(" (\n");
+    List<String> cols = new java.util.ArrayList<>();
+    for (Map.Entry<String, String> c : t.columns().entrySet()) {
+      cols.add("  " + TrinoDialect.quote(c.getKey()) + " " + trinoType(c.getValue()));
+    }
+    for (io.tidemark.model.contract.athena.PartitionProjection p : t.partitionKeys()) {
+      StringBuilder col = new StringBuilder("  ");
+      col.append(TrinoDialect.quote(p.key())).append(" varchar WITH (");
+      if (p instanceof io.tidemark.model.contract.athena.DateProjection d) {
+        col.append("partition_projection_type = 'date', partition_projection_format = '")
+            .append(d.format().replace("'", "''"))
+            .append("', partition_projection_range = ARRAY['")
+            .append(d.value(projectionStart))
+            .append("', '")
+            .append(io.tidemark.model.contract.athena.DateProjection.END)
+            .append("'], partition_projection_interval = 1, partition_projection_interval_unit = '")
+            .append(d.intervalUnit())
+            .append("')");
+      } else if (p instanceof io.tidemark.model.contract.athena.IntegerProjection i) {
+        col.append("partition_projection_type = 'integer', partition_projection_range = ARRAY['")
+            .append(i.min())
+            .append("', '")
+            .append(i.max())
+            .append("'], partition_projection_digits = ")
+            .append(i.digits())
+            .append(")");
+      } else {
+        throw new EngineException("Cannot declare partition key " + p.key() + " on Trino");
+      }
+      cols.add(col.toString());
+    }
+    ddl.append(String.join(",\n", cols)).append("\n) WITH (\n  format = 'PARQUET',\n");
+    ddl.append("  external_location = '").append(t.location()).append("'");
+    if (t.partitioned()) {
+      ddl.append(",\n  partitioned_by = ARRAY[");
+      List<String> keys = t.partitionKeyNames();
+      for (int i = 0; i < keys.size(); i++) {
+        ddl.append(i == 0 ? "'" : ", '").append(identifier(keys.get(i))).append("'");
+      }
+      ddl.append("],\n  partition_projection_enabled = true,\n")
+          .append("  partition_projection_location_template = '")
+          .append(t.locationTemplate())
+          .append("'");
+    }
+    return ddl.append("\n)").toString();
+  }
+
   static String hiveType(String contractType) {
     String t = contractType.toLowerCase(Locale.ROOT);
     if (t.startsWith("decimal(")) {

@@ -4,6 +4,9 @@ import static io.tidemark.reconcile.engine.athena.TrinoDialect.SQL;
 
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.contract.DatasetContract;
+import io.tidemark.model.contract.DatasetSpecs;
+import io.tidemark.model.contract.athena.AthenaRawTable;
+import io.tidemark.model.contract.athena.AthenaRawTables;
 import io.tidemark.model.report.ReconciliationMode;
 import io.tidemark.reconcile.engine.EngineRequest;
 import io.tidemark.reconcile.engine.Finding;
@@ -27,6 +30,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -129,10 +133,12 @@ public final class SqlEngine implements ReconciliationEngine {
     DatasetSpec spec = request.dataset();
     Tables t = tables.apply(request.contract());
     Map<String, String> curatedTypes = curatedTypes(request);
-    Map<String, String> rawTypes = RawTable.readTypes(spec, curatedTypes);
     RawReadPlan plan = RawReadPlan.of(request);
     RawFiles.Listing listing =
         lister.list(request.contract(), plan.fromDate(), plan.arrivedSince());
+    boolean hive = DatasetSpecs.partitionColumn(request.contract().raw().layout()) != null;
+    Map<String, String> rawTypes =
+        hive ? RawTable.readTypes(spec, curatedTypes) : AthenaRawTables.columns(request.contract());
     listing
         .strays()
         .forEach(
@@ -144,7 +150,9 @@ public final class SqlEngine implements ReconciliationEngine {
             t.curated(),
             rawTypes,
             curatedTypes,
-            scope(plan, listing),
+            hive
+                ? scope(plan, listing)
+                : TrinoDialect.RawScope.byFile(fileScope(request.contract(), listing)),
             new TrinoDialect.Bounds(
                 Window.of(request),
                 Window.micros(request.futureLimit()),
@@ -174,6 +182,33 @@ public final class SqlEngine implements ReconciliationEngine {
         lateFiles,
         List.copyOf(latePartitions),
         List.of());
+  }
+
+  /**
+   * The listed files of a layout whose folders name no column, by engine path, each with the day
+   * the listing gives it; and, where the raw table is partitioned, the partition values they lie
+   * in, from their paths below the raw location.
+   */
+  private TrinoDialect.Files fileScope(DatasetContract contract, RawFiles.Listing listing) {
+    AthenaRawTable table = AthenaRawTables.readTable(contract);
+    String root = contract.raw().location().replaceAll("/+$", "") + "/";
+    Map<String, String> dates = new TreeMap<>();
+    Map<String, List<String>> partitions = new java.util.LinkedHashMap<>();
+    table.partitionKeyNames().forEach(k -> partitions.put(k, new ArrayList<>()));
+    boolean prune = table.partitioned();
+    for (RawFiles.RawFile f : listing.files()) {
+      dates.put(enginePath.apply(f.path()), f.partitionDate().toString());
+      Map<String, String> values =
+          f.path().startsWith(root)
+              ? table.partitionValues(f.path().substring(root.length()))
+              : null;
+      if (values == null) {
+        prune = false;
+      } else {
+        values.forEach((k, v) -> partitions.get(k).add(v));
+      }
+    }
+    return new TrinoDialect.Files(dates, prune ? partitions : Map.of());
   }
 
   /**

@@ -192,15 +192,50 @@ public final class TrinoDialect implements SqlDialect {
       String fromPartition,
       List<String> lateFiles,
       List<String> latePartitions,
-      List<String> skippedFiles) {
+      List<String> skippedFiles,
+      Files files) {
     public RawScope {
       lateFiles = List.copyOf(lateFiles);
       latePartitions = List.copyOf(latePartitions);
       skippedFiles = List.copyOf(skippedFiles);
     }
 
+    /** A scope of Hive date folders, read by the partition column. */
+    public RawScope(
+        String fromPartition,
+        List<String> lateFiles,
+        List<String> latePartitions,
+        List<String> skippedFiles) {
+      this(fromPartition, lateFiles, latePartitions, skippedFiles, null);
+    }
+
     public static RawScope all(List<String> skippedFiles) {
       return new RawScope(null, List.of(), List.of(), skippedFiles);
+    }
+
+    /** A scope of a layout whose folders name no column: the listed files, by {@code "$path"}. */
+    public static RawScope byFile(Files files) {
+      return new RawScope(null, List.of(), List.of(), List.of(), files);
+    }
+  }
+
+  /**
+   * The raw files a request reads when the layout's folders name no column (a date path, AWS DMS,
+   * arrival order): selected by {@code "$path"}, each with the day the listing gives it (its
+   * folders, its name, or its arrival), as the embedded engine reads the same listing; and, where
+   * the table is partitioned, the partition values of those files, which prune the folders read.
+   *
+   * @param dates each file's day ({@code YYYY-MM-DD}) by its path as the engine names it, in path
+   *     order
+   * @param partitions per partition key, the values the files lie in; empty for a table without
+   *     partition keys (or when a file's values are unknown)
+   */
+  public record Files(Map<String, String> dates, Map<String, List<String>> partitions) {
+    public Files {
+      dates = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(dates));
+      Map<String, List<String>> p = new java.util.LinkedHashMap<>();
+      partitions.forEach((k, v) -> p.put(k, List.copyOf(new java.util.TreeSet<>(v))));
+      partitions = java.util.Collections.unmodifiableMap(p);
     }
   }
 
@@ -256,6 +291,9 @@ public final class TrinoDialect implements SqlDialect {
   /** The raw rows a request reads: its partitions, and the late files of older ones by name. */
   private static Sql rawSource(
       DatasetContract contract, String rawTable, Map<String, String> types, RawScope scope) {
+    if (scope.files() != null) {
+      return rawSourceByFile(contract, rawTable, types, scope.files());
+    }
     DatasetSpec spec = DatasetSpecs.of(contract);
     ReconciliationSql.RawSource from =
         new ReconciliationSql.RawSource(
@@ -276,6 +314,40 @@ public final class TrinoDialect implements SqlDialect {
           .append(")");
     }
     return sql;
+  }
+
+  /**
+   * The listed files' rows, each with its file's day: the table's partition keys prune the folders
+   * (where it has any), {@code "$path"} picks the files, and the day is the listing's, by path.
+   */
+  private static Sql rawSourceByFile(
+      DatasetContract contract, String rawTable, Map<String, String> types, Files files) {
+    if (files.dates().isEmpty()) {
+      // Nothing listed: no row, with the columns every later relation reads.
+      return new Sql()
+          .append(
+              "SELECT CAST(NULL AS varchar) AS key, CAST(NULL AS bigint) AS marker,"
+                  + " false AS is_delete, false AS op_ok, CAST(NULL AS varchar) AS row_hash,"
+                  + " CAST(NULL AS varchar) AS src, CAST(NULL AS varchar) AS part_date,"
+                  + " false AS key_ok FROM (VALUES 1) AS e(x) WHERE false");
+    }
+    ReconciliationSql.RawSource from =
+        new ReconciliationSql.RawSource(
+            quoteTable(rawTable), "CAST(NULL AS varchar)", Optional.empty());
+    Sql sql = new Sql().append("SELECT key, marker, is_delete, op_ok, row_hash, src, CASE src");
+    for (Map.Entry<String, String> f : files.dates().entrySet()) {
+      sql.append(" WHEN ").param(f.getKey()).append(" THEN ").param(f.getValue());
+    }
+    sql.append(" END AS part_date, key_ok FROM (")
+        .append(SQL.rawRows(contract, types, from))
+        .append(" WHERE ");
+    for (Map.Entry<String, List<String>> p : files.partitions().entrySet()) {
+      sql.append(quote(p.getKey())).append(" IN (").append(params(p.getValue())).append(") AND ");
+    }
+    return sql.append(PATH_COLUMN)
+        .append(" IN (")
+        .append(params(List.copyOf(files.dates().keySet())))
+        .append(")) AS f");
   }
 
   private static Sql checked(DatasetSpec spec, Bounds b) {
