@@ -1,7 +1,11 @@
 package io.tidemark.reconcile.config;
 
 import io.tidemark.reconcile.engine.athena.AthenaSettings;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The Athena engine's settings as the configuration gives them ({@code tidemark.athena.*}): read
@@ -10,6 +14,20 @@ import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
  */
 public final class AthenaConfig {
   private AthenaConfig() {}
+
+  /**
+   * An S3 client with Athena's region and endpoint: the one client setup for what the service reads
+   * and writes on S3 (contract files, reports), so both follow the same settings.
+   */
+  public static S3Client s3Client(TidemarkConfig.Athena a) {
+    var b =
+        S3Client.builder()
+            .credentialsProvider(DefaultCredentialsProvider.builder().build())
+            .httpClientBuilder(UrlConnectionHttpClient.builder());
+    a.region().ifPresent(r -> b.region(Region.of(r)));
+    a.endpoint().ifPresent(e -> b.endpointOverride(e).forcePathStyle(true));
+    return b.build();
+  }
 
   /** The validated Athena settings of the configuration. */
   public static AthenaSettings settings(TidemarkConfig.Athena a) {

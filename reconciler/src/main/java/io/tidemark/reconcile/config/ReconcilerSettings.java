@@ -24,10 +24,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The validated form of {@link TidemarkConfig}: every dataset of the dataset contract ({@code
@@ -332,7 +328,8 @@ public record ReconcilerSettings(
                         null,
                         "is required: the dataset contract file (or a folder of them, local or"
                             + " s3://) that declares the datasets to reconcile"));
-    List<ContractFile> files = ContractSource.load(location, () -> contractS3(config));
+    List<ContractFile> files =
+        ContractSource.load(location, () -> AthenaConfig.s3Client(config.athena()));
     Map<String, ReconciledDataset> out = new LinkedHashMap<>();
     Map<String, String> sources = new HashMap<>();
     for (ContractFile file : files) {
@@ -424,17 +421,6 @@ public record ReconcilerSettings(
                     + ".* only engine remains");
           }
         });
-  }
-
-  /** The S3 client contract files on S3 are read with: Athena's region and endpoint. */
-  private static S3Client contractS3(TidemarkConfig config) {
-    var b =
-        S3Client.builder()
-            .credentialsProvider(DefaultCredentialsProvider.builder().build())
-            .httpClientBuilder(UrlConnectionHttpClient.builder());
-    config.athena().region().ifPresent(r -> b.region(Region.of(r)));
-    config.athena().endpoint().ifPresent(e -> b.endpointOverride(e).forcePathStyle(true));
-    return b.build();
   }
 
   /** A comparison of no column finds no damage: a rule comparing values could only ever pass. */

@@ -128,27 +128,24 @@ public final class S3ReportStore extends IndexedReportStore {
                           + "; not overwritten"),
               e);
         }
-        throw new ReportStoreException(
-            "Cannot save reconciliation report "
-                + report.id()
-                + " to "
-                + root.uri(key)
-                + ": "
-                + e.getMessage(),
-            e);
+        throw saveFailed(report, key, e);
       } catch (SdkException e) {
-        throw new ReportStoreException(
-            "Cannot save reconciliation report "
-                + report.id()
-                + " to "
-                + root.uri(key)
-                + ": "
-                + e.getMessage(),
-            e);
+        throw saveFailed(report, key, e);
       }
       etagByKey.put(key, response.eTag());
       byId.put(report.id(), report);
     }
+  }
+
+  private ReportStoreException saveFailed(ReconciliationReport report, String key, SdkException e) {
+    return new ReportStoreException(
+        "Cannot save reconciliation report "
+            + report.id()
+            + " to "
+            + root.uri(key)
+            + ": "
+            + e.getMessage(),
+        e);
   }
 
   /** S3 could not be reached or refused a call for another reason than a conflict. */

@@ -1,5 +1,6 @@
 package io.tidemark.reconcile.service;
 
+import io.tidemark.reconcile.config.AthenaConfig;
 import io.tidemark.reconcile.config.ReconcilerSettings;
 import io.tidemark.reconcile.config.TidemarkConfig;
 import io.tidemark.reconcile.kernel.S3Location;
@@ -9,9 +10,6 @@ import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.nio.file.Path;
 import org.jboss.logging.Logger;
-import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -31,13 +29,7 @@ public class StateStores {
       return Reconciler.builder(Path.of(settings.stateRoot()));
     }
     S3Location root = S3Location.parse(settings.stateRoot());
-    var b =
-        S3Client.builder()
-            .credentialsProvider(DefaultCredentialsProvider.builder().build())
-            .httpClientBuilder(UrlConnectionHttpClient.builder());
-    config.athena().region().ifPresent(r -> b.region(Region.of(r)));
-    config.athena().endpoint().ifPresent(e -> b.endpointOverride(e).forcePathStyle(true));
-    s3 = b.build();
+    s3 = AthenaConfig.s3Client(config.athena());
     LOG.infof("Reports on %s", root);
     return Reconciler.builder(Path.of("."))
         .reportStore(new S3ReportStore(s3, root.bucket(), root.prefix()))
