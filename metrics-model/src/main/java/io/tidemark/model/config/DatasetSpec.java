@@ -72,20 +72,6 @@ public record DatasetSpec(
     }
   }
 
-  /** The data contract's default dataset: customers keyed by {@code customer_id}. */
-  public static DatasetSpec customers(String rawLocation, String curatedTable) {
-    return new DatasetSpec(
-        "customers",
-        null,
-        List.of("customer_id"),
-        ChangeMarker.timestamp("updated_at"),
-        "op",
-        List.of("customer_name", "email"),
-        RawSource.parquet(rawLocation),
-        curatedTable,
-        null);
-  }
-
   /** Key, change marker, optional operation, then compared columns: the contract's columns. */
   public List<String> contractColumns() {
     List<String> all = new ArrayList<>(keyColumns);

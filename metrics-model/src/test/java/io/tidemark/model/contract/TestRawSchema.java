@@ -15,7 +15,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class TestRawSchema {
-  private static final DatasetSpec SPEC = DatasetSpec.customers("/raw/customers", "crm.customers");
+  private static final DatasetSpec SPEC =
+      io.tidemark.model.testing.DemoSpecs.customers("/raw/customers", "crm.customers");
 
   private static List<Column> contract() {
     return new ArrayList<>(

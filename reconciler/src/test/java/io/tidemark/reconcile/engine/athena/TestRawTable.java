@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  */
 class TestRawTable {
   private static final DatasetSpec SPEC =
-      DatasetSpec.customers("s3://lake/raw/customers", "curated.customers");
+      io.tidemark.model.testing.DemoSpecs.customers("s3://lake/raw/customers", "curated.customers");
   private static final Map<String, String> CURATED =
       Map.of(
           "customer_id", "string",

@@ -97,7 +97,7 @@ class TestDuckDbDialect {
   void curatedWindowKeysAndNewestMarkerAreExactAtTheBounds(@TempDir Path dir) throws Exception {
     long from = micros("2026-03-10T00:00:00Z");
     long to = micros("2026-03-11T00:00:00Z");
-    DatasetSpec spec = DatasetSpec.customers("/raw", "curated.customers");
+    DatasetSpec spec = io.tidemark.model.testing.DemoSpecs.customers("/raw", "curated.customers");
     for (String type : List.of("TIMESTAMPTZ", "TIMESTAMP", "VARCHAR")) {
       boolean timestamp = !type.equals("VARCHAR");
       try (Connection c = DuckDbEngine.open();
