@@ -37,16 +37,9 @@ public final class ContractLayout implements io.tidemark.ingest.discovery.Layout
   private int listCalls;
 
   public ContractLayout(Configuration conf, String rawLocation, Layout layout) {
-    try {
-      Path p = new Path(rawLocation);
-      this.fs = p.getFileSystem(conf);
-      this.root = fs.makeQualified(p);
-    } catch (IOException | IllegalArgumentException e) {
-      throw new IngestException(
-          IngestErrorCode.INVALID_CONFIG,
-          "Cannot use raw location '" + rawLocation + "': " + e.getMessage(),
-          e);
-    }
+    RawRoot raw = RawRoot.of(conf, rawLocation);
+    this.fs = raw.fs();
+    this.root = raw.path();
     this.layout = layout;
   }
 

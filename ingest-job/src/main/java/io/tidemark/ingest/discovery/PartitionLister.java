@@ -39,16 +39,9 @@ public final class PartitionLister implements Layout {
   private int listCalls;
 
   public PartitionLister(Configuration conf, String rawLocation, String partitionColumn) {
-    try {
-      Path p = new Path(rawLocation);
-      this.fs = p.getFileSystem(conf);
-      this.root = fs.makeQualified(p);
-    } catch (IOException | IllegalArgumentException e) {
-      throw new IngestException(
-          IngestErrorCode.INVALID_CONFIG,
-          "Cannot use raw root '" + rawLocation + "': " + e.getMessage(),
-          e);
-    }
+    RawRoot raw = RawRoot.of(conf, rawLocation);
+    this.fs = raw.fs();
+    this.root = raw.path();
     this.partitionColumn = partitionColumn;
   }
 

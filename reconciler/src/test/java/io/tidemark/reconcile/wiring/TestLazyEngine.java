@@ -30,7 +30,7 @@ class TestLazyEngine {
 
     @Override
     public Observations observe(EngineRequest request) {
-      throw new UnsupportedOperationException("not observed here");
+      throw new AssertionError("the lazy engine observed while asked to list raw files");
     }
 
     @Override
