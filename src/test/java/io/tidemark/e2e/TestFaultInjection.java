@@ -45,9 +45,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Faults injected into the curated table, the raw layer and the state of a pipeline the real job
  * built, each reconciled in FULL and in WINDOW mode (a window over the last day of changes), and
- * undone before the next. Which rules each fault must fail is the table in the README's section
- * "What the reconciler catches", which this test reads: the documentation and the behaviour cannot
- * drift apart. {@link TestCleanPipelines} is the control.
+ * undone before the next. Which rules each fault must fail is the table in docs/rules.md, "What the
+ * reconciler catches", which this test reads: the documentation and the behaviour cannot drift
+ * apart. {@link TestCleanPipelines} is the control.
  *
  * <p>Every fault is also observed by the Athena engine's SQL on a real Trino over the same files
  * ({@link EngineAgreement}), which must see exactly what the embedded DuckDB engine sees: counts,
@@ -58,8 +58,8 @@ import org.junit.jupiter.api.io.TempDir;
 public class TestFaultInjection {
   private static final int CUSTOMERS = 400;
   private static final Duration FUTURE_TOLERANCE = Duration.ofHours(1);
-  private static final Path README = Path.of("../../README.md");
-  private static final String TABLE_HEADING = "## What the reconciler catches";
+  private static final Path RULES_DOC = Path.of("../../docs/rules.md");
+  private static final String TABLE_HEADING = "# What the reconciler catches";
 
   @TempDir static Path work;
   private static SparkSession spark;
@@ -141,13 +141,13 @@ public class TestFaultInjection {
 
   // ---- the table ----
 
-  /** One row of the README's table. */
+  /** One row of the documented table. */
   record Row(String fault, Set<String> full, Set<String> window) {}
 
   static List<Row> readTable() throws IOException {
-    List<String> lines = Files.readAllLines(README);
+    List<String> lines = Files.readAllLines(RULES_DOC);
     int at = lines.indexOf(TABLE_HEADING);
-    assertThat(at).as("README section '%s'", TABLE_HEADING).isNotNegative();
+    assertThat(at).as("docs/rules.md section '%s'", TABLE_HEADING).isNotNegative();
     List<Row> rows = new ArrayList<>();
     for (String line : lines.subList(at + 1, lines.size())) {
       if (line.startsWith("## ")) {
@@ -413,7 +413,7 @@ public class TestFaultInjection {
   @Test
   void everyFaultFailsTheRulesTheReadmeNamesInFullAndInWindowMode() throws Exception {
     List<Row> table = readTable();
-    assertThat(table).as("faults in the README's table").hasSizeGreaterThanOrEqualTo(16);
+    assertThat(table).as("faults in docs/rules.md's table").hasSizeGreaterThanOrEqualTo(16);
     Map<String, String> mismatches = new LinkedHashMap<>();
     Map<String, List<String>> engines = new LinkedHashMap<>();
     int n = 0;
@@ -454,7 +454,7 @@ public class TestFaultInjection {
       }
     }
     assertThat(mismatches)
-        .as("faults whose failing rules differ from the README's table")
+        .as("faults whose failing rules differ from docs/rules.md's table")
         .isEmpty();
     engines.values().removeIf(List::isEmpty);
     assertThat(engines)

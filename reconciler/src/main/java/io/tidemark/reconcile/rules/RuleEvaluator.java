@@ -353,7 +353,7 @@ public final class RuleEvaluator {
             + " lists them): "
             + named(files)
             + ". To pick them up, run the ingest job with --mode sweep (it reads every raw file"
-            + " no committed batch read; see README, \"Sweeping for missed files\"); if files"
+            + " no committed batch read; see docs/ingest-job.md, \"Sweeping for missed files\"); if files"
             + " keep landing behind the lookback, widen --lookback or look at the producer"
             + (strays.isEmpty()
                 ? ""

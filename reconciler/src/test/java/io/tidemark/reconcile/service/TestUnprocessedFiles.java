@@ -78,7 +78,7 @@ class TestUnprocessedFiles {
                     + " ingest_date="
                     + OLD
                     + "/late.parquet. To pick them up, run the ingest job with --mode sweep (it"
-                    + " reads every raw file no committed batch read; see README, \"Sweeping for"
+                    + " reads every raw file no committed batch read; see docs/ingest-job.md, \"Sweeping for"
                     + " missed files\"); if files keep landing behind the lookback, widen"
                     + " --lookback or look at the producer");
         assertThat(r.reason()).doesNotContain("planned", "not available");
