@@ -5,14 +5,12 @@ import io.tidemark.model.json.Checks;
 /**
  * The column that orders versions of a record, and its type.
  *
- * @param column the column name, default {@code updated_at}
+ * @param column the column name; required, there is no default (a dataset declares its own)
  * @param type TIMESTAMP (default) or LONG
  */
 public record ChangeMarker(String column, ChangeMarkerType type) {
-  public static final String COLUMN_DEFAULT = "updated_at";
-
   public ChangeMarker {
-    column = Checks.identifier("column", column == null ? COLUMN_DEFAULT : column);
+    column = Checks.identifier("column", column);
     type = type == null ? ChangeMarkerType.TIMESTAMP : type;
   }
 

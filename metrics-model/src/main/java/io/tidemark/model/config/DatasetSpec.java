@@ -39,7 +39,7 @@ public record DatasetSpec(
     Checks.name("name", name);
     pipeline = Checks.name("pipeline", pipeline == null ? PIPELINE_DEFAULT : pipeline);
     keyColumns = Checks.identifiers("keyColumns", keyColumns, true);
-    changeMarker = changeMarker == null ? new ChangeMarker(null, null) : changeMarker;
+    Checks.required("changeMarker", changeMarker);
     if (operationColumn != null) {
       Checks.identifier("operationColumn", operationColumn);
     }

@@ -3,6 +3,8 @@ package io.tidemark.model.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tidemark.model.config.ChangeMarker;
+import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.config.RuleKind;
 import io.tidemark.model.config.RuleSpec;
@@ -98,18 +100,37 @@ class TestDocuments {
     String json =
         """
         {"name": "customers", "keyColumns": ["customer_id"], "operationColumn": "op",
+         "changeMarker": {"column": "updated_at"},
          "comparedColumns": ["customer_name", "email"],
          "raw": {"location": "s3://lake/raw/customers"}, "curatedTable": "curated.customers"}
         """;
     DatasetSpec spec = Json.read(json, DatasetSpec.class);
 
     assertThat(spec.pipeline()).isEqualTo("default");
-    assertThat(spec.changeMarker().column()).isEqualTo("updated_at");
+    assertThat(spec.changeMarker().type()).isEqualTo(ChangeMarkerType.TIMESTAMP);
     assertThat(spec.raw().partitionColumn()).isEqualTo("ingest_date");
     assertThat(spec.quarantineTable()).isEqualTo("curated.customers_quarantine");
     assertThat(spec.contractColumns())
         .containsExactly("customer_id", "updated_at", "op", "customer_name", "email");
     assertThat(Json.read(Json.write(spec), DatasetSpec.class)).isEqualTo(spec);
+  }
+
+  @Test
+  void aDatasetWithoutAChangeMarkerIsRefusedNotGivenTheDemosColumn() {
+    String json =
+        """
+        {"name": "orders", "keyColumns": ["order_id"],
+         "raw": {"location": "s3://lake/raw/orders"}, "curatedTable": "curated.orders"}
+        """;
+
+    assertThatThrownBy(() -> Json.read(json, DatasetSpec.class))
+        .hasRootCauseInstanceOf(InvalidDocumentException.class)
+        .rootCause()
+        .hasMessageContaining("changeMarker")
+        .hasMessageContaining("is required");
+    assertThatThrownBy(() -> ChangeMarker.timestamp(null))
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessageContaining("column");
   }
 
   @Test
