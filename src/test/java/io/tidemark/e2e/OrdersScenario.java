@@ -55,7 +55,7 @@ public final class OrdersScenario {
             partition-by: [month(order_date)]
           reconcile:
             schedule: "off"
-            sample-columns: [order_id, line_nr, amount]
+            sample-columns: [order_id, line_nr]
             rules:
               freshness: {threshold: 31536000}
       """;

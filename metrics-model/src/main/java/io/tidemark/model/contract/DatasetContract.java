@@ -153,7 +153,14 @@ public record DatasetContract(
       known(columns, "curated.partitionBy[" + i + "]", column);
     }
     for (int i = 0; i < reconcile.sampleColumns().size(); i++) {
-      known(columns, "reconcile.sampleColumns[" + i + "]", reconcile.sampleColumns().get(i));
+      String column = reconcile.sampleColumns().get(i);
+      if (!keys.contains(column)) {
+        throw new InvalidDocumentException(
+            "reconcile.sampleColumns[" + i + "]",
+            column,
+            "is not a key column: samples show keys only, the key columns listed in clear and the"
+                + " others hashed");
+      }
     }
   }
 
@@ -330,7 +337,8 @@ public record DatasetContract(
    * @param futureTolerance how far past now a timestamp change marker may lie and be valid
    * @param unprocessedFileGrace how old an unread raw file must be before {@code unprocessed_files}
    *     names it
-   * @param sampleColumns the columns a failing rule may show in its samples (default: the key)
+   * @param sampleColumns the key columns a failing rule's sample keys show in clear; the other key
+   *     columns show as a hash (default: every key column)
    * @param rules the rules, one per id
    */
   public record Reconcile(

@@ -125,6 +125,24 @@ class TestContractFile {
                 + " '-1.0' must be a finite number >= 0");
   }
 
+  /**
+   * Samples show keys, nothing else: a sample column that is no key column would promise values the
+   * reports do not hold, so it is refused rather than silently ignored.
+   */
+  @Test
+  void sampleColumnsAreKeyColumns() {
+    assertThatThrownBy(
+            () ->
+                parse(
+                    with(
+                        "  orders:\n",
+                        "  orders:\n    reconcile: {sample-columns: [order_id, amount]}\n")))
+        .hasMessage(
+            "Cannot load contract orders.yaml: datasets.orders.reconcile.sample-columns[1]"
+                + " 'amount' is not a key column: samples show keys only, the key columns listed"
+                + " in clear and the others hashed");
+  }
+
   @Test
   void noColumnHasADefault() {
     assertThatThrownBy(
@@ -144,7 +162,7 @@ class TestContractFile {
                         + "    reconcile:\n"
                         + "      schedule-mode: window\n"
                         + "      future-tolerance: PT2H\n"
-                        + "      sample-columns: [order_id, amount]\n"
+                        + "      sample-columns: [order_id]\n"
                         + "      rules:\n"
                         + "        count_match: {threshold: 0.01, tolerance: ratio, severity: warning}\n"
                         + "        stale_versions: {enabled: false}\n"
@@ -153,7 +171,7 @@ class TestContractFile {
     DatasetContract.Reconcile r = d.reconcile();
     assertThat(r.scheduleMode()).isEqualTo("window");
     assertThat(r.futureTolerance()).isEqualTo(Duration.ofHours(2));
-    assertThat(r.sampleColumns()).containsExactly("order_id", "amount");
+    assertThat(r.sampleColumns()).containsExactly("order_id");
     assertThat(r.rule(RuleKind.STALE_VERSIONS)).isEmpty();
     assertThat(r.rule(RuleKind.COUNT_MATCH).orElseThrow().severity()).isEqualTo(Severity.WARNING);
     assertThat(r.rules().stream().filter(x -> x.id().equals("big_orders_fresh")).toList())

@@ -29,6 +29,7 @@ import io.tidemark.reconcile.report.RunReportSource;
 import io.tidemark.reconcile.report.UnreadableReport;
 import io.tidemark.reconcile.rules.RuleEvaluator;
 import io.tidemark.reconcile.rules.RunAccounting;
+import io.tidemark.reconcile.rules.SampleMask;
 import io.tidemark.reconcile.rules.SchemaDrift;
 import io.tidemark.reconcile.rules.UnprocessedFiles;
 import io.tidemark.reconcile.storage.IcebergTables;
@@ -270,6 +271,11 @@ public final class Reconciler {
                       ? null
                       : SchemaDrift.check(
                           allReports.value(), report.windowFrom(), report.windowTo())));
+      // Masked before anything stores or shows them; carried-over results were masked when
+      // their own run stored them.
+      results =
+          new SampleMask(ds.contract().keyColumns(), ds.contract().reconcile().sampleColumns())
+              .apply(results);
       if (report.mode() == ReconciliationMode.WINDOW) {
         results = carryOverFullFailures(report, results);
       }

@@ -66,6 +66,30 @@ class TestDmsOrders {
     assertThat(r.get(RuleKind.MISSING_KEYS).status()).isEqualTo(RuleStatus.PASS);
   }
 
+  /**
+   * {@code sample-columns: [order_id]}: line_nr is shown as a hash (SHA-256 of "1" begins
+   * 6b86b273ff34) in the stored report, while the key column listed stays readable.
+   */
+  @Test
+  void keyColumnsTheContractDoesNotListAreHashedInTheSamples() throws Exception {
+    List<Line> curated = new ArrayList<>(OrdersScenario.EXPECTED);
+    curated.set(2, new Line("O-2", 1, "99.98", "2026-03-02", false, 3));
+    OrdersScenario s = OrdersScenario.create(dir, NOW, curated);
+    String yaml = Files.readString(s.contractFile);
+    String schedule = "      schedule: \"off\"\n";
+    assertThat(yaml).contains(schedule);
+    Files.writeString(
+        s.contractFile, yaml.replace(schedule, schedule + "      sample-columns: [order_id]\n"));
+
+    ReconciliationReport report = reconcile(s);
+
+    Map<RuleKind, RuleResult> r = byKind(report);
+    assertThat(r.get(RuleKind.VALUE_MISMATCHES).status()).isEqualTo(RuleStatus.FAIL);
+    assertThat(r.get(RuleKind.VALUE_MISMATCHES).sampleKeys())
+        .containsExactly("O-2|hash:6b86b273ff34");
+    assertThat(io.tidemark.model.json.Json.write(report)).doesNotContain("O-2|1");
+  }
+
   @Test
   void aDroppedLineFailsMissingKeysNamingTheWholeKey() throws Exception {
     List<Line> curated = new ArrayList<>(OrdersScenario.EXPECTED);

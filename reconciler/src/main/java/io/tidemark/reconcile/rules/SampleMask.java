@@ -1,0 +1,107 @@
+package io.tidemark.reconcile.rules;
+
+import io.tidemark.model.config.RuleKind;
+import io.tidemark.model.report.RuleResult;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.EnumSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * What a failing rule's sample keys show: the key columns the contract lists in {@code
+ * reconcile.sample-columns} in clear, the others as {@code hash:} and the first 12 hex digits of
+ * the value's SHA-256. Applied to the results before they are stored, so reports, the REST API and
+ * the status page never hold a hidden value. Pure: no I/O.
+ */
+public final class SampleMask {
+  /** What a hidden value starts with. */
+  public static final String HASH_PREFIX = "hash:";
+
+  /** The kinds whose samples are keys of the dataset (the others sample files or columns). */
+  private static final Set<RuleKind> KEYED =
+      EnumSet.of(
+          RuleKind.COUNT_MATCH,
+          RuleKind.MISSING_KEYS,
+          RuleKind.UNEXPECTED_KEYS,
+          RuleKind.DUPLICATE_KEYS,
+          RuleKind.STALE_VERSIONS,
+          RuleKind.VALUE_MISMATCHES);
+
+  private static final String SEPARATOR = "|";
+  private static final int HEX_DIGITS = 12;
+
+  private final List<String> keyColumns;
+  private final List<String> shown;
+
+  /**
+   * @param keyColumns the dataset's key columns, in the order sample keys join them
+   * @param shown the key columns shown in clear
+   */
+  public SampleMask(List<String> keyColumns, List<String> shown) {
+    this.keyColumns = List.copyOf(keyColumns);
+    this.shown = List.copyOf(shown);
+  }
+
+  /** Whether every key column is shown: the mask changes nothing. */
+  public boolean showsEverything() {
+    return shown.containsAll(keyColumns);
+  }
+
+  /** The results with their sample keys masked; unchanged when every key column is shown. */
+  public List<RuleResult> apply(List<RuleResult> results) {
+    if (showsEverything()) {
+      return results;
+    }
+    return results.stream().map(this::apply).toList();
+  }
+
+  private RuleResult apply(RuleResult r) {
+    if (r.sampleKeys().isEmpty() || !KEYED.contains(r.kind())) {
+      return r;
+    }
+    return new RuleResult(
+        r.ruleId(),
+        r.kind(),
+        r.severity(),
+        r.observed(),
+        r.threshold(),
+        r.status(),
+        r.reason(),
+        r.sampleKeys().stream().map(this::key).toList(),
+        r.bytesScanned(),
+        r.carriedOverFrom());
+  }
+
+  /**
+   * One sample key masked part by part. A key whose parts cannot be told apart (a value holding the
+   * separator) is hashed whole, as no part of it can be shown safely.
+   */
+  String key(String sample) {
+    String[] parts = sample.split(Pattern.quote(SEPARATOR), -1);
+    if (parts.length != keyColumns.size()) {
+      return hash(sample);
+    }
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < parts.length; i++) {
+      if (i > 0) {
+        out.append(SEPARATOR);
+      }
+      out.append(shown.contains(keyColumns.get(i)) ? parts[i] : hash(parts[i]));
+    }
+    return out.toString();
+  }
+
+  static String hash(String value) {
+    try {
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
+      return HASH_PREFIX + HexFormat.of().formatHex(digest).substring(0, HEX_DIGITS);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+    }
+  }
+}
