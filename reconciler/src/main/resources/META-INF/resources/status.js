@@ -454,7 +454,7 @@
           ' · table ' + d.curatedTable + ' · key ' + d.keyColumns.join(', '))),
       startPanel(d),
       section('Ingest runs', 'runs', ingestSection(runs)),
-      section('Reconciliation', 'reconciliation', reconciliationSection(recs, state)),
+      section('Reconciliation', 'reconciliation', reconciliationSection(recs, state, d.keyColumns)),
       section('Quarantine by reason', 'quarantine', quarantineSection(quarantine)),
       section('Alarms', 'dataset-alarms', alarmList(alarms)));
   }
@@ -509,17 +509,17 @@
       : name;
   }
 
-    function reconciliationSection(recs, state) {
+  function reconciliationSection(recs, state, keyColumns) {
     if (!recs.length) return el('p', { class: 'muted' }, 'Never reconciled: start one above.');
     const box = el('div', {});
     const draw = () => {
-      clear(box).append(reportDetail(state.selected, recs), historyTable(recs, state, draw));
+      clear(box).append(reportDetail(state.selected, recs, keyColumns), historyTable(recs, state, draw));
     };
     draw();
     return box;
   }
 
-  function reportDetail(report, recs) {
+  function reportDetail(report, recs, keyColumns) {
     if (!report) return el('p', { class: 'muted' }, 'No finished reconciliation yet.');
     const done = recs.filter((r) => r.results && r.results.length).slice().reverse();
     return el('div', { 'data-testid': 'report', 'data-report-id': report.id },
@@ -529,10 +529,16 @@
       report.error ? el('p', { class: 'error' }, report.error) : null,
       el('div', { class: 'scroll' }, el('table', { class: 'table rules' },
         el('thead', {}, el('tr', {}, ['rule', 'status', 'observed', 'threshold', 'history'].map((h) => el('th', {}, h)))),
-        el('tbody', {}, report.results.map((r) => ruleRows(r, done))))));
+        el('tbody', {}, report.results.map((r) => ruleRows(r, done, keyColumns))))));
   }
 
-  function ruleRows(r, done) {
+  /** "sample keys (3):", naming the columns of a composite key as its values are joined. */
+  function sampleKeysLabel(count, keyColumns) {
+    const composite = keyColumns && keyColumns.length > 1 ? ' as ' + keyColumns.join('|') : '';
+    return 'sample keys (' + count + ')' + composite + ':';
+  }
+
+  function ruleRows(r, done, keyColumns) {
     const failing = r.status !== 'PASS';
     const row = el('tr', { class: failing ? 'failing-row' : '', 'data-rule': r.ruleId },
       el('td', {}, failing
@@ -547,7 +553,7 @@
       el('td', { colspan: 5 },
         el('p', { 'data-testid': 'rule-reason' }, r.reason || ''),
         r.sampleKeys.length
-          ? el('div', {}, el('span', { class: 'muted small' }, 'sample keys (' + r.sampleKeys.length + '):'),
+          ? el('div', {}, el('span', { class: 'muted small' }, sampleKeysLabel(r.sampleKeys.length, keyColumns)),
               el('ul', { class: 'keys', 'data-testid': 'sample-keys' }, r.sampleKeys.map((k) => el('li', {}, el('code', {}, k)))))
           : el('p', { class: 'muted small' }, 'no sample keys')));
     const button = row.querySelector('button');

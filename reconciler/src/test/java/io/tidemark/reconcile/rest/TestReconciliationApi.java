@@ -250,7 +250,9 @@ public class TestReconciliationApi {
         .get("/api/datasets")
         .then()
         .statusCode(200)
-        .body("name", equalTo(List.of("customers", "damaged", "gated", "hostile", "windowed")))
+        .body(
+            "name",
+            equalTo(List.of("customers", "damaged", "gated", "hostile", "orders", "windowed")))
         .body("find { it.name == 'customers' }.cron", equalTo("0 0 2 * * ?"))
         .body("find { it.name == 'customers' }.engine", equalTo("duckdb"))
         .body("find { it.name == 'customers' }.rules.size()", equalTo(RuleKind.values().length))
@@ -310,7 +312,7 @@ public class TestReconciliationApi {
         .contains("'storage.location.template' = 'file:/")
         .contains("/ingest_date=${ingest_date}/'")
         .endsWith(");\n");
-    given().get("/api/datasets/orders/raw-table-ddl").then().statusCode(404);
+    given().get("/api/datasets/nosuch/raw-table-ddl").then().statusCode(404);
     given().get("/api/datasets/customers/raw-table-ddl?table=x").then().statusCode(400);
     assertThat(
             given()

@@ -129,7 +129,8 @@ class TestStatusPage {
             .map(e -> e.getAttribute("data-dataset"))
             .toList();
     assertThat(names)
-        .containsExactlyInAnyOrder("customers", "damaged", "gated", "hostile", "windowed");
+        .containsExactlyInAnyOrder(
+            "customers", "damaged", "gated", "hostile", "orders", "windowed");
     assertThat(names.indexOf("damaged"))
         .as("the failing dataset comes before those that only lack a reconciliation")
         .isLessThan(names.indexOf("customers"))
@@ -178,6 +179,33 @@ class TestStatusPage {
         .contains(QuarkusFixtures.BROKEN_RECONCILIATION_REPORT)
         .contains("(reconciliation report)");
     assertThat(driver().findElements(By.cssSelector("[data-testid=view-error]"))).isEmpty();
+  }
+
+  /**
+   * A composite key (order_id string + line_nr int) is shown whole in a failing rule's samples,
+   * with the columns it is made of, on the DMS orders dataset of the fixtures.
+   */
+  @Test
+  void aCompositeKeyIsShownWholeInTheSamplesOfAFailingRule() {
+    startFromPage("orders", "full", QuarkusFixtures.API_KEY);
+    WebElement result = finishedResult();
+    assertThat(result.getAttribute("data-result")).isEqualTo("FAILED");
+    assertThat(visible("[data-testid=dataset-name]").getText()).isEqualTo("orders");
+
+    for (String[] ruleAndKey :
+        new String[][] {{"missing_keys", "O-1|2"}, {"value_mismatches", "O-2|1"}}) {
+      WebElement rule = visible("[data-testid=report] tr[data-rule=" + ruleAndKey[0] + "]");
+      assertThat(rule.getText()).contains("FAIL");
+      rule.findElement(By.cssSelector("[data-testid=rule-toggle]")).click();
+      WebElement detail =
+          driver().findElement(By.cssSelector("tr[data-detail=" + ruleAndKey[0] + "]"));
+      assertThat(detail.findElements(By.cssSelector("[data-testid=sample-keys] li")))
+          .as(ruleAndKey[0])
+          .extracting(WebElement::getText)
+          .containsExactly(ruleAndKey[1]);
+      assertThat(detail.getText()).as("the key's columns are named").contains("order_id|line_nr");
+    }
+    browser.screenshot("composite-key.png");
   }
 
   @Test
