@@ -214,7 +214,8 @@ public final class RuleEvaluator {
         r.status(),
         r.reason() == null ? note : note + "; " + r.reason(),
         r.sampleKeys(),
-        r.bytesScanned());
+        r.bytesScanned(),
+        null);
   }
 
   private static String named(List<String> items) {
