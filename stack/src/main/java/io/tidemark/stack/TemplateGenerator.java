@@ -467,14 +467,8 @@ public final class TemplateGenerator {
 
   /** The CloudFormation template creating the dashboard for one Pipeline/Dataset pair. */
   public static String dashboardTemplate() {
-    ObjectNode t = MAPPER.createObjectNode();
-    t.put("AWSTemplateFormatVersion", "2010-09-09");
-    t.put(
-        "Description",
-        "Tidemark: CloudWatch dashboard for one pipeline/dataset pair. Generated from the metric catalogue; do not edit by hand.");
-    ObjectNode params = t.putObject("Parameters");
-    commonParameters(params);
-    params
+    ObjectNode t = template("dashboard");
+    t.withObjectProperty("Parameters")
         .putObject("DashboardName")
         .put("Type", "String")
         .put("Default", "")
@@ -524,14 +518,8 @@ public final class TemplateGenerator {
 
   /** The CloudFormation template with Tidemark's alarms for one Pipeline/Dataset pair. */
   public static String alarmsTemplate() {
-    ObjectNode t = MAPPER.createObjectNode();
-    t.put("AWSTemplateFormatVersion", "2010-09-09");
-    t.put(
-        "Description",
-        "Tidemark: CloudWatch alarms for one pipeline/dataset pair. Generated from the metric catalogue; do not edit by hand.");
-    ObjectNode params = t.putObject("Parameters");
-    commonParameters(params);
-    alarmParameters(params);
+    ObjectNode t = template("alarms");
+    alarmParameters(t.withObjectProperty("Parameters"));
     t.putObject("Conditions").set(HAS_TOPIC, notEmpty("AlarmTopicArn"));
     alarms(t.putObject("Resources"), AlarmScope.parameters());
     return write(t);
@@ -757,6 +745,23 @@ public final class TemplateGenerator {
         "The dataset's reconciliations scanned more than the configured bytes in a day: check the"
             + " scheduled mode (FULL reads all of raw) and that WINDOW runs prune partitions.");
     alarms.anomaly();
+  }
+
+  /**
+   * A generic template's opening: its format version, its description (Tidemark's CloudWatch {@code
+   * what} for one pair) and the parameters every generic template has.
+   */
+  private static ObjectNode template(String what) {
+    ObjectNode t = MAPPER.createObjectNode();
+    t.put("AWSTemplateFormatVersion", "2010-09-09");
+    t.put(
+        "Description",
+        "Tidemark: CloudWatch "
+            + what
+            + " for one pipeline/dataset pair. Generated from the metric catalogue; do not edit by"
+            + " hand.");
+    commonParameters(t.putObject("Parameters"));
+    return t;
   }
 
   private static void commonParameters(ObjectNode params) {
