@@ -164,6 +164,7 @@ class TestMultiDayScenario extends SparkTestSupport {
             null,
             null,
             settings.clock(),
+            null,
             null);
     IngestOutcome rebuilt = new IngestJob(spark, full).run();
     assertThat(rebuilt.report().status())

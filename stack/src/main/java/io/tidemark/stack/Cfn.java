@@ -19,21 +19,15 @@ final class Cfn {
   }
 
   static ObjectNode ref(String name) {
-    ObjectNode n = MAPPER.createObjectNode();
-    n.put("Ref", name);
-    return n;
+    return MAPPER.createObjectNode().put("Ref", name);
   }
 
   static ObjectNode getAtt(String resource, String attribute) {
-    ObjectNode n = MAPPER.createObjectNode();
-    n.putArray("Fn::GetAtt").add(resource).add(attribute);
-    return n;
+    return function("Fn::GetAtt", MAPPER.createArrayNode().add(resource).add(attribute));
   }
 
   static ObjectNode sub(String text) {
-    ObjectNode n = MAPPER.createObjectNode();
-    n.put("Fn::Sub", text);
-    return n;
+    return MAPPER.createObjectNode().put("Fn::Sub", text);
   }
 
   /**
@@ -46,26 +40,26 @@ final class Cfn {
 
   /** {"Fn::Join": ["", parts]}; a part is text or a function. */
   static ObjectNode join(List<JsonNode> parts) {
-    ObjectNode n = MAPPER.createObjectNode();
-    ArrayNode args = n.putArray("Fn::Join");
-    args.add("");
-    ArrayNode list = args.addArray();
+    ArrayNode list = MAPPER.createArrayNode();
     parts.forEach(list::add);
-    return n;
+    return function("Fn::Join", MAPPER.createArrayNode().add("").add(list));
   }
 
   /** {"Fn::Select": [index, {"Fn::Split": [separator, {"Ref": parameter}]}]} */
   static ObjectNode selectSplit(int index, String separator, String parameter) {
-    ObjectNode split = MAPPER.createObjectNode();
-    split.putArray("Fn::Split").add(separator).add(ref(parameter));
-    ObjectNode n = MAPPER.createObjectNode();
-    n.putArray("Fn::Select").add(index).add(split);
-    return n;
+    ObjectNode split =
+        function("Fn::Split", MAPPER.createArrayNode().add(separator).add(ref(parameter)));
+    return function("Fn::Select", MAPPER.createArrayNode().add(index).add(split));
   }
 
   static ObjectNode equalsNode(JsonNode a, JsonNode b) {
+    return function("Fn::Equals", MAPPER.createArrayNode().add(a).add(b));
+  }
+
+  /** {"name": arguments}: an intrinsic function of a list of arguments. */
+  private static ObjectNode function(String name, ArrayNode arguments) {
     ObjectNode n = MAPPER.createObjectNode();
-    n.putArray("Fn::Equals").add(a).add(b);
+    n.set(name, arguments);
     return n;
   }
 

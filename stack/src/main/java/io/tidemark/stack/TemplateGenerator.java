@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -466,14 +467,8 @@ public final class TemplateGenerator {
 
   /** The CloudFormation template creating the dashboard for one Pipeline/Dataset pair. */
   public static String dashboardTemplate() {
-    ObjectNode t = MAPPER.createObjectNode();
-    t.put("AWSTemplateFormatVersion", "2010-09-09");
-    t.put(
-        "Description",
-        "Tidemark: CloudWatch dashboard for one pipeline/dataset pair. Generated from the metric catalogue; do not edit by hand.");
-    ObjectNode params = t.putObject("Parameters");
-    commonParameters(params);
-    params
+    ObjectNode t = template("dashboard");
+    t.withObjectProperty("Parameters")
         .putObject("DashboardName")
         .put("Type", "String")
         .put("Default", "")
@@ -523,14 +518,8 @@ public final class TemplateGenerator {
 
   /** The CloudFormation template with Tidemark's alarms for one Pipeline/Dataset pair. */
   public static String alarmsTemplate() {
-    ObjectNode t = MAPPER.createObjectNode();
-    t.put("AWSTemplateFormatVersion", "2010-09-09");
-    t.put(
-        "Description",
-        "Tidemark: CloudWatch alarms for one pipeline/dataset pair. Generated from the metric catalogue; do not edit by hand.");
-    ObjectNode params = t.putObject("Parameters");
-    commonParameters(params);
-    alarmParameters(params);
+    ObjectNode t = template("alarms");
+    alarmParameters(t.withObjectProperty("Parameters"));
     t.putObject("Conditions").set(HAS_TOPIC, notEmpty("AlarmTopicArn"));
     alarms(t.putObject("Resources"), AlarmScope.parameters());
     return write(t);
@@ -652,232 +641,127 @@ public final class TemplateGenerator {
    * rule, the ingest runs' and the reconciler's.
    */
   static void alarms(ObjectNode resources, AlarmScope scope) {
+    AlarmWriter alarms = new AlarmWriter(resources, scope);
     for (RuleKind kind : RuleKind.values()) {
-      staticAlarm(
-          resources,
-          scope,
+      alarms.add(
           "Rule" + pascal(kind.id()) + "Failing",
-          "rule-" + kind.id().replace('_', '-') + "-failing",
-          "Reconciliation rule "
-              + kind.id()
-              + " is failing: the curated table disagrees with raw. See the latest reconciliation report for sample keys.",
           Metric.RULE_STATUS,
           null,
           kind.id(),
-          "Maximum",
-          300,
-          1,
-          1,
-          MAPPER.getNodeFactory().numberNode(1),
-          ComparisonOperator.GreaterThanOrEqualToThreshold,
-          TreatMissingData.IGNORE);
+          Condition.failing(),
+          "Reconciliation rule "
+              + kind.id()
+              + " is failing: the curated table disagrees with raw. See the latest reconciliation report for sample keys.");
     }
     // The nightly-health alarms watch the scheduled incremental runs (Mode=INCREMENTAL): CloudWatch
     // matches an alarm's exact dimension set, so each alarm names the one mode it is about. The
     // operator's full refresh, backfill and quarantine replay run by hand and answer on the spot.
-    staticAlarm(
-        resources,
-        scope,
+    alarms.add(
         "IngestRunFailed",
-        "ingest-run-failed",
-        "An incremental ingest run failed or its batch was rejected; nothing of that batch was"
-            + " committed.",
         Metric.RUN_FAILED,
         INCREMENTAL,
-        null,
-        "Sum",
-        300,
-        1,
-        1,
-        MAPPER.getNodeFactory().numberNode(1),
-        ComparisonOperator.GreaterThanOrEqualToThreshold,
-        TreatMissingData.NOT_BREACHING);
-    staticAlarm(
-        resources,
-        scope,
+        Condition.failedOnce(),
+        "An incremental ingest run failed or its batch was rejected; nothing of that batch was"
+            + " committed.");
+    alarms.add(
         "NoSuccessfulIngestRun",
-        "no-successful-ingest-run",
-        "No incremental ingest run succeeded within the configured period (missing data is"
-            + " breaching).",
         Metric.RUN_SUCCEEDED,
         INCREMENTAL,
-        null,
-        "Sum",
-        -1,
-        1,
-        1,
-        MAPPER.getNodeFactory().numberNode(1),
-        ComparisonOperator.LessThanThreshold,
-        TreatMissingData.BREACHING);
-    staticAlarm(
-        resources,
-        scope,
+        Condition.noneWithin("Sum", "NoSuccessfulRunPeriodSeconds"),
+        "No incremental ingest run succeeded within the configured period (missing data is"
+            + " breaching).");
+    alarms.add(
         "InvalidRatioHigh",
-        "invalid-ratio-high",
-        "An incremental run quarantined more than the configured share of its changed records.",
         Metric.INVALID_RATIO,
         INCREMENTAL,
-        null,
-        "Maximum",
-        3600,
-        1,
-        1,
-        ref("InvalidRatioThreshold"),
-        ComparisonOperator.GreaterThanThreshold,
-        TreatMissingData.NOT_BREACHING);
-    staticAlarm(
-        resources,
-        scope,
+        Condition.above("Maximum", 3600, "InvalidRatioThreshold"),
+        "An incremental run quarantined more than the configured share of its changed records.");
+    alarms.add(
         "WatermarkNotAdvancing",
-        "watermark-not-advancing",
-        "Even the freshest incremental run of the period left the watermark further behind than"
-            + " the configured lag: it is not advancing.",
         Metric.WATERMARK_LAG,
         INCREMENTAL,
-        null,
-        "Minimum",
-        3600,
-        1,
-        1,
-        ref("WatermarkLagThresholdSeconds"),
-        ComparisonOperator.GreaterThanThreshold,
-        TreatMissingData.NOT_BREACHING);
+        Condition.above("Minimum", 3600, "WatermarkLagThresholdSeconds"),
+        "Even the freshest incremental run of the period left the watermark further behind than"
+            + " the configured lag: it is not advancing.");
     // Input the job cannot place is never a quiet success: it alarms on the incremental runs.
-    staticAlarm(
-        resources,
-        scope,
+    alarms.add(
         "UnplacedEntries",
-        "unplaced-entries",
-        "The raw location holds entries the dataset's layout does not place (a folder that is no"
-            + " date, a file outside the date folders or not Parquet): no run reads them. The run"
-            + " report's strayEntries names them; fix the producer or the contract's layout.",
         Metric.UNPLACED_ENTRIES,
         INCREMENTAL,
-        null,
-        "Maximum",
-        86400,
-        1,
-        1,
-        MAPPER.getNodeFactory().numberNode(0),
-        ComparisonOperator.GreaterThanThreshold,
-        TreatMissingData.NOT_BREACHING);
-    staticAlarm(
-        resources,
-        scope,
+        Condition.anyInADay(),
+        "The raw location holds entries the dataset's layout does not place (a folder that is no"
+            + " date, a file outside the date folders or not Parquet): no run reads them. The run"
+            + " report's strayEntries names them; fix the producer or the contract's layout.");
+    alarms.add(
         "UndeclaredColumns",
-        "undeclared-columns",
-        "Raw files carry columns the contract does not declare (schema drift): they reach no"
-            + " table. The run report's undeclaredColumns names them; declare them or fix the"
-            + " producer.",
         Metric.UNDECLARED_COLUMNS,
         INCREMENTAL,
-        null,
-        "Maximum",
-        86400,
-        1,
-        1,
-        MAPPER.getNodeFactory().numberNode(0),
-        ComparisonOperator.GreaterThanThreshold,
-        TreatMissingData.NOT_BREACHING);
+        Condition.anyInADay(),
+        "Raw files carry columns the contract does not declare (schema drift): they reach no"
+            + " table. The run report's undeclaredColumns names them; declare them or fix the"
+            + " producer.");
     // The scheduled sweep (--mode sweep): whether it failed, and whether it found anything.
-    staticAlarm(
-        resources,
-        scope,
+    alarms.add(
         "SweepRunFailed",
-        "sweep-run-failed",
-        "A sweep run (--mode sweep) failed or its batch was rejected: files the incremental runs"
-            + " missed stay unprocessed until a sweep succeeds.",
         Metric.RUN_FAILED,
         SWEEP,
-        null,
-        "Sum",
-        300,
-        1,
-        1,
-        MAPPER.getNodeFactory().numberNode(1),
-        ComparisonOperator.GreaterThanOrEqualToThreshold,
-        TreatMissingData.NOT_BREACHING);
-    staticAlarm(
-        resources,
-        scope,
+        Condition.failedOnce(),
+        "A sweep run (--mode sweep) failed or its batch was rejected: files the incremental runs"
+            + " missed stay unprocessed until a sweep succeeds.");
+    alarms.add(
         "FilesMissedByLookback",
-        "files-missed-by-lookback",
-        "Files landed beyond the lookback: the incremental runs missed them; the sweep picked"
-            + " them up. Widen --lookback or look at the producer.",
         Metric.FILES_MISSED_BY_LOOKBACK,
         SWEEP,
-        null,
-        "Maximum",
-        86400,
-        1,
-        1,
-        MAPPER.getNodeFactory().numberNode(0),
-        ComparisonOperator.GreaterThanThreshold,
-        TreatMissingData.NOT_BREACHING);
+        Condition.anyInADay(),
+        "Files landed beyond the lookback: the incremental runs missed them; the sweep picked"
+            + " them up. Widen --lookback or look at the producer.");
     // The operator's runs start by hand, yet one launched unattended (a Glue run with parameters)
     // must not fail unseen: a failed full refresh, backfill or quarantine replay alarms too.
     for (IngestMode m :
         List.of(IngestMode.FULL_REFRESH, IngestMode.BACKFILL, IngestMode.REPLAY_QUARANTINE)) {
-      String words = m.cliName().replace('-', ' ');
-      staticAlarm(
-          resources,
-          scope,
-          java.util.Arrays.stream(m.cliName().split("-"))
-                  .map(w -> Character.toUpperCase(w.charAt(0)) + w.substring(1))
-                  .collect(java.util.stream.Collectors.joining())
-              + "RunFailed",
-          m.cliName() + "-run-failed",
+      alarms.add(
+          pascal(m.cliName().replace('-', '_')) + "RunFailed",
+          Metric.RUN_FAILED,
+          m,
+          Condition.failedOnce(),
           "A "
-              + words
+              + m.cliName().replace('-', ' ')
               + " run (--mode "
               + m.cliName()
               + ") failed or its batch was rejected;"
-              + " nothing of that batch was committed and rerunning is safe.",
-          Metric.RUN_FAILED,
-          m,
-          null,
-          "Sum",
-          300,
-          1,
-          1,
-          MAPPER.getNodeFactory().numberNode(1),
-          ComparisonOperator.GreaterThanOrEqualToThreshold,
-          TreatMissingData.NOT_BREACHING);
+              + " nothing of that batch was committed and rerunning is safe.");
     }
-    staticAlarm(
-        resources,
-        scope,
+    alarms.add(
         "ReconciliationMissing",
-        "reconciliation-missing",
-        "No reconciliation finished within the configured period (missing data is breaching).",
         Metric.RECONCILIATION_DURATION,
         null,
-        null,
-        "SampleCount",
-        -2,
-        1,
-        1,
-        MAPPER.getNodeFactory().numberNode(1),
-        ComparisonOperator.LessThanThreshold,
-        TreatMissingData.BREACHING);
-    staticAlarm(
-        resources,
-        scope,
+        Condition.noneWithin("SampleCount", "ReconciliationMissingPeriodSeconds"),
+        "No reconciliation finished within the configured period (missing data is breaching).");
+    alarms.add(
         "BytesScannedHigh",
-        "bytes-scanned-high",
-        "The dataset's reconciliations scanned more than the configured bytes in a day: check the"
-            + " scheduled mode (FULL reads all of raw) and that WINDOW runs prune partitions.",
         Metric.BYTES_SCANNED,
         null,
-        null,
-        "Sum",
-        86400,
-        1,
-        1,
-        ref("MaxBytesScannedPerDay"),
-        ComparisonOperator.GreaterThanThreshold,
-        TreatMissingData.NOT_BREACHING);
-    anomalyAlarm(resources, scope);
+        Condition.above("Sum", 86400, "MaxBytesScannedPerDay"),
+        "The dataset's reconciliations scanned more than the configured bytes in a day: check the"
+            + " scheduled mode (FULL reads all of raw) and that WINDOW runs prune partitions.");
+    alarms.anomaly();
+  }
+
+  /**
+   * A generic template's opening: its format version, its description (Tidemark's CloudWatch {@code
+   * what} for one pair) and the parameters every generic template has.
+   */
+  private static ObjectNode template(String what) {
+    ObjectNode t = MAPPER.createObjectNode();
+    t.put("AWSTemplateFormatVersion", "2010-09-09");
+    t.put(
+        "Description",
+        "Tidemark: CloudWatch "
+            + what
+            + " for one pipeline/dataset pair. Generated from the metric catalogue; do not edit by"
+            + " hand.");
+    commonParameters(t.putObject("Parameters"));
+    return t;
   }
 
   private static void commonParameters(ObjectNode params) {
@@ -900,77 +784,145 @@ public final class TemplateGenerator {
         .put("Description", "The CloudWatch namespace Tidemark publishes to.");
   }
 
-  private static void staticAlarm(
-      ObjectNode resources,
-      AlarmScope scope,
-      String logicalId,
-      String suffix,
-      String description,
-      Metric metric,
-      IngestMode mode,
-      String rule,
+  /**
+   * When a static alarm fires: its statistic over a period (seconds, or a template parameter)
+   * against a threshold, and how missing data counts. Every static alarm fires on one datapoint of
+   * one evaluation period.
+   */
+  private record Condition(
       String statistic,
-      int period,
-      int evaluationPeriods,
-      int datapointsToAlarm,
+      JsonNode period,
       JsonNode threshold,
       ComparisonOperator comparison,
       TreatMissingData missing) {
-    ObjectNode r = newResource(resources, scope.idPrefix() + logicalId);
-    r.put("Type", "AWS::CloudWatch::Alarm");
-    ObjectNode p = r.putObject("Properties");
-    p.set("AlarmName", scope.alarmName(suffix));
-    p.put("AlarmDescription", description);
-    p.set("Namespace", scope.namespace());
-    p.put("MetricName", metric.metricName());
-    p.set("Dimensions", dimensions(scope, metric, mode, rule));
-    p.put("Statistic", statistic);
-    if (period == -1) {
-      p.set("Period", ref("NoSuccessfulRunPeriodSeconds"));
-    } else if (period == -2) {
-      p.set("Period", ref("ReconciliationMissingPeriodSeconds"));
-    } else {
-      p.put("Period", period);
+
+    /** A rule's status at 1 in five minutes; a reconciler that does not report stays as it was. */
+    static Condition failing() {
+      return new Condition(
+          "Maximum",
+          number(300),
+          number(1),
+          ComparisonOperator.GreaterThanOrEqualToThreshold,
+          TreatMissingData.IGNORE);
     }
-    p.put("EvaluationPeriods", evaluationPeriods);
-    p.put("DatapointsToAlarm", datapointsToAlarm);
-    p.set("Threshold", threshold);
-    p.put("ComparisonOperator", comparison.name());
-    p.put("TreatMissingData", missing.cloudWatchName());
-    actions(p);
+
+    /** At least one failed run in five minutes. */
+    static Condition failedOnce() {
+      return new Condition(
+          "Sum",
+          number(300),
+          number(1),
+          ComparisonOperator.GreaterThanOrEqualToThreshold,
+          TreatMissingData.NOT_BREACHING);
+    }
+
+    /** Anything counted in a day: what a run found it could not use. */
+    static Condition anyInADay() {
+      return new Condition(
+          "Maximum",
+          number(86400),
+          number(0),
+          ComparisonOperator.GreaterThanThreshold,
+          TreatMissingData.NOT_BREACHING);
+    }
+
+    /** Nothing within the period a parameter sets; missing data is breaching. */
+    static Condition noneWithin(String statistic, String periodParameter) {
+      return new Condition(
+          statistic,
+          ref(periodParameter),
+          number(1),
+          ComparisonOperator.LessThanThreshold,
+          TreatMissingData.BREACHING);
+    }
+
+    /** Above the threshold a parameter sets. */
+    static Condition above(String statistic, int period, String thresholdParameter) {
+      return new Condition(
+          statistic,
+          number(period),
+          ref(thresholdParameter),
+          ComparisonOperator.GreaterThanThreshold,
+          TreatMissingData.NOT_BREACHING);
+    }
+
+    private static JsonNode number(int value) {
+      return MAPPER.getNodeFactory().numberNode(value);
+    }
   }
 
-  private static void anomalyAlarm(ObjectNode resources, AlarmScope scope) {
-    ObjectNode r = newResource(resources, scope.idPrefix() + "ChangedRecordsAnomaly");
-    r.put("Type", "AWS::CloudWatch::Alarm");
-    ObjectNode p = r.putObject("Properties");
-    p.set("AlarmName", scope.alarmName("changed-records-anomaly"));
-    p.put(
-        "AlarmDescription",
-        "The number of changed records per incremental run left its anomaly-detection band: the"
-            + " source may have stopped sending, or resent everything.");
-    p.put("EvaluationPeriods", 1);
-    p.put("DatapointsToAlarm", 1);
-    p.put("ComparisonOperator", ComparisonOperator.LessThanLowerOrGreaterThanUpperThreshold.name());
-    p.put("ThresholdMetricId", "band");
-    p.put("TreatMissingData", TreatMissingData.IGNORE.cloudWatchName());
-    ArrayNode metrics = p.putArray("Metrics");
-    ObjectNode m1 = metrics.addObject();
-    m1.put("Id", "changed");
-    m1.put("ReturnData", true);
-    ObjectNode stat = m1.putObject("MetricStat");
-    ObjectNode metric = stat.putObject("Metric");
-    metric.set("Namespace", scope.namespace());
-    metric.put("MetricName", Metric.RECORDS_CHANGED.metricName());
-    metric.set("Dimensions", dimensions(scope, Metric.RECORDS_CHANGED, INCREMENTAL, null));
-    stat.put("Period", 3600);
-    stat.put("Stat", "Sum");
-    ObjectNode band = metrics.addObject();
-    band.put("Id", "band");
-    band.put("ReturnData", true);
-    band.set("Expression", sub("ANOMALY_DETECTION_BAND(changed, ${AnomalyBandWidth})"));
-    band.put("Label", "RecordsChanged (expected band)");
-    actions(p);
+  /**
+   * Writes one scope's alarms into a template's resources. An alarm's name is its logical id in
+   * kebab case ({@code IngestRunFailed}: {@code ...-ingest-run-failed}).
+   */
+  private record AlarmWriter(ObjectNode resources, AlarmScope scope) {
+
+    void add(String logicalId, Metric metric, IngestMode mode, Condition when, String description) {
+      add(logicalId, metric, mode, null, when, description);
+    }
+
+    void add(
+        String logicalId,
+        Metric metric,
+        IngestMode mode,
+        String rule,
+        Condition when,
+        String description) {
+      ObjectNode p = properties(logicalId, description);
+      p.set("Namespace", scope.namespace());
+      p.put("MetricName", metric.metricName());
+      p.set("Dimensions", dimensions(scope, metric, mode, rule));
+      p.put("Statistic", when.statistic());
+      p.set("Period", when.period());
+      p.put("EvaluationPeriods", 1);
+      p.put("DatapointsToAlarm", 1);
+      p.set("Threshold", when.threshold());
+      p.put("ComparisonOperator", when.comparison().name());
+      p.put("TreatMissingData", when.missing().cloudWatchName());
+      actions(p);
+    }
+
+    /** The records changed per incremental run, against their anomaly-detection band. */
+    void anomaly() {
+      ObjectNode p =
+          properties(
+              "ChangedRecordsAnomaly",
+              "The number of changed records per incremental run left its anomaly-detection band:"
+                  + " the source may have stopped sending, or resent everything.");
+      p.put("EvaluationPeriods", 1);
+      p.put("DatapointsToAlarm", 1);
+      p.put(
+          "ComparisonOperator", ComparisonOperator.LessThanLowerOrGreaterThanUpperThreshold.name());
+      p.put("ThresholdMetricId", "band");
+      p.put("TreatMissingData", TreatMissingData.IGNORE.cloudWatchName());
+      ArrayNode metrics = p.putArray("Metrics");
+      ObjectNode m1 = metrics.addObject();
+      m1.put("Id", "changed");
+      m1.put("ReturnData", true);
+      ObjectNode stat = m1.putObject("MetricStat");
+      ObjectNode metric = stat.putObject("Metric");
+      metric.set("Namespace", scope.namespace());
+      metric.put("MetricName", Metric.RECORDS_CHANGED.metricName());
+      metric.set("Dimensions", dimensions(scope, Metric.RECORDS_CHANGED, INCREMENTAL, null));
+      stat.put("Period", 3600);
+      stat.put("Stat", "Sum");
+      ObjectNode band = metrics.addObject();
+      band.put("Id", "band");
+      band.put("ReturnData", true);
+      band.set("Expression", sub("ANOMALY_DETECTION_BAND(changed, ${AnomalyBandWidth})"));
+      band.put("Label", "RecordsChanged (expected band)");
+      actions(p);
+    }
+
+    /** A new alarm resource: its properties, with its name and description set. */
+    private ObjectNode properties(String logicalId, String description) {
+      ObjectNode r = newResource(resources, scope.idPrefix() + logicalId);
+      r.put("Type", "AWS::CloudWatch::Alarm");
+      ObjectNode p = r.putObject("Properties");
+      p.set("AlarmName", scope.alarmName(kebab(logicalId)));
+      p.put("AlarmDescription", description);
+      return p;
+    }
   }
 
   /** An alarm's dimensions: exactly the metric's, Pipeline and Dataset from the scope. */
@@ -1036,6 +988,11 @@ public final class TemplateGenerator {
       sb.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
     }
     return sb.toString();
+  }
+
+  /** {@code IngestRunFailed}: {@code ingest-run-failed}. */
+  static String kebab(String pascal) {
+    return pascal.replaceAll("(?<=.)(?=\\p{Upper})", "-").toLowerCase(Locale.ROOT);
   }
 
   private static String compact(JsonNode node) {

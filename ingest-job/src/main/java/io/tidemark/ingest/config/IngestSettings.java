@@ -131,38 +131,6 @@ public record IngestSettings(
     return tombstones;
   }
 
-  /** Settings as before the operator modes: no operator options. */
-  public IngestSettings(
-      DatasetContract dataset,
-      CatalogSpec catalog,
-      String tombstoneTable,
-      IngestMode mode,
-      DiscoveryMode discovery,
-      Duration lookback,
-      double maxInvalidRatio,
-      Duration futureTolerance,
-      String stateRoot,
-      Optional<CloudWatchPublisher.Settings> cloudWatch,
-      String runId,
-      Clock clock,
-      Duration leaseTtl) {
-    this(
-        dataset,
-        catalog,
-        tombstoneTable,
-        mode,
-        discovery,
-        lookback,
-        maxInvalidRatio,
-        futureTolerance,
-        stateRoot,
-        cloudWatch,
-        runId,
-        clock,
-        leaseTtl,
-        null);
-  }
-
   /** Settings with every default: incremental, files discovery, metrics off. */
   public static IngestSettings of(DatasetContract dataset, CatalogSpec catalog, String stateRoot) {
     return new IngestSettings(
@@ -175,6 +143,7 @@ public record IngestSettings(
         MAX_INVALID_RATIO_DEFAULT,
         null,
         stateRoot,
+        null,
         null,
         null,
         null,

@@ -1,12 +1,9 @@
 package io.tidemark.ingest.discovery;
 
-import io.tidemark.ingest.kernel.IngestException;
 import io.tidemark.ingest.kernel.RawFile;
 import io.tidemark.model.contract.RawLayout;
 import io.tidemark.model.contract.layout.Layout;
 import io.tidemark.model.contract.layout.RawListing;
-import io.tidemark.model.report.IngestErrorCode;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -25,21 +22,14 @@ import org.apache.hadoop.fs.Path;
  * places files on days by the very rules the reconciler does. Within a day, DMS's full-load files
  * ({@code LOAD…}) come before its CDC files, and a flat folder's files come in arrival order.
  */
-public final class ContractLayout implements io.tidemark.ingest.discovery.Layout {
+public final class ContractLayout extends RawFolderLister {
   private static final Pattern FULL_LOAD =
       Pattern.compile("(.*/)?LOAD[0-9A-Fa-f]+(_[0-9A-Fa-f]+)*\\.parquet", Pattern.CASE_INSENSITIVE);
 
-  private final FileSystem fs;
-  private final Path root;
   private final Layout layout;
-  private final List<LocalDate> listedPartitions = new ArrayList<>();
-  private final List<String> strays = new ArrayList<>();
-  private int listCalls;
 
   public ContractLayout(Configuration conf, String rawLocation, Layout layout) {
-    RawRoot raw = RawRoot.of(conf, rawLocation);
-    this.fs = raw.fs();
-    this.root = raw.path();
+    super(conf, rawLocation);
     this.layout = layout;
   }
 
@@ -48,14 +38,8 @@ public final class ContractLayout implements io.tidemark.ingest.discovery.Layout
     RawListing.Result r;
     try {
       r = RawListing.list(layout, this::list, from, to);
-    } catch (FileNotFoundException e) {
-      throw new IngestException(
-          IngestErrorCode.RAW_ROOT_NOT_FOUND,
-          "Cannot list raw location " + root + ": it does not exist",
-          e);
     } catch (IOException e) {
-      throw new IngestException(
-          IngestErrorCode.IO_FAILED, "Cannot list raw location " + root + ": " + e.getMessage(), e);
+      throw cannotList("raw location", e);
     }
     listedPartitions.addAll(r.partitionsListed());
     r.strays().forEach(s -> strays.add(s.toString()));
@@ -87,23 +71,11 @@ public final class ContractLayout implements io.tidemark.ingest.discovery.Layout
 
   private List<RawListing.Entry> list(String folder) throws IOException {
     Path dir = folder.isEmpty() ? root : new Path(root, folder);
-    FileStatus[] children;
-    Long before = storeListRequests();
-    try {
-      children = fs.listStatus(dir);
-    } finally {
-      Long after = storeListRequests();
-      listCalls += before != null && after != null ? (int) Math.max(0, after - before) : 1;
-    }
     List<RawListing.Entry> out = new ArrayList<>();
-    for (FileStatus s : children) {
+    for (FileStatus s : list(dir)) {
       out.add(new HadoopEntry(s));
     }
     return out;
-  }
-
-  private Long storeListRequests() {
-    return fs.getStorageStatistics().getLong(PartitionLister.OBJECT_LIST_REQUEST);
   }
 
   /** A listed file or folder. */
@@ -134,30 +106,10 @@ public final class ContractLayout implements io.tidemark.ingest.discovery.Layout
     }
   }
 
-  @Override
-  public List<LocalDate> listedPartitions() {
-    return List.copyOf(listedPartitions);
-  }
-
-  @Override
-  public int listCalls() {
-    return listCalls;
-  }
-
   /** Not counted apart: every entry the layout cannot place is a stray entry. */
   @Override
   public List<String> ignoredFolders() {
     return List.of();
-  }
-
-  @Override
-  public List<String> strayEntries() {
-    return List.copyOf(strays);
-  }
-
-  @Override
-  public String root() {
-    return root.toString();
   }
 
   @Override

@@ -5,7 +5,6 @@ import io.tidemark.ingest.kernel.RawFile;
 import io.tidemark.model.contract.RawLayout;
 import io.tidemark.model.report.IngestErrorCode;
 import java.io.File;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -24,24 +23,14 @@ import org.slf4j.LoggerFactory;
  * {@link FileSystem} (so {@code s3a://} works as well as local paths), and counts what it listed:
  * listing calls are what makes incremental discovery cheap or not.
  */
-public final class PartitionLister implements Layout {
+public final class PartitionLister extends RawFolderLister {
   private static final Logger LOG = LoggerFactory.getLogger(PartitionLister.class);
 
-  /** Hadoop's name for an object store's LIST request statistic (S3A keeps it). */
-  static final String OBJECT_LIST_REQUEST = "object_list_request";
-
-  private final FileSystem fs;
-  private final Path root;
   private final String partitionColumn;
-  private final List<LocalDate> listedPartitions = new ArrayList<>();
   private final List<String> ignored = new ArrayList<>();
-  private final List<String> strays = new ArrayList<>();
-  private int listCalls;
 
   public PartitionLister(Configuration conf, String rawLocation, String partitionColumn) {
-    RawRoot raw = RawRoot.of(conf, rawLocation);
-    this.fs = raw.fs();
-    this.root = raw.path();
+    super(conf, rawLocation);
     this.partitionColumn = partitionColumn;
   }
 
@@ -50,14 +39,8 @@ public final class PartitionLister implements Layout {
     List<RootEntry> children;
     try {
       children = listRoot(from);
-    } catch (FileNotFoundException e) {
-      throw new IngestException(
-          IngestErrorCode.RAW_ROOT_NOT_FOUND,
-          "Cannot list raw root " + root + ": it does not exist",
-          e);
     } catch (IOException e) {
-      throw new IngestException(
-          IngestErrorCode.IO_FAILED, "Cannot list raw root " + root + ": " + e.getMessage(), e);
+      throw cannotList("raw root", e);
     }
     List<LocalDate> out = new ArrayList<>();
     for (RootEntry child : children) {
@@ -209,53 +192,12 @@ public final class PartitionLister implements Layout {
   }
 
   /**
-   * Lists one folder and counts the requests it took: on S3 (S3A) the LIST calls the file system
-   * made, one per page of 1,000 keys; elsewhere one per folder.
-   */
-  private FileStatus[] list(Path dir) throws IOException {
-    Long before = storeListRequests();
-    try {
-      return fs.listStatus(dir);
-    } finally {
-      Long after = storeListRequests();
-      listCalls += before != null && after != null ? (int) Math.max(0, after - before) : 1;
-    }
-  }
-
-  /** The object store's own count of LIST requests, where the file system keeps one. */
-  private Long storeListRequests() {
-    return fs.getStorageStatistics().getLong(OBJECT_LIST_REQUEST);
-  }
-
-  /** The listing requests this lister made so far. */
-  @Override
-  public int listCalls() {
-    return listCalls;
-  }
-
-  /** The partitions whose folders were listed, in listing order. */
-  @Override
-  public List<LocalDate> listedPartitions() {
-    return List.copyOf(listedPartitions);
-  }
-
-  /**
    * Folders under the root that are not partitions (a bad date, another case), by name, in listing
    * order; hidden and {@code _}-prefixed folders are not counted.
    */
   @Override
   public List<String> ignoredFolders() {
     return List.copyOf(ignored);
-  }
-
-  @Override
-  public List<String> strayEntries() {
-    return List.copyOf(strays);
-  }
-
-  @Override
-  public String root() {
-    return root.toString();
   }
 
   @Override

@@ -104,10 +104,15 @@ public final class AlarmTemplateReader {
                 resolve(id, "TreatMissingData", p.get("TreatMissingData"), params))
             : TreatMissingData.MISSING;
 
+    // A static alarm names its metric, statistic and period in its properties; an anomaly alarm in
+    // its one MetricStat, and its threshold is a band over it.
+    JsonNode metricNode = p;
+    JsonNode statNode = p;
+    String statKey = "Statistic";
+    Double band = null;
     if (p.has("Metrics")) {
       JsonNode stat = null;
       String thresholdId = resolve(id, "ThresholdMetricId", p.get("ThresholdMetricId"), params);
-      Double band = null;
       String bandOf = null;
       for (JsonNode m : p.get("Metrics")) {
         if (m.has("MetricStat")) {
@@ -133,37 +138,26 @@ public final class AlarmTemplateReader {
                 + id
                 + ": expected one MetricStat and an ANOMALY_DETECTION_BAND over it");
       }
-      JsonNode ms = stat.get("MetricStat");
-      JsonNode metricNode = ms.get("Metric");
-      return new AlarmDefinition(
-          id,
-          name,
-          description,
-          metric(id, resolve(id, "MetricName", metricNode.get("MetricName"), params)),
-          dimensions(id, metricNode.get("Dimensions"), params),
-          resolve(id, "Stat", ms.get("Stat"), params),
-          integer(id, "Period", ms.get("Period"), params),
-          evaluationPeriods,
-          datapoints,
-          Optional.empty(),
-          comparison,
-          missing,
-          Optional.of(band));
+      statNode = stat.get("MetricStat");
+      metricNode = statNode.get("Metric");
+      statKey = "Stat";
     }
     return new AlarmDefinition(
         id,
         name,
         description,
-        metric(id, resolve(id, "MetricName", p.get("MetricName"), params)),
-        dimensions(id, p.get("Dimensions"), params),
-        resolve(id, "Statistic", p.get("Statistic"), params),
-        integer(id, "Period", p.get("Period"), params),
+        metric(id, resolve(id, "MetricName", metricNode.get("MetricName"), params)),
+        dimensions(id, metricNode.get("Dimensions"), params),
+        resolve(id, statKey, statNode.get(statKey), params),
+        integer(id, "Period", statNode.get("Period"), params),
         evaluationPeriods,
         datapoints,
-        Optional.of(number(id, "Threshold", p.get("Threshold"), params)),
+        band != null
+            ? Optional.empty()
+            : Optional.of(number(id, "Threshold", p.get("Threshold"), params)),
         comparison,
         missing,
-        Optional.empty());
+        Optional.ofNullable(band));
   }
 
   private static Metric metric(String id, String metricName) {

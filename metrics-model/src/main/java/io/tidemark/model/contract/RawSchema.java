@@ -1,5 +1,6 @@
 package io.tidemark.model.contract;
 
+import io.tidemark.model.config.ChangeMarker;
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
 import java.util.ArrayList;
@@ -92,49 +93,13 @@ public final class RawSchema {
 
   /** Why a file with these columns cannot be read, or null when it conforms. */
   public static Problem check(DatasetSpec spec, List<Column> columns) {
-    Map<String, String> byFoldedName = new HashMap<>();
-    Map<String, Column> byName = new LinkedHashMap<>();
-    for (Column c : columns) {
-      String other = byFoldedName.putIfAbsent(c.name().toLowerCase(Locale.ROOT), c.name());
-      if (other != null) {
-        return new Problem(
-            ReasonCode.DUPLICATE_COLUMN,
-            "columns '" + other + "' and '" + c.name() + "' differ only in case");
-      }
-      byName.put(c.name(), c);
+    Problem names = checkNames(requiredColumns(spec), columns);
+    if (names != null) {
+      return names;
     }
-    List<String> missing = new ArrayList<>();
-    List<String> hints = new ArrayList<>();
-    for (String required : requiredColumns(spec)) {
-      if (!byName.containsKey(required)) {
-        missing.add(required);
-        String near = byFoldedName.get(required.toLowerCase(Locale.ROOT));
-        if (near != null) {
-          hints.add("'" + near + "' is not '" + required + "'");
-        }
-      }
-    }
-    if (!missing.isEmpty()) {
-      return new Problem(
-          ReasonCode.MISSING_COLUMN,
-          "missing column(s) "
-              + missing
-              + (hints.isEmpty() ? "" : " (names are case-sensitive: " + String.join(", ", hints))
-              + (hints.isEmpty() ? "" : ")"));
-    }
+    Map<String, Column> byName = byName(columns);
     List<String> wrong = new ArrayList<>();
-    for (String k : spec.keyColumns()) {
-      expect(byName.get(k), wrong, "text or integer", Kind.TEXT, Kind.INTEGER);
-    }
-    Column marker = byName.get(spec.changeMarker().column());
-    if (spec.changeMarker().type() == ChangeMarkerType.TIMESTAMP) {
-      expect(marker, wrong, "timestamp or ISO-8601 text", Kind.TIMESTAMP, Kind.TEXT);
-    } else {
-      expect(marker, wrong, "integer or integer text", Kind.INTEGER, Kind.TEXT);
-    }
-    if (spec.operationColumn() != null && byName.containsKey(spec.operationColumn())) {
-      expect(byName.get(spec.operationColumn()), wrong, "text", Kind.TEXT);
-    }
+    expectKinds(spec.keyColumns(), spec.changeMarker(), spec.operationColumn(), byName, wrong);
     return wrong.isEmpty()
         ? null
         : new Problem(ReasonCode.INCOMPATIBLE_TYPE, String.join("; ", wrong));
@@ -177,22 +142,10 @@ public final class RawSchema {
     if (names != null) {
       return names;
     }
-    Map<String, Column> byName = new LinkedHashMap<>();
-    columns.forEach(c -> byName.put(c.name(), c));
+    Map<String, Column> byName = byName(columns);
     List<String> wrong = new ArrayList<>();
-    for (String k : contract.keyColumns()) {
-      expect(byName.get(k), wrong, "text or integer", Kind.TEXT, Kind.INTEGER);
-    }
-    Column marker = byName.get(contract.changeMarker().column());
-    if (contract.changeMarker().type() == ChangeMarkerType.TIMESTAMP) {
-      expect(marker, wrong, "timestamp or ISO-8601 text", Kind.TIMESTAMP, Kind.TEXT);
-    } else {
-      expect(marker, wrong, "integer or integer text", Kind.INTEGER, Kind.TEXT);
-    }
-    String op = contract.operationColumn();
-    if (op != null && byName.containsKey(op)) {
-      expect(byName.get(op), wrong, "text", Kind.TEXT);
-    }
+    expectKinds(
+        contract.keyColumns(), contract.changeMarker(), contract.operationColumn(), byName, wrong);
     for (String c : contract.payloadColumns()) {
       ColumnType declared = contract.columns().get(c);
       ColumnType actual = ColumnType.fromSqlName(byName.get(c).typeName());
@@ -247,6 +200,36 @@ public final class RawSchema {
             + (hints.isEmpty()
                 ? ""
                 : " (names are case-sensitive: " + String.join(", ", hints) + ")"));
+  }
+
+  private static Map<String, Column> byName(List<Column> columns) {
+    Map<String, Column> byName = new LinkedHashMap<>();
+    columns.forEach(c -> byName.put(c.name(), c));
+    return byName;
+  }
+
+  /**
+   * Adds to {@code wrong} the key columns that are neither text nor an integer, a change marker of
+   * the wrong kind for its type, and an operation column (when the file has one) that is not text.
+   */
+  private static void expectKinds(
+      List<String> keyColumns,
+      ChangeMarker changeMarker,
+      String operationColumn,
+      Map<String, Column> byName,
+      List<String> wrong) {
+    for (String k : keyColumns) {
+      expect(byName.get(k), wrong, "text or integer", Kind.TEXT, Kind.INTEGER);
+    }
+    Column marker = byName.get(changeMarker.column());
+    if (changeMarker.type() == ChangeMarkerType.TIMESTAMP) {
+      expect(marker, wrong, "timestamp or ISO-8601 text", Kind.TIMESTAMP, Kind.TEXT);
+    } else {
+      expect(marker, wrong, "integer or integer text", Kind.INTEGER, Kind.TEXT);
+    }
+    if (operationColumn != null && byName.containsKey(operationColumn)) {
+      expect(byName.get(operationColumn), wrong, "text", Kind.TEXT);
+    }
   }
 
   private static void expect(Column c, List<String> wrong, String expected, Kind... accepted) {

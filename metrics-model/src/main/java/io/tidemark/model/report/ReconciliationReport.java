@@ -47,42 +47,6 @@ public record ReconciliationReport(
 
   public static final int SCHEMA_VERSION = 1;
 
-  /** A report with no scan cost (the embedded engine, or a run that has not scanned yet). */
-  public ReconciliationReport(
-      int schemaVersion,
-      String id,
-      String pipeline,
-      String dataset,
-      ReconciliationMode mode,
-      Instant windowFrom,
-      Instant windowTo,
-      String engine,
-      String trigger,
-      ReconciliationStatus status,
-      Instant startedAt,
-      Instant finishedAt,
-      List<RuleResult> results,
-      long bytesScanned,
-      String error) {
-    this(
-        schemaVersion,
-        id,
-        pipeline,
-        dataset,
-        mode,
-        windowFrom,
-        windowTo,
-        engine,
-        trigger,
-        status,
-        startedAt,
-        finishedAt,
-        results,
-        bytesScanned,
-        0.0,
-        error);
-  }
-
   public ReconciliationReport {
     if (schemaVersion != SCHEMA_VERSION) {
       throw new InvalidDocumentException(

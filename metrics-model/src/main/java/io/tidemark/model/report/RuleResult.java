@@ -61,30 +61,6 @@ public record RuleResult(
     }
   }
 
-  /** A result of the run's own observations. */
-  public RuleResult(
-      String ruleId,
-      RuleKind kind,
-      Severity severity,
-      Double observed,
-      double threshold,
-      RuleStatus status,
-      String reason,
-      List<String> sampleKeys,
-      long bytesScanned) {
-    this(
-        ruleId,
-        kind,
-        severity,
-        observed,
-        threshold,
-        status,
-        reason,
-        sampleKeys,
-        bytesScanned,
-        null);
-  }
-
   /**
    * A FULL run's failure repeated by a later WINDOW run, which cannot see the damage (its window
    * holds only what changed) and so must not report the rule clear.
@@ -129,7 +105,8 @@ public record RuleResult(
         fail ? RuleStatus.FAIL : RuleStatus.PASS,
         fail ? failReason : null,
         fail ? sample.stream().limit(rule.sampleSize()).toList() : List.of(),
-        bytesScanned);
+        bytesScanned,
+        null);
   }
 
   /** A rule that could not be evaluated. */
@@ -143,6 +120,7 @@ public record RuleResult(
         RuleStatus.ERROR,
         reason,
         List.of(),
-        0);
+        0,
+        null);
   }
 }

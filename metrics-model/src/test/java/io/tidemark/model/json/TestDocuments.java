@@ -86,6 +86,7 @@ class TestDocuments {
                 RuleResult.evaluate(missing, 2, "2 keys missing", List.of("C1", "C7"), 1024),
                 RuleResult.error(RuleSpec.of(RuleKind.FRESHNESS), "curated table has no snapshot")),
             1024,
+            0.0,
             null);
 
     ReconciliationReport back = Json.read(Json.write(report), ReconciliationReport.class);

@@ -50,65 +50,6 @@ public final class RuleEvaluator {
     public Inputs {
       comparedColumns = comparedColumns == null ? List.of() : List.copyOf(comparedColumns);
     }
-
-    /** Inputs without the run reports' schema drift: its rule reports the reports' error. */
-    public Inputs(
-        Observations observations,
-        String engineError,
-        RunAccounting.Outcome runs,
-        String runsError,
-        ChangeMarkerType markerType,
-        UnprocessedFiles.Outcome unprocessed,
-        String unprocessedError,
-        List<String> comparedColumns) {
-      this(
-          observations,
-          engineError,
-          runs,
-          runsError,
-          markerType,
-          unprocessed,
-          unprocessedError,
-          comparedColumns,
-          null);
-    }
-
-    /** Inputs of a dataset that compares no column: value_mismatches reports an ERROR. */
-    public Inputs(
-        Observations observations,
-        String engineError,
-        RunAccounting.Outcome runs,
-        String runsError,
-        ChangeMarkerType markerType,
-        UnprocessedFiles.Outcome unprocessed,
-        String unprocessedError) {
-      this(
-          observations,
-          engineError,
-          runs,
-          runsError,
-          markerType,
-          unprocessed,
-          unprocessedError,
-          List.of());
-    }
-
-    /** Inputs without the unprocessed-files check: its rule reports an ERROR. */
-    public Inputs(
-        Observations observations,
-        String engineError,
-        RunAccounting.Outcome runs,
-        String runsError,
-        ChangeMarkerType markerType) {
-      this(
-          observations,
-          engineError,
-          runs,
-          runsError,
-          markerType,
-          null,
-          "Cannot check unprocessed files: raw files were not listed");
-    }
   }
 
   public static List<RuleResult> evaluate(List<RuleSpec> rules, Inputs in) {
@@ -214,7 +155,8 @@ public final class RuleEvaluator {
         r.status(),
         r.reason() == null ? note : note + "; " + r.reason(),
         r.sampleKeys(),
-        r.bytesScanned());
+        r.bytesScanned(),
+        null);
   }
 
   private static String named(List<String> items) {

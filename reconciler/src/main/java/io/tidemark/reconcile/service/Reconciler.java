@@ -211,6 +211,7 @@ public final class Reconciler {
               null,
               List.of(),
               0,
+              0.0,
               null);
       reports.save(report);
       LOG.info(

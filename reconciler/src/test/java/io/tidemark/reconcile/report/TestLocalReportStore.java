@@ -33,6 +33,7 @@ class TestLocalReportStore {
         null,
         List.of(),
         0,
+        0.0,
         null);
   }
 

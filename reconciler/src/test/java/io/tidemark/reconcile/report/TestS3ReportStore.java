@@ -69,6 +69,7 @@ class TestS3ReportStore {
         null,
         List.of(),
         0,
+        0.0,
         null);
   }
 

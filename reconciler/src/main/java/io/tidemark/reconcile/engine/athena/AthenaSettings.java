@@ -94,50 +94,42 @@ public record AthenaSettings(
 
   /** A copy pointed at another endpoint. */
   public AthenaSettings withEndpointOverride(URI endpoint) {
-    return new AthenaSettings(
-        region,
-        Optional.of(endpoint),
-        workgroup,
-        outputLocation,
-        catalog,
-        database,
-        queryTimeout,
-        pollInitial,
-        pollMax,
-        maxInFlight,
-        maxThrottleRetries);
+    return withPacing(
+        Optional.of(endpoint), queryTimeout, pollInitial, pollMax, maxInFlight, maxThrottleRetries);
   }
 
   /** A copy with other timings. */
   public AthenaSettings withTimings(Duration queryTimeout, Duration pollInitial, Duration pollMax) {
-    return new AthenaSettings(
-        region,
-        endpointOverride,
-        workgroup,
-        outputLocation,
-        catalog,
-        database,
-        queryTimeout,
-        pollInitial,
-        pollMax,
-        maxInFlight,
-        maxThrottleRetries);
+    return withPacing(
+        endpointOverride, queryTimeout, pollInitial, pollMax, maxInFlight, maxThrottleRetries);
   }
 
   /** A copy with other limits. */
   public AthenaSettings withLimits(int maxInFlight, int maxThrottleRetries) {
+    return withPacing(
+        endpointOverride, queryTimeout, pollInitial, pollMax, maxInFlight, maxThrottleRetries);
+  }
+
+  /** A copy with the same workgroup, output location and query context, reached and paced anew. */
+  private AthenaSettings withPacing(
+      Optional<URI> endpoint,
+      Duration timeout,
+      Duration initial,
+      Duration max,
+      int inFlight,
+      int throttleRetries) {
     return new AthenaSettings(
         region,
-        endpointOverride,
+        endpoint,
         workgroup,
         outputLocation,
         catalog,
         database,
-        queryTimeout,
-        pollInitial,
-        pollMax,
-        maxInFlight,
-        maxThrottleRetries);
+        timeout,
+        initial,
+        max,
+        inFlight,
+        throttleRetries);
   }
 
   private static void requireText(String value, String field) {
