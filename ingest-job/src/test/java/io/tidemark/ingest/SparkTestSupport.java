@@ -3,7 +3,6 @@ package io.tidemark.ingest;
 import io.tidemark.ingest.checkpoint.CheckpointCodec;
 import io.tidemark.ingest.commit.RunBranches;
 import io.tidemark.ingest.config.IngestSettings;
-import io.tidemark.ingest.config.IngestSpark;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.contract.DatasetContract;
 import java.nio.file.Path;
@@ -20,12 +19,11 @@ import org.apache.iceberg.spark.Spark3Util;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /**
- * One local[2] session per test class; each test gets its own warehouse and catalog name (a session
- * keeps a catalog once loaded, so names are never reused).
+ * The module's one local[2] session ({@link SharedSpark}); each test gets its own warehouse and
+ * catalog name (a session keeps a catalog once loaded, so names are never reused).
  */
 abstract class SparkTestSupport {
   private static final AtomicInteger CATALOGS = new AtomicInteger();
@@ -37,15 +35,7 @@ abstract class SparkTestSupport {
 
   @BeforeAll
   static void startSpark() {
-    spark = IngestSpark.local(2).getOrCreate();
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    if (spark != null) {
-      spark.stop();
-      spark = null;
-    }
+    spark = SharedSpark.session();
   }
 
   /** Settings for the customers dataset under {@code dir}: raw, warehouse and state inside it. */

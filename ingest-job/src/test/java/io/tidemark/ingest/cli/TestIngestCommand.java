@@ -2,8 +2,8 @@ package io.tidemark.ingest.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.ingest.SharedSpark;
 import io.tidemark.ingest.config.IngestSettings;
-import io.tidemark.ingest.config.IngestSpark;
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.report.DiscoveryMode;
 import io.tidemark.model.report.IngestMode;
@@ -21,7 +21,6 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -40,12 +39,7 @@ class TestIngestCommand {
 
   @BeforeAll
   static void start() {
-    spark = IngestSpark.local(2).getOrCreate();
-  }
-
-  @AfterAll
-  static void stop() {
-    spark.stop();
+    spark = SharedSpark.session();
   }
 
   int run(String... args) {
