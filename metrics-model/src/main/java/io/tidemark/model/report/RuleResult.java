@@ -61,6 +61,30 @@ public record RuleResult(
     }
   }
 
+  /** The same result saying {@code reason} instead. */
+  public RuleResult withReason(String reason) {
+    return with(reason, sampleKeys);
+  }
+
+  /** The same result with other sample keys (masked ones, say). */
+  public RuleResult withSampleKeys(List<String> keys) {
+    return with(reason, keys);
+  }
+
+  private RuleResult with(String reason, List<String> keys) {
+    return new RuleResult(
+        ruleId,
+        kind,
+        severity,
+        observed,
+        threshold,
+        status,
+        reason,
+        keys,
+        bytesScanned,
+        carriedOverFrom);
+  }
+
   /**
    * A FULL run's failure repeated by a later WINDOW run, which cannot see the damage (its window
    * holds only what changed) and so must not report the rule clear.

@@ -146,17 +146,7 @@ public final class RuleEvaluator {
               + named(strays.stream().map(StrayEntry::toString).toList()));
     }
     String note = String.join("; ", notes);
-    return new RuleResult(
-        r.ruleId(),
-        r.kind(),
-        r.severity(),
-        r.observed(),
-        r.threshold(),
-        r.status(),
-        r.reason() == null ? note : note + "; " + r.reason(),
-        r.sampleKeys(),
-        r.bytesScanned(),
-        null);
+    return r.withReason(r.reason() == null ? note : note + "; " + r.reason());
   }
 
   private static String named(List<String> items) {

@@ -63,17 +63,7 @@ public final class SampleMask {
     if (r.sampleKeys().isEmpty() || !KEYED.contains(r.kind())) {
       return r;
     }
-    return new RuleResult(
-        r.ruleId(),
-        r.kind(),
-        r.severity(),
-        r.observed(),
-        r.threshold(),
-        r.status(),
-        r.reason(),
-        r.sampleKeys().stream().map(this::key).toList(),
-        r.bytesScanned(),
-        r.carriedOverFrom());
+    return r.withSampleKeys(r.sampleKeys().stream().map(this::key).toList());
   }
 
   /**

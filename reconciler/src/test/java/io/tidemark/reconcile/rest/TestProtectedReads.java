@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @QuarkusTest
 @QuarkusTestResource(QuarkusFixtures.class)
 @TestProfile(TestProtectedReads.ProtectReads.class)
-class TestProtectedReads {
+public class TestProtectedReads {
   public static class ProtectReads implements QuarkusTestProfile {
     @Override
     public Map<String, String> getConfigOverrides() {

@@ -131,11 +131,11 @@ class TestReconciliationApiErrors {
 
   @Test
   void anUnknownDatasetIs404() {
-    post("{\"dataset\":\"orders\"}")
+    post("{\"dataset\":\"invoices\"}")
         .statusCode(404)
         .body("code", equalTo("DATASET_NOT_FOUND"))
-        .body("message", containsString("'orders'"));
-    given().get("/api/reconciliations?dataset=orders").then().statusCode(404);
+        .body("message", containsString("'invoices'"));
+    given().get("/api/reconciliations?dataset=invoices").then().statusCode(404);
   }
 
   @Test
@@ -249,11 +249,11 @@ class TestReconciliationApiErrors {
   @Test
   void alarmsOfAnUnknownDatasetAre404() {
     given()
-        .get("/api/alarms?dataset=orders")
+        .get("/api/alarms?dataset=invoices")
         .then()
         .statusCode(404)
         .body("code", equalTo("DATASET_NOT_FOUND"))
-        .body("message", containsString("'orders'"));
+        .body("message", containsString("'invoices'"));
   }
 
   @ParameterizedTest

@@ -5,13 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.tidemark.reconcile.fixtures.HeadlessChromium;
 import io.tidemark.reconcile.fixtures.QuarkusFixtures;
+import io.tidemark.reconcile.rest.TestProtectedReads;
 import java.net.URL;
 import java.time.Duration;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -29,16 +28,10 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 @QuarkusTest
 @QuarkusTestResource(QuarkusFixtures.class)
-@TestProfile(TestStatusPageProtectedReads.ProtectReads.class)
+// The REST suite's profile: one service start serves both classes.
+@TestProfile(TestProtectedReads.ProtectReads.class)
 @Tag("browser")
 class TestStatusPageProtectedReads {
-  public static class ProtectReads implements QuarkusTestProfile {
-    @Override
-    public Map<String, String> getConfigOverrides() {
-      return Map.of("tidemark.api.protect-reads", "true");
-    }
-  }
-
   private static HeadlessChromium browser;
 
   @TestHTTPResource("/")
