@@ -52,7 +52,7 @@ public final class EngineAgreement implements AutoCloseable {
     this.pipeline = pipeline;
     this.contract = pipeline.contract();
     this.rawTable = RAW_TABLE;
-    this.trino = TrinoServer.start();
+    this.trino = TrinoServer.shared();
     trino.createRawCatalog(RAW_CATALOG, work.resolve("trino-metastore"));
     trino.createIcebergCatalog(CURATED_CATALOG, pipeline.warehouse());
     trino.execute("CREATE SCHEMA IF NOT EXISTS " + RAW_SCHEMA);
@@ -79,7 +79,7 @@ public final class EngineAgreement implements AutoCloseable {
     this.pipeline = pipeline;
     this.contract = pipeline.contract(dataset);
     this.rawTable = RAW_SCHEMA + "." + AthenaRawTables.readTable(contract).name();
-    this.trino = TrinoServer.start();
+    this.trino = TrinoServer.shared();
     trino.createRawCatalog(RAW_CATALOG, work.resolve("trino-metastore"));
     trino.createIcebergCatalog(CURATED_CATALOG, pipeline.warehouse());
     trino.execute("CREATE SCHEMA IF NOT EXISTS " + RAW_SCHEMA);

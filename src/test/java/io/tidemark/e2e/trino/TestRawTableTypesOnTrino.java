@@ -102,7 +102,7 @@ class TestRawTableTypesOnTrino {
     assertThat(keyTypes)
         .containsExactly(Map.entry("order_id", "string"), Map.entry("line_no", "int"));
 
-    try (TrinoServer trino = TrinoServer.start()) {
+    try (TrinoServer trino = TrinoServer.shared()) {
       Path metastore = work.resolve("trino-metastore");
       trino.createRawCatalog("raw", metastore);
       trino.execute("CREATE SCHEMA raw.landing");

@@ -50,7 +50,7 @@ class TestSequenceFreshnessOnTrino {
     } finally {
       IcebergTables.close(catalog);
     }
-    try (TrinoServer trino = TrinoServer.start()) {
+    try (TrinoServer trino = TrinoServer.shared()) {
       trino.createRawCatalog("raw", work.resolve("trino-metastore"));
       trino.createIcebergCatalog("lake", s.warehouse);
       trino.execute("CREATE SCHEMA raw.tidemark");

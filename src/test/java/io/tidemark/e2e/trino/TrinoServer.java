@@ -16,9 +16,11 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -113,6 +115,14 @@ public final class TrinoServer implements AutoCloseable {
   private final Duration startupTime;
   private final Thread shutdownHook;
 
+  /** The catalogs created through this server, dropped when a shared server is handed back. */
+  private final Set<String> catalogs = new LinkedHashSet<>();
+
+  /** Whether {@link #close} hands the server back ({@link #shared}) instead of stopping it. */
+  private boolean shared;
+
+  private static TrinoServer sharedServer;
+
   private TrinoServer(
       Process process,
       OutputStream keepAlive,
@@ -130,7 +140,22 @@ public final class TrinoServer implements AutoCloseable {
     Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
 
-  /** Starts Trino and waits until it answers queries. */
+  /**
+   * The suite's one Trino, started on first use and stopped when the test JVM exits: starting Trino
+   * and warming its planner costs tens of seconds, paid once per suite run instead of once per test
+   * class. {@link #close} on it drops the catalogs the caller created (their names can be used
+   * again) and leaves the server running; only one user holds it at a time, as test classes run one
+   * after another.
+   */
+  public static synchronized TrinoServer shared() {
+    if (sharedServer == null || !sharedServer.process.isAlive()) {
+      sharedServer = start();
+      sharedServer.shared = true;
+    }
+    return sharedServer;
+  }
+
+  /** Starts a Trino of the caller's own and waits until it answers queries. */
   public static TrinoServer start() {
     Path javaHome = javaHome();
     Path java = javaHome.resolve("bin/java");
@@ -371,6 +396,7 @@ public final class TrinoServer implements AutoCloseable {
                 .map(e -> quoteIdentifier(e.getKey()) + " = " + quoteLiteral(e.getValue()))
                 .collect(Collectors.joining(", "));
     execute("CREATE CATALOG " + name + " USING " + connector + " WITH (" + with + ")");
+    catalogs.add(name);
   }
 
   /**
@@ -465,6 +491,13 @@ public final class TrinoServer implements AutoCloseable {
 
   @Override
   public void close() {
+    if (shared) {
+      for (String name : List.copyOf(catalogs)) {
+        execute("DROP CATALOG IF EXISTS " + name);
+        catalogs.remove(name);
+      }
+      return;
+    }
     stop();
     try {
       Runtime.getRuntime().removeShutdownHook(shutdownHook);
