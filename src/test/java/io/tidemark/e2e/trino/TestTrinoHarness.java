@@ -47,7 +47,7 @@ class TestTrinoHarness {
 
   @Test
   void trinoReadsTheRawFilesAndEveryCommitOfTheCuratedTable() throws Exception {
-    CompletableFuture<TrinoServer> starting = CompletableFuture.supplyAsync(TrinoServer::start);
+    CompletableFuture<TrinoServer> starting = CompletableFuture.supplyAsync(TrinoServer::shared);
     Path root = work.resolve("pipeline");
     SparkSession spark = Pipeline.localSpark(root);
     List<Delivery> deliveries =
