@@ -41,7 +41,6 @@ public final class TemplateGenerator {
   /** Defaults of the templates' parameters. */
   public static final String PIPELINE_DEFAULT = "default";
 
-  public static final String DATASET_DEFAULT = "customers";
   public static final String REGION_DEFAULT = "us-east-1";
   public static final double INVALID_RATIO_THRESHOLD_DEFAULT = 0.05;
   public static final int NO_SUCCESS_PERIOD_SECONDS_DEFAULT = 86_400;
@@ -80,11 +79,16 @@ public final class TemplateGenerator {
     if (args[0].equals("--body")) {
       Map<String, String> opts =
           options(args, 1, List.of("--pipeline", "--dataset", "--namespace", "--region"));
+      if (!opts.containsKey("--dataset")) {
+        throw new IllegalArgumentException(
+            "Cannot print a dashboard body: --dataset D is required (a dataset's name in its"
+                + " contract; there is no default)");
+      }
       System.out.println(
           dashboardBody(
               opts.getOrDefault("--namespace", Metric.NAMESPACE_DEFAULT),
               opts.getOrDefault("--pipeline", PIPELINE_DEFAULT),
-              opts.getOrDefault("--dataset", DATASET_DEFAULT),
+              opts.get("--dataset"),
               opts.getOrDefault("--region", REGION_DEFAULT)));
       return;
     }
@@ -148,14 +152,18 @@ public final class TemplateGenerator {
    */
   public static Map<String, String> generate(Path root) {
     Map<String, String> files = new java.util.LinkedHashMap<>();
+    ContractFile example = ContractFile.load(root.resolve(StackTemplate.EXAMPLE_CONTRACT));
     files.put(DASHBOARD_TEMPLATE, dashboardTemplate());
+    // The raw body is an example: the example contract's first dataset, no code default.
     files.put(
         DASHBOARD_BODY,
-        dashboardBody(Metric.NAMESPACE_DEFAULT, PIPELINE_DEFAULT, DATASET_DEFAULT, REGION_DEFAULT));
+        dashboardBody(
+            Metric.NAMESPACE_DEFAULT,
+            PIPELINE_DEFAULT,
+            example.datasets().keySet().iterator().next(),
+            REGION_DEFAULT));
     files.put(ALARMS_TEMPLATE, alarmsTemplate());
-    files.put(
-        StackTemplate.PATH,
-        StackTemplate.template(ContractFile.load(root.resolve(StackTemplate.EXAMPLE_CONTRACT))));
+    files.put(StackTemplate.PATH, StackTemplate.template(example));
     return files;
   }
 
@@ -774,9 +782,10 @@ public final class TemplateGenerator {
     params
         .putObject("Dataset")
         .put("Type", "String")
-        .put("Default", DATASET_DEFAULT)
         .put("AllowedPattern", "[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
-        .put("Description", "The Dataset dimension value.");
+        .put(
+            "Description",
+            "The Dataset dimension value: the dataset's name in its contract (no default).");
     params
         .putObject("MetricNamespace")
         .put("Type", "String")

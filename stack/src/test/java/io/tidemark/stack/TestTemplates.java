@@ -38,6 +38,28 @@ class TestTemplates {
     }
   }
 
+  /**
+   * The generic dashboard and alarm templates serve any dataset, so none of them names one by
+   * default: deploying without a Dataset is refused by CloudFormation instead of watching the
+   * demo's metrics. The raw dashboard body is the example contract's first dataset's.
+   */
+  @Test
+  void theGenericTemplatesHaveNoDefaultDataset() throws Exception {
+    for (String template :
+        List.of(TemplateGenerator.DASHBOARD_TEMPLATE, TemplateGenerator.ALARMS_TEMPLATE)) {
+      JsonNode dataset =
+          MAPPER
+              .readTree(ProjectFiles.root().resolve(template).toFile())
+              .path("Parameters")
+              .path("Dataset");
+      assertThat(dataset.isObject()).as(template).isTrue();
+      assertThat(dataset.has("Default")).as(template + " Dataset default").isFalse();
+    }
+    assertThatThrownBy(() -> TemplateGenerator.main(new String[] {"--body", "--pipeline", "p"}))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--dataset");
+  }
+
   @Test
   void everyCommittedTemplateConformsToTheCatalogue() throws Exception {
     List<Path> templates = ProjectFiles.templates();
@@ -323,7 +345,7 @@ class TestTemplates {
     String alarms =
         Files.readString(ProjectFiles.root().resolve(TemplateGenerator.ALARMS_TEMPLATE));
     JsonNode broken = MAPPER.readTree(alarms.replace("\"RunFailed\"", "\"RunFail\""));
-    assertThatThrownBy(() -> AlarmTemplateReader.read(broken, Map.of()))
+    assertThatThrownBy(() -> AlarmTemplateReader.read(broken, Map.of("Dataset", "orders")))
         .hasMessage("Cannot read alarm IngestRunFailed: metric 'RunFail' is not in the catalogue");
   }
 
