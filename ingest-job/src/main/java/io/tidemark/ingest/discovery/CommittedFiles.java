@@ -63,7 +63,9 @@ public final class CommittedFiles {
    * @param curated the curated table; null when it does not exist yet
    * @param stateRoot where the run reports are ({@code <stateRoot>/_runs/dt=.../<run-id>.json})
    * @param dataset only reports of this dataset count
-   * @param partitionColumn the raw partition folders' column, to read a report's paths
+   * @param partitionColumn the raw partition folders' column, to read a report's paths; null when
+   *     the layout has no such column (the reports are then not read: their paths do not say the
+   *     day a file was placed in)
    * @throws IOException when the state root cannot be listed
    */
   public static CommittedFiles gather(
@@ -82,7 +84,9 @@ public final class CommittedFiles {
             .forEach((p, files) -> files.forEach((n, stamp) -> c.addStamp(p, n, stamp)));
       }
     }
-    c.readReports(stateRoot, dataset, partitionColumn, conf);
+    if (partitionColumn != null) {
+      c.readReports(stateRoot, dataset, partitionColumn, conf);
+    }
     return c;
   }
 

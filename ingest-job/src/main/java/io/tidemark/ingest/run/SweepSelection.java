@@ -46,12 +46,12 @@ final class SweepSelection extends FileSelection {
   }
 
   /**
-   * The partition column whose folders run reports' input paths are read by: the Hive layout's
-   * (other layouts' files are found in the checkpoint and the table's history only).
+   * The partition column whose folders run reports' input paths are read by: the Hive layout's;
+   * null for the other layouts, whose files are found in the checkpoint and the table's history
+   * only (a report's path alone does not say which day such a file was placed in).
    */
   private String partitionColumn() {
-    String hive = ContractLayout.hiveDayColumn(spec.raw().layout());
-    return hive == null ? "ingest_date" : hive;
+    return ContractLayout.hiveDayColumn(spec.raw().layout());
   }
 
   /** The files committed batches read, from the table's history and the run reports. */
