@@ -58,6 +58,23 @@ public enum RuleKind {
     return Optional.ofNullable(metric);
   }
 
+  /**
+   * Whether a failing result's samples are keys of the dataset; the other kinds sample raw files
+   * (unprocessed_files), columns (schema_drift) or nothing.
+   */
+  public boolean samplesKeys() {
+    return switch (this) {
+      case COUNT_MATCH,
+          MISSING_KEYS,
+          UNEXPECTED_KEYS,
+          DUPLICATE_KEYS,
+          STALE_VERSIONS,
+          VALUE_MISMATCHES ->
+          true;
+      case FRESHNESS, RUN_ACCOUNTING, UNPROCESSED_FILES, SCHEMA_DRIFT -> false;
+    };
+  }
+
   @JsonCreator
   public static RuleKind fromId(String id) {
     for (RuleKind k : values()) {

@@ -1,14 +1,11 @@
 package io.tidemark.reconcile.rules;
 
-import io.tidemark.model.config.RuleKind;
 import io.tidemark.model.report.RuleResult;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -20,16 +17,6 @@ import java.util.regex.Pattern;
 public final class SampleMask {
   /** What a hidden value starts with. */
   public static final String HASH_PREFIX = "hash:";
-
-  /** The kinds whose samples are keys of the dataset (the others sample files or columns). */
-  private static final Set<RuleKind> KEYED =
-      EnumSet.of(
-          RuleKind.COUNT_MATCH,
-          RuleKind.MISSING_KEYS,
-          RuleKind.UNEXPECTED_KEYS,
-          RuleKind.DUPLICATE_KEYS,
-          RuleKind.STALE_VERSIONS,
-          RuleKind.VALUE_MISMATCHES);
 
   private static final String SEPARATOR = "|";
   private static final int HEX_DIGITS = 12;
@@ -60,7 +47,7 @@ public final class SampleMask {
   }
 
   private RuleResult apply(RuleResult r) {
-    if (r.sampleKeys().isEmpty() || !KEYED.contains(r.kind())) {
+    if (r.sampleKeys().isEmpty() || !r.kind().samplesKeys()) {
       return r;
     }
     return r.withSampleKeys(r.sampleKeys().stream().map(this::key).toList());
