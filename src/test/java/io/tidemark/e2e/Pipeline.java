@@ -9,6 +9,10 @@ import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.contract.ContractFile;
 import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.contract.IngestCommit;
+import io.tidemark.model.testing.raw.Delivery;
+import io.tidemark.model.testing.raw.ExpectedState;
+import io.tidemark.model.testing.raw.RawFile;
+import io.tidemark.model.testing.raw.RawFileWriter;
 import io.tidemark.reconcile.service.Reconciler;
 import io.tidemark.reconcile.storage.IcebergTables;
 import java.nio.file.Files;
@@ -48,7 +52,7 @@ public final class Pipeline implements AutoCloseable {
   private final CatalogSpec catalog;
   private final SparkSession spark;
   private final List<RawFile> landed = new ArrayList<>();
-  private final RawWriter writer = new RawWriter();
+  private final RawFileWriter writer = new RawFileWriter();
   private Reconciler reconciler;
 
   /** A pipeline of the demo's contract alone. */

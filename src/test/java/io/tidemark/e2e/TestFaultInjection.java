@@ -12,6 +12,12 @@ import io.tidemark.model.report.ReconciliationReport;
 import io.tidemark.model.report.ReconciliationStatus;
 import io.tidemark.model.report.RuleResult;
 import io.tidemark.model.report.RuleStatus;
+import io.tidemark.model.testing.raw.CustomerScenario;
+import io.tidemark.model.testing.raw.Delivery;
+import io.tidemark.model.testing.raw.ExpectedState;
+import io.tidemark.model.testing.raw.RawFile;
+import io.tidemark.model.testing.raw.RawFileWriter;
+import io.tidemark.model.testing.raw.RawRecord;
 import io.tidemark.reconcile.engine.EngineRequest;
 import io.tidemark.reconcile.engine.Observations;
 import io.tidemark.reconcile.report.LocalRunReports;
@@ -331,7 +337,7 @@ public class TestFaultInjection {
         LocalDate partition = LocalDate.ofInstant(windowFrom, ZoneOffset.UTC).minusDays(7);
         Instant at = Instant.now().minus(Duration.ofHours(3)).truncatedTo(ChronoUnit.SECONDS);
         Path file;
-        try (RawWriter writer = new RawWriter()) {
+        try (RawFileWriter writer = new RawFileWriter()) {
           file =
               writer.write(
                   pipeline.rawRoot().resolve("customers"),

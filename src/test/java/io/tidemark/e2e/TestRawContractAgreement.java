@@ -11,6 +11,8 @@ import io.tidemark.model.report.IngestStatus;
 import io.tidemark.model.report.ReconciliationMode;
 import io.tidemark.model.report.ReconciliationReport;
 import io.tidemark.model.report.RuleStatus;
+import io.tidemark.model.testing.raw.OrdersScenario;
+import io.tidemark.model.testing.raw.RawFileWriter;
 import io.tidemark.reconcile.engine.EngineRequest;
 import io.tidemark.reconcile.engine.duckdb.DuckDbEngine;
 import io.tidemark.reconcile.engine.duckdb.DuckDbEngine.ExpectedVersion;
@@ -18,10 +20,7 @@ import io.tidemark.reconcile.service.Reconciler;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -552,12 +551,8 @@ class TestRawContractAgreement {
     copy(dir.resolve(fileName), query);
   }
 
-  private static void copy(Path file, String query) throws SQLException {
-    try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
-        Statement s = c.createStatement()) {
-      s.execute("SET TimeZone = 'UTC'");
-      s.execute("COPY (" + query + ") TO '" + file + "' (FORMAT parquet)");
-    }
+  private static void copy(Path file, String query) {
+    RawFileWriter.writeQueryOnce(file, query);
   }
 
   /** Spark, told to mind case, writes {@code email} and {@code EMAIL} side by side. */

@@ -10,6 +10,9 @@ import io.tidemark.model.report.ReconciliationMode;
 import io.tidemark.model.report.ReconciliationReport;
 import io.tidemark.model.report.RuleResult;
 import io.tidemark.model.report.RuleStatus;
+import io.tidemark.model.testing.raw.RawFile;
+import io.tidemark.model.testing.raw.RawFileWriter;
+import io.tidemark.model.testing.raw.RawRecord;
 import io.tidemark.reconcile.service.Reconciler;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,7 +44,7 @@ class TestSweepClosesTheLoop {
       // hours ago (past the unprocessed-file grace); its key is new and its change recent.
       Instant at = Instant.now().minus(Duration.ofHours(3)).truncatedTo(ChronoUnit.SECONDS);
       Path file;
-      try (RawWriter writer = new RawWriter()) {
+      try (RawFileWriter writer = new RawFileWriter()) {
         file =
             writer.write(
                 p.rawRoot().resolve("customers"),

@@ -1,37 +1,28 @@
 package io.tidemark.ingest;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import io.tidemark.model.testing.raw.RawColumn;
+import io.tidemark.model.testing.raw.RawFileWriter;
 import java.nio.file.Path;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Stream;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
+import java.util.Map;
 
-/** Writes raw Parquet files as a source system would: one named file per call. */
+/**
+ * Raw files of the customers contract for this module's tests, written through the test kit's one
+ * raw writer ({@link RawFileWriter}) as a source system would: one named file per call.
+ */
 final class RawFixtures {
-  static final StructType CUSTOMERS =
-      new StructType()
-          .add("customer_id", DataTypes.StringType)
-          .add("customer_name", DataTypes.StringType)
-          .add("email", DataTypes.StringType)
-          .add("updated_at", DataTypes.TimestampType)
-          .add("op", DataTypes.StringType);
+  static final List<RawColumn> CUSTOMERS = RawColumn.CUSTOMERS;
 
   private RawFixtures() {}
 
   /** One raw record of the customers contract, as the fixtures' own plain-Java model. */
   record Rec(String id, String name, String email, Instant at, String op) {
-    Row row() {
-      return RowFactory.create(id, name, email, at == null ? null : Timestamp.from(at), op);
+    List<Object> row() {
+      return Arrays.asList(id, name, email, at, op);
     }
   }
 
@@ -48,83 +39,43 @@ final class RawFixtures {
     return new Rec(id, null, null, Instant.parse(at), "D");
   }
 
+  /** A timestamp value for a row of another shape. */
+  static Timestamp ts(String at) {
+    return Timestamp.from(Instant.parse(at));
+  }
+
   /** Writes {@code <raw>/ingest_date=<date>/<name>} with the customers schema. */
-  static Path write(SparkSession spark, Path raw, String date, String name, List<Rec> recs) {
-    List<Row> rows = new ArrayList<>();
-    recs.forEach(r -> rows.add(r.row()));
-    return write(spark, raw.resolve("ingest_date=" + date).resolve(name), CUSTOMERS, rows);
+  static Path write(Path raw, String date, String name, List<Rec> recs) {
+    return write(raw.resolve("ingest_date=" + date).resolve(name), CUSTOMERS, rows(recs));
   }
 
   /**
-   * Writes many files of the customers schema in one Spark job: {@code <raw>/ingest_date=<date>/
-   * <name>} for each entry of {@code files} (partition date -> file name -> its records).
+   * Writes many files of the customers schema: {@code <raw>/ingest_date=<date>/<name>} for each
+   * entry of {@code files} (partition date -> file name -> its records).
    */
-  static void writeMany(
-      SparkSession spark, Path raw, java.util.Map<String, java.util.Map<String, List<Rec>>> files) {
-    try {
-      List<Path> targets = new ArrayList<>();
-      List<Row> rows = new ArrayList<>();
+  static void writeMany(Path raw, Map<String, Map<String, List<Rec>>> files) {
+    try (RawFileWriter w = new RawFileWriter()) {
       files.forEach(
           (date, byName) ->
               byName.forEach(
-                  (name, recs) -> {
-                    int index = targets.size();
-                    targets.add(raw.resolve("ingest_date=" + date).resolve(name));
-                    for (Rec r : recs) {
-                      Row row = r.row();
-                      rows.add(
-                          RowFactory.create(
-                              row.get(0), row.get(1), row.get(2), row.get(3), row.get(4), index));
-                    }
-                  }));
-      Path tmp = Files.createTempDirectory("tidemark-fixtures");
-      Files.delete(tmp);
-      spark
-          .createDataFrame(rows, CUSTOMERS.add("fixture_file", DataTypes.IntegerType))
-          .repartition(org.apache.spark.sql.functions.col("fixture_file"))
-          .write()
-          .partitionBy("fixture_file")
-          .parquet(tmp.toString());
-      for (int i = 0; i < targets.size(); i++) {
-        Path part;
-        try (Stream<Path> s = Files.list(tmp.resolve("fixture_file=" + i))) {
-          part =
-              s.filter(p -> p.getFileName().toString().endsWith(".parquet"))
-                  .findFirst()
-                  .orElseThrow();
-        }
-        Files.createDirectories(targets.get(i).getParent());
-        Files.move(part, targets.get(i));
-      }
-      try (Stream<Path> s = Files.walk(tmp)) {
-        s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+                  (name, recs) ->
+                      w.write(
+                          raw.resolve("ingest_date=" + date).resolve(name),
+                          CUSTOMERS,
+                          rows(recs))));
     }
   }
 
-  /** Writes one Parquet file with any schema at exactly {@code target}. */
-  static Path write(SparkSession spark, Path target, StructType schema, List<Row> rows) {
-    try {
-      Path tmp = Files.createTempDirectory("tidemark-fixture");
-      Files.delete(tmp);
-      spark.createDataFrame(rows, schema).coalesce(1).write().parquet(tmp.toString());
-      Path part;
-      try (Stream<Path> s = Files.list(tmp)) {
-        part =
-            s.filter(p -> p.getFileName().toString().endsWith(".parquet"))
-                .findFirst()
-                .orElseThrow();
-      }
-      Files.createDirectories(target.getParent());
-      Files.move(part, target);
-      try (Stream<Path> s = Files.walk(tmp)) {
-        s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
-      return target;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+  /** Writes one Parquet file with any columns at exactly {@code target}. */
+  static Path write(Path target, List<RawColumn> columns, List<? extends List<?>> rows) {
+    try (RawFileWriter w = new RawFileWriter()) {
+      return w.write(target, columns, rows);
     }
+  }
+
+  private static List<List<?>> rows(List<Rec> recs) {
+    List<List<?>> rows = new ArrayList<>();
+    recs.forEach(r -> rows.add(r.row()));
+    return rows;
   }
 }

@@ -13,19 +13,18 @@ import io.tidemark.ingest.run.IngestOutcome;
 import io.tidemark.model.report.IngestErrorCode;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
+import io.tidemark.model.testing.raw.RawColumn;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.spark.Spark3Util;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,7 +45,6 @@ class TestBadInputs extends SparkTestSupport {
     String day = "2024-03-01";
     // Row-level problems in an otherwise good file.
     RawFixtures.write(
-        spark,
         raw,
         day,
         "a-rows.parquet",
@@ -59,61 +57,57 @@ class TestBadInputs extends SparkTestSupport {
             new Rec("O1", "BadOp", null, Instant.parse("2024-03-01T10:00:00Z"), "X"),
             new Rec("N1", "NullOpIsUpsert", null, Instant.parse("2024-03-01T10:00:00Z"), null)));
     // The change marker as text: one parses, one does not.
-    StructType textMarker =
-        new StructType()
-            .add("customer_id", DataTypes.StringType)
-            .add("customer_name", DataTypes.StringType)
-            .add("email", DataTypes.StringType)
-            .add("updated_at", DataTypes.StringType)
-            .add("op", DataTypes.StringType);
+    List<RawColumn> textMarker =
+        List.of(
+            RawColumn.of("customer_id", "VARCHAR"),
+            RawColumn.of("customer_name", "VARCHAR"),
+            RawColumn.of("email", "VARCHAR"),
+            RawColumn.of("updated_at", "VARCHAR"),
+            RawColumn.of("op", "VARCHAR"));
     RawFixtures.write(
-        spark,
         raw.resolve("ingest_date=" + day).resolve("b-text-marker.parquet"),
         textMarker,
         List.of(
-            RowFactory.create("G2", "TextTime", "g2@x", "2024-03-01T11:00:00Z", "U"),
-            RowFactory.create("P1", "Yesterday", "p1@x", "yesterday", "U")));
+            Arrays.asList("G2", "TextTime", "g2@x", "2024-03-01T11:00:00Z", "U"),
+            Arrays.asList("P1", "Yesterday", "p1@x", "yesterday", "U")));
     // A file that is not Parquet at all.
     Files.writeString(raw.resolve("ingest_date=" + day).resolve("c-broken.parquet"), "not parquet");
     // A file missing a contract column.
-    StructType noEmail =
-        new StructType()
-            .add("customer_id", DataTypes.StringType)
-            .add("customer_name", DataTypes.StringType)
-            .add("updated_at", DataTypes.TimestampType);
+    List<RawColumn> noEmail =
+        List.of(
+            RawColumn.of("customer_id", "VARCHAR"),
+            RawColumn.of("customer_name", "VARCHAR"),
+            RawColumn.of("updated_at", "TIMESTAMPTZ"));
     RawFixtures.write(
-        spark,
         raw.resolve("ingest_date=" + day).resolve("d-no-email.parquet"),
         noEmail,
-        List.of(RowFactory.create("X1", "NoEmail", ts("2024-03-01T10:00:00Z"))));
+        List.of(Arrays.asList("X1", "NoEmail", ts("2024-03-01T10:00:00Z"))));
     // A file whose contract column changed type.
-    StructType intEmail =
-        new StructType()
-            .add("customer_id", DataTypes.StringType)
-            .add("customer_name", DataTypes.StringType)
-            .add("email", DataTypes.IntegerType)
-            .add("updated_at", DataTypes.TimestampType);
+    List<RawColumn> intEmail =
+        List.of(
+            RawColumn.of("customer_id", "VARCHAR"),
+            RawColumn.of("customer_name", "VARCHAR"),
+            RawColumn.of("email", "INTEGER"),
+            RawColumn.of("updated_at", "TIMESTAMPTZ"));
     RawFixtures.write(
-        spark,
         raw.resolve("ingest_date=" + day).resolve("e-int-email.parquet"),
         intEmail,
         List.of(
-            RowFactory.create("Y1", "IntEmail", 7, ts("2024-03-01T10:00:00Z")),
-            RowFactory.create("Y2", "IntEmail2", 8, ts("2024-03-01T10:00:00Z"))));
+            Arrays.asList("Y1", "IntEmail", 7, ts("2024-03-01T10:00:00Z")),
+            Arrays.asList("Y2", "IntEmail2", 8, ts("2024-03-01T10:00:00Z"))));
     // Extra columns are drift: ignored, reported by name; the file's rows are valid. No op column
     // means every row is an upsert.
-    StructType extra =
-        new StructType()
-            .add("customer_id", DataTypes.StringType)
-            .add("customer_name", DataTypes.StringType)
-            .add("email", DataTypes.StringType)
-            .add("updated_at", DataTypes.TimestampType)
-            .add("loyalty_tier", DataTypes.StringType);
+    List<RawColumn> extra =
+        List.of(
+            RawColumn.of("customer_id", "VARCHAR"),
+            RawColumn.of("customer_name", "VARCHAR"),
+            RawColumn.of("email", "VARCHAR"),
+            RawColumn.of("updated_at", "TIMESTAMPTZ"),
+            RawColumn.of("loyalty_tier", "VARCHAR"));
     RawFixtures.write(
-        spark,
         raw.resolve("ingest_date=" + day).resolve("f-extra.parquet"),
         extra,
-        List.of(RowFactory.create("G3", "Extra", "g3@x", ts("2024-03-01T12:00:00Z"), "gold")));
+        List.of(Arrays.asList("G3", "Extra", "g3@x", ts("2024-03-01T12:00:00Z"), "gold")));
 
     IngestOutcome out = new IngestJob(spark, s).run();
     IngestRunReport r = out.report();
@@ -181,14 +175,13 @@ class TestBadInputs extends SparkTestSupport {
     IngestSettings s = settings(dir);
     Path raw = Path.of(s.dataset().raw().location());
     RawFixtures.write(
-        spark, raw, "2024-03-01", "a.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
+        raw, "2024-03-01", "a.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
     assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
     Table table = Spark3Util.loadIcebergTable(spark, s.curatedSparkName());
     long before = table.currentSnapshot().snapshotId();
     long quarantineBefore = count(s.quarantineSparkName());
 
     RawFixtures.write(
-        spark,
         raw,
         "2024-03-02",
         "a.parquet",
@@ -236,21 +229,19 @@ class TestBadInputs extends SparkTestSupport {
     IngestSettings s = settings(dir);
     Path raw = Path.of(s.dataset().raw().location());
     String day = "2024-03-01";
-    RawFixtures.write(
-        spark, raw, day, "a-good.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
+    RawFixtures.write(raw, day, "a-good.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
     List<Rec> many = new java.util.ArrayList<>();
     for (int i = 0; i < 200; i++) {
       many.add(u("C" + i, "Customer number " + i, "2024-03-01T10:00:00Z"));
     }
-    Path corrupt = RawFixtures.write(spark, raw, day, "b-corrupt.parquet", many);
+    Path corrupt = RawFixtures.write(raw, day, "b-corrupt.parquet", many);
     // The footer (at the end) stays intact, so the file's schema reads; its first pages do not.
     byte[] bytes = Files.readAllBytes(corrupt);
     for (int i = 4; i < 200; i++) {
       bytes[i] = (byte) 0xA5;
     }
     Files.write(corrupt, bytes);
-    RawFixtures.write(
-        spark, raw, day, "c-good.parquet", List.of(u("B", "Bo", "2024-03-01T11:00:00Z")));
+    RawFixtures.write(raw, day, "c-good.parquet", List.of(u("B", "Bo", "2024-03-01T11:00:00Z")));
 
     IngestOutcome out = new IngestJob(spark, s).run();
     IngestRunReport r = out.report();
@@ -281,20 +272,25 @@ class TestBadInputs extends SparkTestSupport {
     IngestSettings s = settings(dir);
     Path raw = Path.of(s.dataset().raw().location());
     String day = "2024-03-01";
-    RawFixtures.write(
-        spark, raw, day, "a-good.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
-    StructType twoEmails = RawFixtures.CUSTOMERS.add("EMAIL", DataTypes.StringType);
+    RawFixtures.write(raw, day, "a-good.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
+    // DuckDB's column names ignore case, so this one file is written by Spark told to mind case.
+    Path written = dir.resolve("two-emails-out");
     spark.conf().set("spark.sql.caseSensitive", "true");
     try {
-      RawFixtures.write(
-          spark,
-          raw.resolve("ingest_date=" + day).resolve("b-two-emails.parquet"),
-          twoEmails,
-          List.of(
-              RowFactory.create(
-                  "X", "Xu", "x@example.com", ts("2024-03-01T10:00:00Z"), "U", "X@EXAMPLE.COM")));
+      spark
+          .sql(
+              "SELECT 'X' AS customer_id, 'Xu' AS customer_name, 'x@example.com' AS email,"
+                  + " TIMESTAMP '2024-03-01 10:00:00' AS updated_at, 'U' AS op,"
+                  + " 'X@EXAMPLE.COM' AS EMAIL")
+          .coalesce(1)
+          .write()
+          .parquet(written.toString());
     } finally {
       spark.conf().set("spark.sql.caseSensitive", "false");
+    }
+    try (java.util.stream.Stream<Path> parts = Files.list(written)) {
+      Path part = parts.filter(p -> p.toString().endsWith(".parquet")).findFirst().orElseThrow();
+      Files.move(part, raw.resolve("ingest_date=" + day).resolve("b-two-emails.parquet"));
     }
 
     IngestOutcome out = new IngestJob(spark, s).run();
@@ -318,7 +314,7 @@ class TestBadInputs extends SparkTestSupport {
     IngestSettings s = settings(dir);
     Path raw = Path.of(s.dataset().raw().location());
     RawFixtures.write(
-        spark, raw, "2024-03-01", "a.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
+        raw, "2024-03-01", "a.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
     FailurePoints hook =
         point -> {
           if (point == FailurePoint.AFTER_READ) {
@@ -344,7 +340,7 @@ class TestBadInputs extends SparkTestSupport {
     IngestSettings s = settings(dir);
     Path raw = Path.of(s.dataset().raw().location());
     RawFixtures.write(
-        spark, raw, "2024-03-01", "a.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
+        raw, "2024-03-01", "a.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
     // A file where the state folder should be: nothing can be written under it.
     Path state = Path.of(s.stateRoot());
     Files.writeString(state, "not a folder");
@@ -379,7 +375,7 @@ class TestBadInputs extends SparkTestSupport {
     IngestSettings s = settings(dir);
     Path raw = Path.of(s.dataset().raw().location());
     RawFixtures.write(
-        spark, raw, "2024-03-01", "a.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
+        raw, "2024-03-01", "a.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
     // _runs/ can be written, but the run's day folder, where its report goes, cannot: a file
     // stands where the folder should be.
     Path day = Path.of(s.stateRoot(), "_runs", "dt=" + NOW.toString().substring(0, 10));
@@ -419,14 +415,13 @@ class TestBadInputs extends SparkTestSupport {
     IngestSettings s = settings(dir);
     Path raw = Path.of(s.dataset().raw().location());
     RawFixtures.write(
-        spark,
         raw,
         "2024-03-01",
         "a.parquet",
         List.of(u("A", "Ada", "2024-03-01T10:00:00Z"), u("B", "Bo", "2024-03-01T10:00:00Z")));
     assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
     List<Rec> deletes = List.of(d("A", "2024-03-02T10:00:00Z"), d("Z", "2024-03-02T10:00:00Z"));
-    RawFixtures.write(spark, raw, "2024-03-02", "deletes.parquet", deletes);
+    RawFixtures.write(raw, "2024-03-02", "deletes.parquet", deletes);
 
     IngestRunReport day2 = new IngestJob(spark, s).run().report();
     assertThat(day2.counts().recordsDeleted()).isEqualTo(1);
@@ -437,7 +432,7 @@ class TestBadInputs extends SparkTestSupport {
                 + " them");
 
     // The source re-delivers the same deletes: both keys are already deleted, nothing changes.
-    RawFixtures.write(spark, raw, "2024-03-03", "deletes-again.parquet", deletes);
+    RawFixtures.write(raw, "2024-03-03", "deletes-again.parquet", deletes);
     IngestRunReport day3 = new IngestJob(spark, s).run().report();
     assertThat(day3.status()).as(day3.error()).isEqualTo(IngestStatus.SUCCEEDED);
     assertThat(day3.counts().recordsUnchanged()).isEqualTo(2);
@@ -449,16 +444,12 @@ class TestBadInputs extends SparkTestSupport {
     // A newer delete of a deleted key changes nothing either, but is remembered: a version older
     // than it, arriving later, must not bring the key back.
     RawFixtures.write(
-        spark, raw, "2024-03-04", "newer-delete.parquet", List.of(d("A", "2024-03-04T10:00:00Z")));
+        raw, "2024-03-04", "newer-delete.parquet", List.of(d("A", "2024-03-04T10:00:00Z")));
     IngestRunReport day4 = new IngestJob(spark, s).run().report();
     assertThat(day4.counts().recordsUnchanged()).isEqualTo(1);
     assertThat(day4.counts().deletesOfUnknownKeys()).isZero();
     RawFixtures.write(
-        spark,
-        raw,
-        "2024-03-05",
-        "late-upsert.parquet",
-        List.of(u("A", "Ada3", "2024-03-03T10:00:00Z")));
+        raw, "2024-03-05", "late-upsert.parquet", List.of(u("A", "Ada3", "2024-03-03T10:00:00Z")));
     IngestRunReport day5 = new IngestJob(spark, s).run().report();
     assertThat(day5.counts().recordsUnchanged()).isEqualTo(1);
     assertThat(curated(s).keySet()).containsExactly("B");

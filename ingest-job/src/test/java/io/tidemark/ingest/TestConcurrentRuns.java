@@ -65,9 +65,9 @@ class TestConcurrentRuns extends SparkTestSupport {
   void twoRunsOfTheSameBatchCommitItOnce() throws Exception {
     IngestSettings s = settings(dir);
     Path raw = Path.of(s.dataset().raw().location());
-    RawFixtures.write(spark, raw, "2024-03-01", "a.parquet", day("2024-03-01", "A", "B"));
+    RawFixtures.write(raw, "2024-03-01", "a.parquet", day("2024-03-01", "A", "B"));
     assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
-    RawFixtures.write(spark, raw, "2024-03-02", "a.parquet", day("2024-03-02", "A", "C"));
+    RawFixtures.write(raw, "2024-03-02", "a.parquet", day("2024-03-02", "A", "C"));
 
     CyclicBarrier barrier = new CyclicBarrier(2);
     ExecutorService pool = Executors.newFixedThreadPool(2);
@@ -115,7 +115,7 @@ class TestConcurrentRuns extends SparkTestSupport {
   void aRunThatFindsItsBatchCommittedWhileItWaitedIsANoOp() throws Exception {
     IngestSettings s = settings(dir);
     Path raw = Path.of(s.dataset().raw().location());
-    RawFixtures.write(spark, raw, "2024-03-01", "a.parquet", day("2024-03-01", "A", "B"));
+    RawFixtures.write(raw, "2024-03-01", "a.parquet", day("2024-03-01", "A", "B"));
 
     // The slow run plans its batch, then waits just before committing while the fast one
     // commits the same batch.
@@ -154,9 +154,9 @@ class TestConcurrentRuns extends SparkTestSupport {
   void twoRunsOfDifferentBatchesNeverBothCommitAndTheLoserCanRerun() throws Exception {
     IngestSettings s = settings(dir);
     Path raw = Path.of(s.dataset().raw().location());
-    RawFixtures.write(spark, raw, "2024-03-01", "a.parquet", day("2024-03-01", "A", "B"));
+    RawFixtures.write(raw, "2024-03-01", "a.parquet", day("2024-03-01", "A", "B"));
     assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
-    RawFixtures.write(spark, raw, "2024-03-02", "a.parquet", day("2024-03-02", "A", "C"));
+    RawFixtures.write(raw, "2024-03-02", "a.parquet", day("2024-03-02", "A", "C"));
 
     // Run one reads its batch and waits; a file lands; run two reads a bigger batch; both then
     // try to commit at the same moment.
@@ -175,7 +175,7 @@ class TestConcurrentRuns extends SparkTestSupport {
     try {
       Future<IngestOutcome> one = pool.submit(() -> new IngestJob(spark, s, first).run());
       assertThat(oneRead.await(2, TimeUnit.MINUTES)).isTrue();
-      RawFixtures.write(spark, raw, "2024-03-02", "b.parquet", day("2024-03-02", "D"));
+      RawFixtures.write(raw, "2024-03-02", "b.parquet", day("2024-03-02", "D"));
       b = new IngestJob(spark, s, meetAt(FailurePoint.BEFORE_COMMIT, atCommit)).run();
       a = one.get(3, TimeUnit.MINUTES);
     } finally {
@@ -216,11 +216,11 @@ class TestConcurrentRuns extends SparkTestSupport {
   void theLoserOfARaceSaysWhichTableMovedAndBetweenWhichSnapshots() throws Exception {
     IngestSettings s = settings(dir).withMaxInvalidRatio(1.0);
     Path raw = Path.of(s.dataset().raw().location());
-    RawFixtures.write(spark, raw, "2024-03-01", "a.parquet", day("2024-03-01", "A", "B"));
+    RawFixtures.write(raw, "2024-03-01", "a.parquet", day("2024-03-01", "A", "B"));
     assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
     List<Rec> day2 = new ArrayList<>(day("2024-03-02", "A", "C"));
     day2.add(new Rec(null, "NoKey", null, java.time.Instant.parse("2024-03-02T10:00:00Z"), "U"));
-    RawFixtures.write(spark, raw, "2024-03-02", "a.parquet", day2);
+    RawFixtures.write(raw, "2024-03-02", "a.parquet", day2);
 
     CyclicBarrier afterRead = new CyclicBarrier(2);
     ExecutorService pool = Executors.newFixedThreadPool(2);
@@ -267,9 +267,9 @@ class TestConcurrentRuns extends SparkTestSupport {
   void aCommitLandingAfterPlanningKeepsTheBatchOffMain() throws Exception {
     IngestSettings s = settings(dir);
     Path raw = Path.of(s.dataset().raw().location());
-    RawFixtures.write(spark, raw, "2024-03-01", "a.parquet", day("2024-03-01", "A", "B"));
+    RawFixtures.write(raw, "2024-03-01", "a.parquet", day("2024-03-01", "A", "B"));
     assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
-    RawFixtures.write(spark, raw, "2024-03-02", "a.parquet", day("2024-03-02", "A", "C"));
+    RawFixtures.write(raw, "2024-03-02", "a.parquet", day("2024-03-02", "A", "C"));
 
     // Run B reads day 2's first file and waits. A second file lands. Run A reads both, creates
     // its branch and waits just before its MERGE. B commits fully; then A goes on.
@@ -296,7 +296,7 @@ class TestConcurrentRuns extends SparkTestSupport {
     try {
       Future<IngestOutcome> runB = pool.submit(() -> new IngestJob(spark, s, hookB).run());
       assertThat(bRead.await(2, TimeUnit.MINUTES)).isTrue();
-      RawFixtures.write(spark, raw, "2024-03-02", "b.parquet", day("2024-03-02", "D"));
+      RawFixtures.write(raw, "2024-03-02", "b.parquet", day("2024-03-02", "D"));
       Future<IngestOutcome> runA = pool.submit(() -> new IngestJob(spark, s, hookA).run());
       try {
         b = runB.get(3, TimeUnit.MINUTES);

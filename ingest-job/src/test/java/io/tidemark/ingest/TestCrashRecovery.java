@@ -197,13 +197,11 @@ class TestCrashRecovery extends SparkTestSupport {
   }
 
   static void deliverDay1(IngestSettings s) {
-    RawFixtures.write(
-        spark, Path.of(s.dataset().raw().location()), "2024-03-01", "a.parquet", DAY1);
+    RawFixtures.write(Path.of(s.dataset().raw().location()), "2024-03-01", "a.parquet", DAY1);
   }
 
   static void deliverDay2(IngestSettings s) {
-    RawFixtures.write(
-        spark, Path.of(s.dataset().raw().location()), "2024-03-02", "a.parquet", DAY2);
+    RawFixtures.write(Path.of(s.dataset().raw().location()), "2024-03-02", "a.parquet", DAY2);
   }
 
   /** Quarantine rows as "file#row:reason", sorted; duplicates would show twice. */

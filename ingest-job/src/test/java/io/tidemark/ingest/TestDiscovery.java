@@ -46,11 +46,7 @@ class TestDiscovery extends SparkTestSupport {
     Path raw = Path.of(s.dataset().raw().location());
     for (int d = 1; d <= 12; d++) {
       RawFixtures.write(
-          spark,
-          raw,
-          day(d).toString(),
-          "a.parquet",
-          List.of(u("K" + d, "N" + d, day(d) + "T10:00:00Z")));
+          raw, day(d).toString(), "a.parquet", List.of(u("K" + d, "N" + d, day(d) + "T10:00:00Z")));
     }
     IngestOutcome bootstrap = new IngestJob(spark, s).run();
     assertThat(bootstrap.report().status()).isEqualTo(IngestStatus.SUCCEEDED);
@@ -60,23 +56,11 @@ class TestDiscovery extends SparkTestSupport {
     // Next day: one more file in the latest partition, a new partition, and a file landing far
     // behind the lookback.
     RawFixtures.write(
-        spark,
-        raw,
-        day(12).toString(),
-        "b.parquet",
-        List.of(u("K12b", "x", "2024-03-12T11:00:00Z")));
+        raw, day(12).toString(), "b.parquet", List.of(u("K12b", "x", "2024-03-12T11:00:00Z")));
     RawFixtures.write(
-        spark,
-        raw,
-        day(13).toString(),
-        "a.parquet",
-        List.of(u("K13", "x", "2024-03-13T10:00:00Z")));
+        raw, day(13).toString(), "a.parquet", List.of(u("K13", "x", "2024-03-13T10:00:00Z")));
     RawFixtures.write(
-        spark,
-        raw,
-        day(5).toString(),
-        "too-late.parquet",
-        List.of(u("OLD", "x", "2024-03-05T11:00:00Z")));
+        raw, day(5).toString(), "too-late.parquet", List.of(u("OLD", "x", "2024-03-05T11:00:00Z")));
     IngestOutcome next = new IngestJob(spark, s).run();
     assertThat(next.report().status()).isEqualTo(IngestStatus.SUCCEEDED);
     // Checkpoint partition 2024-03-12 minus 2 days: four partitions listed, not thirteen.
@@ -109,20 +93,12 @@ class TestDiscovery extends SparkTestSupport {
     Path raw = Path.of(s.dataset().raw().location());
     for (int d = 1; d <= 8; d++) {
       RawFixtures.write(
-          spark,
-          raw,
-          day(d).toString(),
-          "a.parquet",
-          List.of(u("K" + d, "N" + d, day(d) + "T10:00:00Z")));
+          raw, day(d).toString(), "a.parquet", List.of(u("K" + d, "N" + d, day(d) + "T10:00:00Z")));
     }
     assertThat(new IngestJob(spark, s).run().report().counts().filesNew()).isEqualTo(8);
     // The checkpoint now keeps the file lists of days 6 to 8 and has folded days 1 to 5.
     RawFixtures.write(
-        spark,
-        raw,
-        day(7).toString(),
-        "late.parquet",
-        List.of(u("L7", "x", "2024-03-07T11:00:00Z")));
+        raw, day(7).toString(), "late.parquet", List.of(u("L7", "x", "2024-03-07T11:00:00Z")));
 
     IngestOutcome wide = new IngestJob(spark, s.withLookback(Duration.ofDays(10))).run();
 
@@ -151,11 +127,10 @@ class TestDiscovery extends SparkTestSupport {
     IngestSettings s = settings(dir);
     Path raw = Path.of(s.dataset().raw().location());
     RawFixtures.write(
-        spark, raw, "2024-03-01", "a.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
+        raw, "2024-03-01", "a.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
     for (String folder :
         List.of("ingest_date=garbage", "ingest_date=2026-13-45", "INGEST_DATE=2024-03-02")) {
       RawFixtures.write(
-          spark,
           raw.resolve(folder).resolve("a.parquet"),
           RawFixtures.CUSTOMERS,
           List.of(u("X", "Lost", "2024-03-02T10:00:00Z").row()));
@@ -218,7 +193,6 @@ class TestDiscovery extends SparkTestSupport {
     Path raw = Path.of(s.dataset().raw().location());
     Path file =
         RawFixtures.write(
-            spark,
             raw,
             "2024-03-01",
             "snapshot.parquet",
@@ -228,7 +202,6 @@ class TestDiscovery extends SparkTestSupport {
     // The source rewrites the same file in place with its current state.
     Files.delete(file);
     RawFixtures.write(
-        spark,
         raw,
         "2024-03-01",
         "snapshot.parquet",
@@ -263,7 +236,6 @@ class TestDiscovery extends SparkTestSupport {
       IngestSettings s = settings(sub).withDiscovery(mode).withLookback(Duration.ofDays(2));
       Path raw = Path.of(s.dataset().raw().location());
       RawFixtures.write(
-          spark,
           raw,
           "2024-03-01",
           "a.parquet",
@@ -274,7 +246,6 @@ class TestDiscovery extends SparkTestSupport {
       // which the first run could not have seen. Watermark mode reads a.parquet again: A is within
       // the watermark minus the lookback and before the watermark, but it is no late arrival.
       RawFixtures.write(
-          spark,
           raw,
           "2024-03-02",
           "b.parquet",
@@ -297,13 +268,12 @@ class TestDiscovery extends SparkTestSupport {
     Path raw = Path.of(s.dataset().raw().location());
     Path file =
         RawFixtures.write(
-            spark, raw, "2024-03-01", "a.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
+            raw, "2024-03-01", "a.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
     FileTime mtime = Files.getLastModifiedTime(file);
     assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
     // Another version of the same size, copied over it keeping the modification time (rsync -t).
     Path other =
         RawFixtures.write(
-            spark,
             dir.resolve("elsewhere"),
             "2024-03-01",
             "a.parquet",
@@ -331,7 +301,7 @@ class TestDiscovery extends SparkTestSupport {
     IngestSettings s = settings(dir);
     Path raw = Path.of(s.dataset().raw().location());
     RawFixtures.write(
-        spark, raw, "2024-03-01", "a.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
+        raw, "2024-03-01", "a.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
     assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
     // The checkpoint as the previous version wrote it: stamps of size and modification time.
     org.apache.iceberg.Table t =
@@ -356,7 +326,7 @@ class TestDiscovery extends SparkTestSupport {
     assertThat(again.report().counts().filesSkipped()).isEqualTo(1);
 
     RawFixtures.write(
-        spark, raw, "2024-03-01", "b.parquet", List.of(u("B", "Bo", "2024-03-01T11:00:00Z")));
+        raw, "2024-03-01", "b.parquet", List.of(u("B", "Bo", "2024-03-01T11:00:00Z")));
     IngestOutcome next = new IngestJob(spark, s).run();
     assertThat(next.report().status()).as(next.report().error()).isEqualTo(IngestStatus.SUCCEEDED);
     assertThat(next.report().counts().filesNew()).isEqualTo(1);
@@ -374,9 +344,9 @@ class TestDiscovery extends SparkTestSupport {
     IngestSettings s = settings(dir);
     Path raw = Path.of(s.dataset().raw().location());
     RawFixtures.write(
-        spark, raw, "2024-03-01", "a.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
+        raw, "2024-03-01", "a.parquet", List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
     RawFixtures.write(
-        spark, raw, "2024-03-01", "B.PARQUET", List.of(u("B", "Bo", "2024-03-01T11:00:00Z")));
+        raw, "2024-03-01", "B.PARQUET", List.of(u("B", "Bo", "2024-03-01T11:00:00Z")));
     Path partition = raw.resolve("ingest_date=2024-03-01");
     Files.writeString(partition.resolve("_SUCCESS"), "");
     Files.writeString(partition.resolve("notes.txt"), "not data");

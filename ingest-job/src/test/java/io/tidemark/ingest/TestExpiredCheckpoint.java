@@ -36,7 +36,7 @@ class TestExpiredCheckpoint extends SparkTestSupport {
     List<Rec> delivered = new ArrayList<>();
     List<Rec> day1 =
         List.of(u("C1", "Ada", "2024-03-01T10:00:00Z"), u("C2", "Bo", "2024-03-01T10:05:00Z"));
-    RawFixtures.write(spark, raw, "2024-03-01", "part-0001.parquet", day1);
+    RawFixtures.write(raw, "2024-03-01", "part-0001.parquet", day1);
     delivered.addAll(day1);
     assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
 
@@ -68,7 +68,7 @@ class TestExpiredCheckpoint extends SparkTestSupport {
 
     List<Rec> day2 =
         List.of(u("C1", "Ada2", "2024-03-02T09:00:00Z"), u("C3", "Cy", "2024-03-02T09:10:00Z"));
-    RawFixtures.write(spark, raw, "2024-03-02", "part-0001.parquet", day2);
+    RawFixtures.write(raw, "2024-03-02", "part-0001.parquet", day2);
     delivered.addAll(day2);
 
     IngestOutcome incremental = new IngestJob(spark, s).run();

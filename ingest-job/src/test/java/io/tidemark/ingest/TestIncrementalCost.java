@@ -57,7 +57,7 @@ class TestIncrementalCost extends SparkTestSupport {
     for (int i = 0; i < KEYS; i++) {
       day1.add(u(key(i), "N" + i, "2024-03-01T10:00:00Z"));
     }
-    RawFixtures.write(spark, raw, "2024-03-01", "a.parquet", day1);
+    RawFixtures.write(raw, "2024-03-01", "a.parquet", day1);
     assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
 
     // Day 2's changes are spread over the whole table: 90 updates, 30 deletes, 120 new keys.
@@ -70,7 +70,7 @@ class TestIncrementalCost extends SparkTestSupport {
       day2.add(u(key(KEYS + i), "New" + i, "2024-03-02T09:00:00Z"));
     }
     day2 = day2.subList(0, 240);
-    RawFixtures.write(spark, raw, "2024-03-02", "a.parquet", day2);
+    RawFixtures.write(raw, "2024-03-02", "a.parquet", day2);
     Table table = Spark3Util.loadIcebergTable(spark, s.curatedSparkName());
     long before = table.currentSnapshot().snapshotId();
     String threshold = spark.conf().get("spark.sql.autoBroadcastJoinThreshold");

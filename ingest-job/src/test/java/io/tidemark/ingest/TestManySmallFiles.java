@@ -8,10 +8,12 @@ import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.run.IngestJob;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
+import io.tidemark.model.testing.raw.RawColumn;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,9 +23,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,26 +64,25 @@ class TestManySmallFiles extends SparkTestSupport {
       }
       files.put(day, byName);
     }
-    RawFixtures.writeMany(spark, raw, files);
+    RawFixtures.writeMany(raw, files);
     Path day1 = raw.resolve("ingest_date=" + DAYS.get(0));
     // Among them: a file that is not Parquet, one missing a contract column, one whose data pages
     // are corrupt behind a readable footer.
     Files.writeString(day1.resolve("x-broken.parquet"), "not parquet");
     RawFixtures.write(
-        spark,
         day1.resolve("x-no-email.parquet"),
-        new StructType()
-            .add("customer_id", DataTypes.StringType)
-            .add("customer_name", DataTypes.StringType)
-            .add("updated_at", DataTypes.TimestampType),
-        List.<Row>of(
-            RowFactory.create(
+        List.of(
+            RawColumn.of("customer_id", "VARCHAR"),
+            RawColumn.of("customer_name", "VARCHAR"),
+            RawColumn.of("updated_at", "TIMESTAMPTZ")),
+        List.<List<Object>>of(
+            Arrays.asList(
                 "E1", "No email", java.sql.Timestamp.from(Instant.parse("2024-03-01T10:00:00Z")))));
     List<Rec> many = new ArrayList<>();
     for (int i = 0; i < 200; i++) {
       many.add(u("C" + i, "Customer number " + i, "2024-03-01T10:00:00Z"));
     }
-    Path corrupt = RawFixtures.write(spark, raw, DAYS.get(0), "x-corrupt.parquet", many);
+    Path corrupt = RawFixtures.write(raw, DAYS.get(0), "x-corrupt.parquet", many);
     byte[] bytes = Files.readAllBytes(corrupt);
     for (int i = 4; i < 200; i++) {
       bytes[i] = (byte) 0xA5;

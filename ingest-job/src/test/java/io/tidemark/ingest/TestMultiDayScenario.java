@@ -108,7 +108,7 @@ class TestMultiDayScenario extends SparkTestSupport {
       List<Rec> batch = new ArrayList<>();
       for (Delivery del : day) {
         List<Rec> recs = del.recs() == null ? DAYS.get(0).get(0).recs() : del.recs();
-        RawFixtures.write(spark, raw, del.partition(), del.file(), recs);
+        RawFixtures.write(raw, del.partition(), del.file(), recs);
         delivered.addAll(recs);
         batch.addAll(recs);
       }
@@ -180,7 +180,6 @@ class TestMultiDayScenario extends SparkTestSupport {
     IngestSettings settings = settings(dir);
     Path raw = Path.of(settings.dataset().raw().location());
     RawFixtures.write(
-        spark,
         raw,
         "2024-03-01",
         "part-0001.parquet",
@@ -200,7 +199,7 @@ class TestMultiDayScenario extends SparkTestSupport {
             u("C3", "Cy-a", "2024-03-02T08:00:00Z"),
             u("C3", "Cy-c", "2024-03-02T08:30:00Z"),
             u("C3", "Cy-b", "2024-03-02T08:15:00Z"));
-    RawFixtures.write(spark, raw, "2024-03-02", "part-0001.parquet", day2);
+    RawFixtures.write(raw, "2024-03-02", "part-0001.parquet", day2);
     assertThat(collapsedVersions(day2)).isEqualTo(2);
 
     IngestOutcome out = new IngestJob(spark, settings).run();

@@ -68,12 +68,12 @@ class TestOnS3AndGlue extends SparkTestSupport {
       s3.createBucket(b -> b.bucket(BUCKET));
       IngestSettings aws = onAws();
 
-      RawFixtures.write(spark, raw, "2024-03-18", "a.parquet", S3Lake.dayOne());
+      RawFixtures.write(raw, "2024-03-18", "a.parquet", S3Lake.dayOne());
       S3Lake.upload(s3, BUCKET, "raw/customers", raw, landed);
       assertRun(new IngestJob(spark, local).run());
       assertRun(new IngestJob(spark, aws).run());
 
-      RawFixtures.write(spark, raw, "2024-03-19", "b.parquet", S3Lake.dayTwo());
+      RawFixtures.write(raw, "2024-03-19", "b.parquet", S3Lake.dayTwo());
       S3Lake.upload(s3, BUCKET, "raw/customers", raw, landed);
       IngestOutcome localDay2 = new IngestJob(spark, local).run();
       IngestOutcome awsDay2 = new IngestJob(spark, aws).run();

@@ -88,7 +88,7 @@ class TestOperatorModes extends SparkTestSupport {
    * runs see (the sweep tells a re-delivered file from a read one by its modification time).
    */
   private static Path deliver(Path raw, Object date, String name, List<RawFixtures.Rec> recs) {
-    Path f = RawFixtures.write(spark, raw, date.toString(), name, recs);
+    Path f = RawFixtures.write(raw, date.toString(), name, recs);
     try {
       Files.setLastModifiedTime(
           f,

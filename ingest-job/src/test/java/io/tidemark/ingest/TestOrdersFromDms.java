@@ -12,6 +12,7 @@ import io.tidemark.model.contract.layout.DateFolders;
 import io.tidemark.model.contract.layout.Layout;
 import io.tidemark.model.report.IngestMode;
 import io.tidemark.model.report.IngestStatus;
+import io.tidemark.model.testing.raw.RawColumn;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,12 +22,11 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.iceberg.spark.Spark3Util;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,26 +39,26 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("spark")
 class TestOrdersFromDms extends SparkTestSupport {
-  private static final StructType FULL_LOAD =
-      new StructType()
-          .add("order_id", DataTypes.StringType)
-          .add("line_nr", DataTypes.IntegerType)
-          .add("amount", DataTypes.createDecimalType(12, 2))
-          .add("order_date", DataTypes.DateType)
-          .add("paid", DataTypes.BooleanType)
-          .add("change_seq", DataTypes.LongType);
+  private static final List<RawColumn> FULL_LOAD =
+      List.of(
+          RawColumn.of("order_id", "VARCHAR"),
+          RawColumn.of("line_nr", "INTEGER"),
+          RawColumn.of("amount", "DECIMAL(12,2)"),
+          RawColumn.of("order_date", "DATE"),
+          RawColumn.of("paid", "BOOLEAN"),
+          RawColumn.of("change_seq", "BIGINT"));
 
   /** DMS puts Op first; this export also carries a column the contract does not declare. */
-  private static final StructType CDC =
-      new StructType()
-          .add("Op", DataTypes.StringType)
-          .add("order_id", DataTypes.StringType)
-          .add("line_nr", DataTypes.IntegerType)
-          .add("amount", DataTypes.createDecimalType(12, 2))
-          .add("order_date", DataTypes.DateType)
-          .add("paid", DataTypes.BooleanType)
-          .add("change_seq", DataTypes.LongType)
-          .add("commit_ts", DataTypes.StringType);
+  private static final List<RawColumn> CDC =
+      List.of(
+          RawColumn.of("Op", "VARCHAR"),
+          RawColumn.of("order_id", "VARCHAR"),
+          RawColumn.of("line_nr", "INTEGER"),
+          RawColumn.of("amount", "DECIMAL(12,2)"),
+          RawColumn.of("order_date", "DATE"),
+          RawColumn.of("paid", "BOOLEAN"),
+          RawColumn.of("change_seq", "BIGINT"),
+          RawColumn.of("commit_ts", "VARCHAR"));
 
   @TempDir Path dir;
 
@@ -73,13 +73,14 @@ class TestOrdersFromDms extends SparkTestSupport {
         .withMaxInvalidRatio(0.5);
   }
 
-  private static Row load(String id, int line, String amount, String date, boolean paid, long s) {
-    return RowFactory.create(id, line, new BigDecimal(amount), Date.valueOf(date), paid, s);
+  private static List<Object> load(
+      String id, int line, String amount, String date, boolean paid, long s) {
+    return Arrays.asList(id, line, new BigDecimal(amount), Date.valueOf(date), paid, s);
   }
 
-  private static Row cdc(
+  private static List<Object> cdc(
       String op, String id, int line, String amount, String date, boolean paid, long s) {
-    return RowFactory.create(
+    return Arrays.asList(
         op, id, line, new BigDecimal(amount), Date.valueOf(date), paid, s, "2024-03-01T12:00");
   }
 
@@ -87,7 +88,6 @@ class TestOrdersFromDms extends SparkTestSupport {
   private void fullLoad() throws Exception {
     Path f =
         RawFixtures.write(
-            spark,
             dir.resolve("raw/orders/LOAD00000001.parquet"),
             FULL_LOAD,
             List.of(
@@ -97,7 +97,7 @@ class TestOrdersFromDms extends SparkTestSupport {
     Files.setLastModifiedTime(f, FileTime.from(Instant.parse("2024-02-29T23:00:00Z")));
   }
 
-  private List<Row> changes() {
+  private List<List<Object>> changes() {
     return List.of(
         cdc("U", "o1", 1, "12.34", "2024-01-05", true, 10),
         cdc("D", "o1", 2, "5.55", "2024-01-05", true, 11),
@@ -154,7 +154,7 @@ class TestOrdersFromDms extends SparkTestSupport {
                 .toList())
         .containsExactly("month");
 
-    RawFixtures.write(spark, dir.resolve("raw/orders/20240301-120000000.parquet"), CDC, changes());
+    RawFixtures.write(dir.resolve("raw/orders/20240301-120000000.parquet"), CDC, changes());
     IngestOutcome second = new IngestJob(spark, s).run();
     assertThat(second.report().status()).isEqualTo(IngestStatus.SUCCEEDED);
     assertThat(orders(s))
@@ -202,9 +202,8 @@ class TestOrdersFromDms extends SparkTestSupport {
     IngestSettings s = settings(new Layout.Dms(new DateFolders("YYYY/MM/DD")));
     fullLoad();
     RawFixtures.write(
-        spark, dir.resolve("raw/orders/2024/03/01/20240301-120000000.parquet"), CDC, changes());
+        dir.resolve("raw/orders/2024/03/01/20240301-120000000.parquet"), CDC, changes());
     RawFixtures.write(
-        spark,
         dir.resolve("raw/orders/2024/03/01/10/late.parquet"),
         CDC,
         List.of(cdc("U", "o2", 1, "1.00", "2024-02-10", true, 20)));

@@ -147,7 +147,7 @@ class TestPackagedJobIT extends SparkTestSupport {
           b -> b.bucket(BUCKET).key(CONTRACT.substring(("s3://" + BUCKET + "/").length())),
           software.amazon.awssdk.core.sync.RequestBody.fromString(contract()));
 
-      RawFixtures.write(spark, raw, "2024-03-18", "a.parquet", S3Lake.dayOne());
+      RawFixtures.write(raw, "2024-03-18", "a.parquet", S3Lake.dayOne());
       S3Lake.upload(s3, BUCKET, "raw/customers", raw, landed);
       IngestOutcome localDay1 = new IngestJob(spark, local).run();
       assertThat(localDay1.report().status()).isEqualTo(IngestStatus.SUCCEEDED);
@@ -184,7 +184,7 @@ class TestPackagedJobIT extends SparkTestSupport {
           .contains("ignoring Glue's own arguments: --TempDir, --datalake-formats")
           .contains("SUCCEEDED run " + GLUE_RUN_ID);
 
-      RawFixtures.write(spark, raw, "2024-03-19", "b.parquet", S3Lake.dayTwo());
+      RawFixtures.write(raw, "2024-03-19", "b.parquet", S3Lake.dayTwo());
       S3Lake.upload(s3, BUCKET, "raw/customers", raw, landed);
       IngestOutcome localDay2 = new IngestJob(spark, local).run();
       assertThat(localDay2.report().status()).isEqualTo(IngestStatus.SUCCEEDED);

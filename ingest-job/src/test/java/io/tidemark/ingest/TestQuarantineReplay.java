@@ -21,19 +21,18 @@ import io.tidemark.model.report.IngestCounts;
 import io.tidemark.model.report.IngestMode;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
+import io.tidemark.model.testing.raw.RawColumn;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.spark.Spark3Util;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -280,17 +279,16 @@ class TestQuarantineReplay extends SparkTestSupport {
     IngestSettings s = settings(dir).withMaxInvalidRatio(0.9);
     deliver(s, "2024-03-01", "a.parquet", DAY1);
     // A file without the email column: quarantined whole (its rows carry a whole-file reason).
-    StructType noEmail =
-        new StructType()
-            .add("customer_id", DataTypes.StringType)
-            .add("customer_name", DataTypes.StringType)
-            .add("updated_at", DataTypes.TimestampType);
+    List<RawColumn> noEmail =
+        List.of(
+            RawColumn.of("customer_id", "VARCHAR"),
+            RawColumn.of("customer_name", "VARCHAR"),
+            RawColumn.of("updated_at", "TIMESTAMPTZ"));
     RawFixtures.write(
-        spark,
         Path.of(s.dataset().raw().location(), "ingest_date=2024-03-01", "c.parquet"),
         noEmail,
         List.of(
-            RowFactory.create(
+            Arrays.asList(
                 "C9", "Ivy", java.sql.Timestamp.from(Instant.parse("2024-03-01T10:00:00Z")))));
     assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
     assertThat(quarantine(s)).contains("c.parquet#0:MISSING_COLUMN:-");
@@ -417,8 +415,7 @@ class TestQuarantineReplay extends SparkTestSupport {
   }
 
   static String deliver(IngestSettings s, String date, String name, List<Rec> recs) {
-    return RawFixtures.write(spark, Path.of(s.dataset().raw().location()), date, name, recs)
-        .toString();
+    return RawFixtures.write(Path.of(s.dataset().raw().location()), date, name, recs).toString();
   }
 
   /** The source file path of a quarantined file, as the quarantine table holds it. */

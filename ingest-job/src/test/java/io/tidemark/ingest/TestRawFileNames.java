@@ -43,7 +43,7 @@ class TestRawFileNames extends SparkTestSupport {
     keyByFile.put("back\\slash.parquet", "K-backslash");
     keyByFile.forEach(
         (file, key) ->
-            RawFixtures.write(spark, raw, day, file, List.of(u(key, key, "2024-03-01T10:00:00Z"))));
+            RawFixtures.write(raw, day, file, List.of(u(key, key, "2024-03-01T10:00:00Z"))));
 
     IngestOutcome out = new IngestJob(spark, s).run();
     IngestRunReport r = out.report();
@@ -72,7 +72,7 @@ class TestRawFileNames extends SparkTestSupport {
     keyByFile.put("plain.parquet", "K-plain");
     keyByFile.forEach(
         (file, key) ->
-            RawFixtures.write(spark, raw, day, file, List.of(u(key, key, "2024-03-01T10:00:00Z"))));
+            RawFixtures.write(raw, day, file, List.of(u(key, key, "2024-03-01T10:00:00Z"))));
 
     IngestOutcome out = new IngestJob(spark, s).run();
     IngestRunReport r = out.report();

@@ -56,7 +56,6 @@ class TestRelativePaths extends SparkTestSupport {
     assertThat(s.stateRoot()).isEqualTo(absolute + "/state");
 
     RawFixtures.write(
-        spark,
         dir.resolve("raw/customers"),
         "2024-03-01",
         "a.parquet",
@@ -120,7 +119,6 @@ class TestRelativePaths extends SparkTestSupport {
                 1, "customer_id", org.apache.iceberg.types.Types.StringType.get())));
     ((java.io.Closeable) writer).close();
     RawFixtures.write(
-        spark,
         dir.resolve("raw/customers"),
         "2024-03-01",
         "a.parquet",

@@ -47,7 +47,6 @@ class TestRunMetrics extends SparkTestSupport {
                     .withEndpoint(aws.endpoint())
                     .withStaticCredentials(aws.accessKey(), aws.secretKey()));
     RawFixtures.write(
-        spark,
         Path.of(s.dataset().raw().location()),
         "2024-03-01",
         "a.parquet",

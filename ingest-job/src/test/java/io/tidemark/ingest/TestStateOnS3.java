@@ -70,7 +70,7 @@ class TestStateOnS3 extends SparkTestSupport {
       recs.add(u(String.format("K%02d", i), "Name " + i, "2024-03-19T10:00:00Z"));
     }
     Path raw = dir.resolve("raw");
-    RawFixtures.write(spark, raw, "2024-03-19", "a.parquet", recs);
+    RawFixtures.write(raw, "2024-03-19", "a.parquet", recs);
     S3Lake.upload(s3, BUCKET, prefix + "/raw/customers", raw, new java.util.HashSet<>());
   }
 
@@ -206,7 +206,7 @@ class TestStateOnS3 extends SparkTestSupport {
     // And the other way round: a backfill started while the nightly run works does nothing.
     Path nextDay = dir.resolve("raw2");
     RawFixtures.write(
-        spark, nextDay, "2024-03-20", "a.parquet", List.of(u("K11", "x", "2024-03-19T12:00:00Z")));
+        nextDay, "2024-03-20", "a.parquet", List.of(u("K11", "x", "2024-03-19T12:00:00Z")));
     S3Lake.upload(s3, BUCKET, prefix + "/raw/customers", nextDay, new java.util.HashSet<>());
     CountDownLatch arrived2 = new CountDownLatch(1);
     CountDownLatch go2 = new CountDownLatch(1);

@@ -154,7 +154,7 @@ class TestStopBySigterm extends SparkTestSupport {
     for (int i = 1; i <= 10; i++) {
       recs.add(u(String.format("K%02d", i), "Name " + i, "2024-03-19T10:00:00Z"));
     }
-    RawFixtures.write(spark, dir.resolve("raw/customers"), "2024-03-19", "a.parquet", recs);
+    RawFixtures.write(dir.resolve("raw/customers"), "2024-03-19", "a.parquet", recs);
     return IngestSettings.of(
             Contracts.customers(dir.resolve("raw/customers").toString(), "curated.customers"),
             new CatalogSpec(catalogName, catalogProperties()),

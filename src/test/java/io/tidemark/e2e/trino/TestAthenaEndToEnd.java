@@ -3,7 +3,6 @@ package io.tidemark.e2e.trino;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.e2e.Pipeline;
-import io.tidemark.e2e.RawFile;
 import io.tidemark.e2e.TestFaultInjection;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.RuleKind;
@@ -13,6 +12,7 @@ import io.tidemark.model.report.ReconciliationReport;
 import io.tidemark.model.report.ReconciliationStatus;
 import io.tidemark.model.report.RuleResult;
 import io.tidemark.model.report.RuleStatus;
+import io.tidemark.model.testing.raw.RawFile;
 import io.tidemark.reconcile.config.ReconciledDataset;
 import io.tidemark.reconcile.engine.EngineNames;
 import io.tidemark.reconcile.engine.EngineRequest;

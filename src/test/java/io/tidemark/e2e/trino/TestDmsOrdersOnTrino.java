@@ -2,13 +2,13 @@ package io.tidemark.e2e.trino;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.e2e.OrdersScenario;
 import io.tidemark.e2e.Pipeline;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.run.IngestJob;
 import io.tidemark.model.contract.athena.AthenaRawTables;
 import io.tidemark.model.report.IngestStatus;
 import io.tidemark.model.report.ReconciliationMode;
+import io.tidemark.model.testing.raw.OrdersScenario;
 import io.tidemark.reconcile.engine.EngineRequest;
 import io.tidemark.reconcile.engine.Observations;
 import java.nio.file.Path;

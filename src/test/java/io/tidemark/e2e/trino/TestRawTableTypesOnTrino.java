@@ -7,14 +7,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tidemark.model.config.ChangeMarker;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.config.RawSource;
+import io.tidemark.model.testing.raw.RawFileWriter;
 import io.tidemark.reconcile.engine.athena.RawTable;
 import io.tidemark.reconcile.storage.RawFiles;
 import io.tidemark.reconcile.storage.RawKeyTypes;
 import java.math.BigDecimal;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Instant;
@@ -66,20 +65,14 @@ class TestRawTableTypesOnTrino {
   void everyContractTypeReadsBackAtItsOwnTypeThroughTheDdl() throws Exception {
     Path dataset = work.resolve("raw/orders");
     Path file = dataset.resolve("ingest_date=2026-03-01/part-000.parquet");
-    Files.createDirectories(file.getParent());
-    try (Connection duck = DriverManager.getConnection("jdbc:duckdb:");
-        Statement s = duck.createStatement()) {
-      s.execute("SET TimeZone = 'UTC'");
-      s.execute(
-          "COPY (SELECT 'o-1' AS order_id, CAST(7 AS INTEGER) AS line_no,"
-              + " TIMESTAMPTZ '2026-03-01 10:00:00.123+00' AS updated_at, 'U' AS op,"
-              + " 'a note' AS note, CAST(42 AS INTEGER) AS qty, CAST(12345678901 AS BIGINT) AS big,"
-              + " CAST(19.99 AS DECIMAL(12,2)) AS amount, DATE '2026-03-01' AS order_date,"
-              + " TIMESTAMPTZ '2026-02-28 23:59:59.5+00' AS shipped_at, true AS paid,"
-              + " CAST(0.125 AS DOUBLE) AS ratio) TO '"
-              + file
-              + "' (FORMAT PARQUET)");
-    }
+    RawFileWriter.writeQueryOnce(
+        file,
+        "SELECT 'o-1' AS order_id, CAST(7 AS INTEGER) AS line_no,"
+            + " TIMESTAMPTZ '2026-03-01 10:00:00.123+00' AS updated_at, 'U' AS op,"
+            + " 'a note' AS note, CAST(42 AS INTEGER) AS qty, CAST(12345678901 AS BIGINT) AS big,"
+            + " CAST(19.99 AS DECIMAL(12,2)) AS amount, DATE '2026-03-01' AS order_date,"
+            + " TIMESTAMPTZ '2026-02-28 23:59:59.5+00' AS shipped_at, true AS paid,"
+            + " CAST(0.125 AS DOUBLE) AS ratio");
     DatasetSpec spec =
         new DatasetSpec(
             "orders",

@@ -2,11 +2,11 @@ package io.tidemark.e2e.trino;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.e2e.CustomerScenario;
-import io.tidemark.e2e.Delivery;
 import io.tidemark.e2e.Pipeline;
 import io.tidemark.ingest.kernel.FailurePoints;
 import io.tidemark.model.report.IngestStatus;
+import io.tidemark.model.testing.raw.CustomerScenario;
+import io.tidemark.model.testing.raw.Delivery;
 import io.tidemark.reconcile.engine.athena.RawTable;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -7,20 +7,19 @@ import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.report.DiscoveryMode;
 import io.tidemark.model.report.IngestMode;
+import io.tidemark.model.testing.raw.RawColumn;
+import io.tidemark.model.testing.raw.RawFileWriter;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructField;
-import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -242,19 +241,19 @@ class TestIngestCommand {
   @Test
   void runsALongSequenceDatasetWithoutOperationColumnAndRejectsABadBatchWithExitFour()
       throws Exception {
-    StructType schema =
-        new StructType()
-            .add("id", DataTypes.LongType)
-            .add("name", DataTypes.StringType)
-            .add("seq", DataTypes.LongType);
+    List<RawColumn> schema =
+        List.of(
+            RawColumn.of("id", "BIGINT"),
+            RawColumn.of("name", "VARCHAR"),
+            RawColumn.of("seq", "BIGINT"));
     Path raw = dir.resolve("raw/accounts");
     write(
         raw.resolve("ingest_date=2024-03-01/a.parquet"),
         schema,
         List.of(
-            RowFactory.create(1L, "one", 10L),
-            RowFactory.create(2L, "two", 11L),
-            RowFactory.create(1L, "uno", 12L)));
+            Arrays.asList(1L, "one", 10L),
+            Arrays.asList(2L, "two", 11L),
+            Arrays.asList(1L, "uno", 12L)));
     String[] args = {
       "--raw-root", dir.resolve("raw").toString(),
       "--dataset", "accounts",
@@ -286,7 +285,7 @@ class TestIngestCommand {
     write(
         raw.resolve("ingest_date=2024-03-02/a.parquet"),
         schema,
-        List.of(RowFactory.create(3L, "three", 13L), RowFactory.create(4L, "four", null)));
+        List.of(Arrays.asList(3L, "three", 13L), Arrays.asList(4L, "four", null)));
     assertThat(run(concat(args, "--max-invalid-ratio", "0.2"))).isEqualTo(4);
     assertThat(err.toString()).contains("[BATCH_REJECTED]").contains("MISSING_CHANGE_MARKER=1");
     assertThat(spark.table("cli2.curated.accounts").count()).isEqualTo(2);
@@ -320,18 +319,18 @@ class TestIngestCommand {
 
   @Test
   void theContractDeclaresTheDatasetAndTheCatalogAndFlagsOverrideWhereForOneRun() throws Exception {
-    StructType schema =
-        new StructType()
-            .add("id", DataTypes.LongType)
-            .add("name", DataTypes.StringType)
-            .add("balance", DataTypes.createDecimalType(10, 2))
-            .add("seq", DataTypes.LongType);
+    List<RawColumn> schema =
+        List.of(
+            RawColumn.of("id", "BIGINT"),
+            RawColumn.of("name", "VARCHAR"),
+            RawColumn.of("balance", "DECIMAL(10,2)"),
+            RawColumn.of("seq", "BIGINT"));
     write(
         dir.resolve("raw/accounts/day=20240301/a.parquet"),
         schema,
         List.of(
-            RowFactory.create(1L, "one", new java.math.BigDecimal("10.10"), 10L),
-            RowFactory.create(2L, "two", new java.math.BigDecimal("0.01"), 11L)));
+            Arrays.asList(1L, "one", new java.math.BigDecimal("10.10"), 10L),
+            Arrays.asList(2L, "two", new java.math.BigDecimal("0.01"), 11L)));
     Path contract = accountsContract();
     String[] args = {
       "--contract", contract.toString(), "--state-root", dir.resolve("s").toString()
@@ -390,28 +389,29 @@ class TestIngestCommand {
             operation: {column: Op, upsert: [I, U], delete: [D]}
             curated: {table: curated.orders}
         """);
-    StructType load =
-        new StructType()
-            .add("order_id", DataTypes.StringType)
-            .add("line_nr", DataTypes.IntegerType)
-            .add("amount", DataTypes.createDecimalType(12, 2))
-            .add("change_seq", DataTypes.LongType);
-    StructType cdc = new StructType().add("Op", DataTypes.StringType);
-    for (StructField f : load.fields()) {
-      cdc = cdc.add(f);
-    }
-    cdc = cdc.add("commit_ts", DataTypes.StringType);
+    List<RawColumn> load =
+        List.of(
+            RawColumn.of("order_id", "VARCHAR"),
+            RawColumn.of("line_nr", "INTEGER"),
+            RawColumn.of("amount", "DECIMAL(12,2)"),
+            RawColumn.of("change_seq", "BIGINT"));
+    List<RawColumn> cdc =
+        RawColumn.plus(
+            java.util.stream.Stream.concat(
+                    java.util.stream.Stream.of(RawColumn.of("Op", "VARCHAR")), load.stream())
+                .toList(),
+            RawColumn.of("commit_ts", "VARCHAR"));
     write(
         dir.resolve("raw/orders/LOAD00000001.parquet"),
         load,
-        List.of(RowFactory.create("o1", 1, new java.math.BigDecimal("1.50"), 1L)));
+        List.of(Arrays.asList("o1", 1, new java.math.BigDecimal("1.50"), 1L)));
     Path changes = dir.resolve("raw/orders/20240301-120000000.parquet");
     write(
         changes,
         cdc,
         List.of(
-            RowFactory.create("U", "o1", 1, new java.math.BigDecimal("2.50"), 5L, "t"),
-            RowFactory.create("Z", "o2", 1, new java.math.BigDecimal("3.00"), 6L, "t")));
+            Arrays.asList("U", "o1", 1, new java.math.BigDecimal("2.50"), 5L, "t"),
+            Arrays.asList("Z", "o2", 1, new java.math.BigDecimal("3.00"), 6L, "t")));
     Files.writeString(dir.resolve("raw/orders/readme.txt"), "not data");
     String[] args = {
       "--check", "--contract", contract.toString(), "--state-root", dir.resolve("s").toString()
@@ -434,7 +434,7 @@ class TestIngestCommand {
     write(
         changes,
         cdc,
-        List.of(RowFactory.create("D", "o1", 1, new java.math.BigDecimal("2.50"), 5L, "t")));
+        List.of(Arrays.asList("D", "o1", 1, new java.math.BigDecimal("2.50"), 5L, "t")));
     out.getBuffer().setLength(0);
     // A check writes nothing, so it needs no state root.
     assertThat(run("--check", "--contract", contract.toString())).as(out + "" + err).isZero();
@@ -514,15 +514,8 @@ class TestIngestCommand {
     assertThat(out.toString()).contains("--crash-at").contains("BEFORE_COMMIT");
   }
 
-  static void write(Path target, StructType schema, List<Row> rows) throws Exception {
-    Path tmp = Files.createTempDirectory("cli-fixture");
-    Files.delete(tmp);
-    spark.createDataFrame(rows, schema).coalesce(1).write().parquet(tmp.toString());
-    try (Stream<Path> s = Files.list(tmp)) {
-      Path part = s.filter(p -> p.toString().endsWith(".parquet")).findFirst().orElseThrow();
-      Files.createDirectories(target.getParent());
-      Files.move(part, target);
-    }
+  static void write(Path target, List<RawColumn> columns, List<? extends List<?>> rows) {
+    RawFileWriter.writeOnce(target, columns, rows);
   }
 
   /** The demo's customers dataset, declared by flags (the job has no defaults for it). */

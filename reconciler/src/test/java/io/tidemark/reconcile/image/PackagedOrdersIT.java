@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tidemark.model.config.CatalogSpec;
+import io.tidemark.model.testing.raw.RawFileWriter;
 import io.tidemark.reconcile.fixtures.QuarantineTable;
 import io.tidemark.reconcile.storage.IcebergTables;
 import java.io.IOException;
@@ -78,16 +79,11 @@ class PackagedOrdersIT {
     }
     Path warehouse = Files.createDirectories(dir.resolve("warehouse"));
     Path raw = Files.createDirectories(dir.resolve("raw/orders/ingest_date=2026-03-01"));
-    Class.forName("org.duckdb.DuckDBDriver");
-    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:");
-        java.sql.Statement s = c.createStatement()) {
-      s.execute(
-          "COPY (SELECT 'o-1' AS order_id, CAST(1 AS INTEGER) AS line_no,"
-              + " TIMESTAMPTZ '2026-03-01 10:00:00+00' AS updated_at,"
-              + " CAST(19.99 AS DECIMAL(12,2)) AS amount, DATE '2026-03-01' AS order_date) TO '"
-              + raw.resolve("part-000.parquet")
-              + "' (FORMAT PARQUET)");
-    }
+    RawFileWriter.writeQueryOnce(
+        raw.resolve("part-000.parquet"),
+        "SELECT 'o-1' AS order_id, CAST(1 AS INTEGER) AS line_no,"
+            + " TIMESTAMPTZ '2026-03-01 10:00:00+00' AS updated_at,"
+            + " CAST(19.99 AS DECIMAL(12,2)) AS amount, DATE '2026-03-01' AS order_date");
     CatalogSpec spec = CatalogSpec.localJdbc(warehouse.toString());
     writeOrders(spec, Instant.parse("2026-03-01T10:00:00Z"));
     QuarantineTable.write(

@@ -16,15 +16,13 @@ import io.tidemark.model.report.ReconciliationReport;
 import io.tidemark.model.report.ReconciliationStatus;
 import io.tidemark.model.report.RuleResult;
 import io.tidemark.model.report.RuleStatus;
+import io.tidemark.model.testing.raw.RawFileWriter;
 import io.tidemark.reconcile.alarms.AlarmState;
 import io.tidemark.reconcile.alarms.AlarmStatus;
 import io.tidemark.reconcile.fixtures.CuratedTable;
 import io.tidemark.reconcile.fixtures.CustomersScenario;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -361,15 +359,10 @@ class TestReconcilerDiscrepancies {
     new java.util.Random(7).nextBytes(noise);
     Files.write(broken, noise);
     Path noEmail = partition.resolve("no-email.parquet");
-    io.tidemark.reconcile.storage.IcebergTables.loadDriver("org.duckdb.DuckDBDriver");
-    try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
-        Statement s = c.createStatement()) {
-      s.execute(
-          "COPY (SELECT 'k77' AS customer_id, 'no email' AS customer_name,"
-              + " TIMESTAMP '2026-03-10 11:00:00' AS updated_at, 'U' AS op) TO '"
-              + noEmail
-              + "' (FORMAT parquet)");
-    }
+    RawFileWriter.writeQueryOnce(
+        noEmail,
+        "SELECT 'k77' AS customer_id, 'no email' AS customer_name,"
+            + " TIMESTAMP '2026-03-10 11:00:00' AS updated_at, 'U' AS op");
 
     ReconciliationReport report = runFull(RuleSpec.defaults());
 

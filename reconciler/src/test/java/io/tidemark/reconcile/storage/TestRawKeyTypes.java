@@ -6,12 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tidemark.model.config.ChangeMarker;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.config.RawSource;
+import io.tidemark.model.testing.raw.RawFileWriter;
 import io.tidemark.reconcile.kernel.EngineException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
@@ -42,17 +40,11 @@ class TestRawKeyTypes {
 
   private RawFiles.RawFile write(String name, String lineNo, Instant arrived) throws Exception {
     Path f = dir.resolve("ingest_date=" + DAY).resolve(name);
-    Files.createDirectories(f.getParent());
-    Class.forName("org.duckdb.DuckDBDriver");
-    try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
-        Statement s = c.createStatement()) {
-      s.execute(
-          "COPY (SELECT 'o-1' AS order_id, "
-              + lineNo
-              + " AS line_no, TIMESTAMPTZ '2026-03-01 10:00:00+00' AS updated_at) TO '"
-              + f
-              + "' (FORMAT PARQUET)");
-    }
+    RawFileWriter.writeQueryOnce(
+        f,
+        "SELECT 'o-1' AS order_id, "
+            + lineNo
+            + " AS line_no, TIMESTAMPTZ '2026-03-01 10:00:00+00' AS updated_at");
     return new RawFiles.RawFile(f.toString(), DAY, Files.size(f), arrived);
   }
 

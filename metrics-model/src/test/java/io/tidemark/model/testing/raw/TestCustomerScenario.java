@@ -1,4 +1,4 @@
-package io.tidemark.e2e;
+package io.tidemark.model.testing.raw;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -373,7 +373,7 @@ class TestCustomerScenario {
                 new RawRecord(null, "No key", null, null, null),
                 new RawRecord("  ", "Blank", "b@x", t, "D")));
     Path written;
-    try (RawWriter writer = new RawWriter()) {
+    try (RawFileWriter writer = new RawFileWriter()) {
       written = writer.write(dir, file);
     }
     assertThat(written).isEqualTo(dir.resolve("ingest_date=2026-10-01/x.parquet"));

@@ -1,4 +1,4 @@
-package io.tidemark.e2e;
+package io.tidemark.model.testing.raw;
 
 import java.time.Instant;
 import java.time.LocalDate;

@@ -1,17 +1,8 @@
-package io.tidemark.e2e;
+package io.tidemark.model.testing.raw;
 
-import java.io.BufferedWriter;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.LocalDate;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -221,53 +212,45 @@ public final class OrdersScenario {
     return latest;
   }
 
-  /** Writes the files as DMS would, with DuckDB doing the Parquet encoding; returns their paths. */
+  /** A full load's columns: DMS writes no {@code Op} there. */
+  public static final List<RawColumn> FULL_LOAD =
+      List.of(
+          RawColumn.of("order_id", "VARCHAR"),
+          RawColumn.of("line_nr", "INTEGER"),
+          RawColumn.of("amount", "DECIMAL(12,2)"),
+          RawColumn.of("order_date", "DATE"),
+          RawColumn.of("paid", "BOOLEAN"),
+          RawColumn.of("change_seq", "BIGINT"));
+
+  /** A CDC file's columns: {@code Op} first, as DMS writes it. */
+  public static final List<RawColumn> CDC =
+      java.util.stream.Stream.concat(
+              java.util.stream.Stream.of(RawColumn.of("Op", "VARCHAR")), FULL_LOAD.stream())
+          .toList();
+
+  /**
+   * Writes the files as DMS would, through the kit's raw writer, each landed at its time; returns
+   * their paths.
+   */
   public static List<Path> write(Path datasetRoot, List<OrderFile> files) {
     List<Path> written = new ArrayList<>();
-    try (Connection duckdb = DriverManager.getConnection("jdbc:duckdb:");
-        Statement s = duckdb.createStatement()) {
+    try (RawFileWriter w = new RawFileWriter()) {
       for (OrderFile f : files) {
-        Path target = datasetRoot.resolve(f.relativePath());
-        Files.createDirectories(target.getParent());
-        Path csv = Files.createTempFile("tidemark-orders-", ".csv");
-        try {
-          try (BufferedWriter w = Files.newBufferedWriter(csv)) {
-            for (Order r : f.rows()) {
-              w.write(
-                  String.join(
-                      ",",
-                      r.op() == null ? "" : r.op(),
-                      r.orderId(),
-                      Integer.toString(r.lineNr()),
-                      r.amount().toPlainString(),
-                      r.orderDate().toString(),
-                      Boolean.toString(r.paid()),
-                      Long.toString(r.changeSeq())));
-              w.write('\n');
-            }
+        List<List<?>> rows = new ArrayList<>();
+        for (Order r : f.rows()) {
+          List<Object> row =
+              new ArrayList<>(
+                  java.util.Arrays.asList(
+                      r.orderId(), r.lineNr(), r.amount(), r.orderDate(), r.paid(), r.changeSeq()));
+          if (!f.fullLoad()) {
+            row.add(0, r.op());
           }
-          Path tmp = target.resolveSibling("." + target.getFileName() + ".tmp");
-          s.execute(
-              "COPY (SELECT "
-                  + (f.fullLoad() ? "" : "Op, ")
-                  + "order_id, line_nr, amount, order_date, paid, change_seq FROM read_csv('"
-                  + csv
-                  + "', header = false, columns = {'Op': 'VARCHAR', 'order_id': 'VARCHAR',"
-                  + " 'line_nr': 'INTEGER', 'amount': 'DECIMAL(12,2)', 'order_date': 'DATE',"
-                  + " 'paid': 'BOOLEAN', 'change_seq': 'BIGINT'})) TO '"
-                  + tmp
-                  + "' (FORMAT parquet)");
-          Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
-          Files.setLastModifiedTime(target, java.nio.file.attribute.FileTime.from(f.landedAt()));
-          written.add(target);
-        } finally {
-          Files.deleteIfExists(csv);
+          rows.add(row);
         }
+        Path target =
+            w.write(datasetRoot.resolve(f.relativePath()), f.fullLoad() ? FULL_LOAD : CDC, rows);
+        written.add(RawFileWriter.landedAt(target, f.landedAt()));
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write the orders' raw files: " + e.getMessage(), e);
-    } catch (SQLException e) {
-      throw new IllegalStateException("Cannot write the orders' raw files: " + e.getMessage(), e);
     }
     return written;
   }
