@@ -5,13 +5,13 @@ import java.util.regex.Pattern;
 
 /**
  * One column of a raw file the test kit writes: its name and the DuckDB type it is stored as, which
- * fixes its Parquet type ({@code VARCHAR} a string, {@code TIMESTAMPTZ} a UTC-adjusted timestamp as
- * Spark and most exports write it, {@code TIMESTAMP} a timestamp without zone as DMS writes it,
- * {@code DECIMAL(12,2)}, {@code INTEGER}, {@code BIGINT}, {@code DATE}, {@code BOOLEAN}).
+ * fixes its Parquet type ({@code VARCHAR} a string, {@code TIMESTAMPTZ} a UTC-adjusted INT64
+ * timestamp as most exports write it, {@code TIMESTAMP} one without zone as DMS writes it, {@code
+ * DECIMAL(12,2)}, {@code INTEGER}, {@code BIGINT}, {@code DATE}, {@code BOOLEAN}).
  */
 public record RawColumn(String name, String type) {
   private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-  private static final Pattern TYPE = Pattern.compile("[A-Z]+(\\(\\d+(, ?\\d+)?\\))?");
+  private static final Pattern TYPE = Pattern.compile("[A-Z][A-Z_]*(\\(\\d+(, ?\\d+)?\\))?");
 
   public RawColumn {
     if (!NAME.matcher(name).matches()) {

@@ -70,27 +70,29 @@ public final class RawFileWriter implements AutoCloseable {
 
   /** Writes one Parquet file at exactly {@code target}; its folders are created. */
   public Path write(Path target, List<RawColumn> columns, List<? extends List<?>> rows) {
+    int line = 0;
+    for (List<?> row : rows) {
+      line++;
+      if (row.size() != columns.size()) {
+        throw new IllegalArgumentException(
+            "row "
+                + line
+                + " of "
+                + target
+                + " has "
+                + row.size()
+                + " values for "
+                + columns.size()
+                + " columns "
+                + columns);
+      }
+    }
     try {
       Files.createDirectories(target.toAbsolutePath().getParent());
       Path csv = Files.createTempFile("tidemark-raw-", ".csv");
       try {
         try (BufferedWriter w = Files.newBufferedWriter(csv)) {
-          int line = 0;
           for (List<?> row : rows) {
-            line++;
-            if (row.size() != columns.size()) {
-              throw new IllegalArgumentException(
-                  "row "
-                      + line
-                      + " of "
-                      + target
-                      + " has "
-                      + row.size()
-                      + " values for "
-                      + columns.size()
-                      + " columns "
-                      + columns);
-            }
             for (int i = 0; i < row.size(); i++) {
               if (i > 0) {
                 w.write(',');
@@ -110,9 +112,9 @@ public final class RawFileWriter implements AutoCloseable {
             target,
             "SELECT "
                 + select
-                + " FROM read_csv('"
-                + csv
-                + "', header = false, quote = '\"', escape = '\"', allow_quoted_nulls = false,"
+                + " FROM read_csv("
+                + literal(csv)
+                + ", header = false, quote = '\"', escape = '\"', allow_quoted_nulls = false,"
                 + " columns = "
                 + read
                 + ")");
@@ -156,13 +158,21 @@ public final class RawFileWriter implements AutoCloseable {
   private void copy(Path target, String query) {
     Path tmp = target.resolveSibling("." + target.getFileName() + ".tmp");
     try (Statement s = duckdb.createStatement()) {
-      s.execute("COPY (" + query + ") TO '" + tmp + "' (FORMAT parquet)");
+      s.execute("COPY (" + query + ") TO " + literal(tmp) + " (FORMAT parquet)");
       Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (SQLException e) {
+    } catch (SQLException | IOException e) {
+      try {
+        Files.deleteIfExists(tmp);
+      } catch (IOException ignored) {
+        // the error below is the one that matters
+      }
       throw new IllegalStateException("Cannot write raw file " + target + ": " + e.getMessage(), e);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write raw file " + target + ": " + e.getMessage(), e);
     }
+  }
+
+  /** A path as a SQL string literal. */
+  private static String literal(Path p) {
+    return "'" + p.toString().replace("'", "''") + "'";
   }
 
   /**
@@ -187,7 +197,7 @@ public final class RawFileWriter implements AutoCloseable {
     if (v instanceof Instant i) {
       text = column.type().equals("TIMESTAMPTZ") ? TS.format(i) + "+00" : TS.format(i);
     } else if (v instanceof LocalDateTime t) {
-      text = t.toString().replace('T', ' ');
+      text = TS.format(t.toInstant(ZoneOffset.UTC));
     } else if (v instanceof BigDecimal d) {
       text = d.toPlainString();
     } else if (v instanceof java.sql.Timestamp t) {

@@ -108,4 +108,35 @@ class TestRawFileWriter {
     assertThatThrownBy(() -> RawColumn.of("x'; DROP", "VARCHAR"))
         .hasMessageContaining("not an identifier");
   }
+
+  @Test
+  void aFileWhoseNameHoldsAQuoteIsWrittenWholeAndNothingIsLeftBesideIt() throws Exception {
+    Path target = dir.resolve("ingest_date=2024-03-01").resolve("it's [a].parquet");
+    RawFileWriter.writeOnce(
+        target,
+        List.of(RawColumn.of("id", "VARCHAR"), RawColumn.of("seen_at", "TIMESTAMP_MS")),
+        List.of(List.of("k1", Instant.parse("2024-03-01T10:00:00.123Z"))));
+    try (java.util.stream.Stream<Path> files = Files.list(target.getParent())) {
+      assertThat(files).containsExactly(target);
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT id, CAST(seen_at AS VARCHAR) FROM read_parquet('"
+                    + target.toString().replace("'", "''")
+                    + "')")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString(1) + "|" + rs.getString(2)).isEqualTo("k1|2024-03-01 10:00:00.123");
+    }
+  }
+
+  @Test
+  void aQueryThatFailsLeavesNoHalfWrittenFile() {
+    Path target = dir.resolve("ingest_date=2024-03-01").resolve("part-1.parquet");
+    assertThatThrownBy(() -> RawFileWriter.writeQueryOnce(target, "SELECT no_such_column"))
+        .hasMessageContaining("Cannot write raw file " + target);
+    assertThat(target).doesNotExist();
+    assertThat(target.resolveSibling(".part-1.parquet.tmp")).doesNotExist();
+  }
 }
