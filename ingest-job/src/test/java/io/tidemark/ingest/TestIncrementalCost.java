@@ -127,4 +127,54 @@ class TestIncrementalCost extends SparkTestSupport {
   static String key(int i) {
     return String.format("K%06d", i);
   }
+
+  /**
+   * Where a run's time went is in its report, stage by stage, so that an operator (and the
+   * benchmarks) can see what a small batch's fixed cost is made of.
+   */
+  @Test
+  void theReportSaysWhereTheRunsTimeWentStageByStage(@TempDir Path dir) throws Exception {
+    IngestSettings s = settings(dir);
+    Path raw = Path.of(s.dataset().raw().location());
+    RawFixtures.write(
+        raw,
+        "2024-03-01",
+        "a.parquet",
+        List.of(u("A", "Ada", "2024-03-01T10:00:00Z"), u("B", "Bo", "2024-03-01T10:00:00Z")));
+    assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+    // A day with an update, a delete (a tombstone), new keys and one invalid row (quarantined;
+    // one in fifteen stays under the default invalid ratio).
+    List<Rec> day2 = new ArrayList<>();
+    day2.add(u("A", "Ada2", "2024-03-02T10:00:00Z"));
+    day2.add(d("B", "2024-03-02T10:00:00Z"));
+    day2.add(new Rec(null, "NoKey", null, java.time.Instant.parse("2024-03-02T10:00:00Z"), "U"));
+    for (int i = 0; i < 12; i++) {
+      day2.add(u("N" + i, "New " + i, "2024-03-02T11:00:00Z"));
+    }
+    RawFixtures.write(raw, "2024-03-02", "a.parquet", day2);
+
+    long started = System.nanoTime();
+    io.tidemark.ingest.run.IngestOutcome out = new IngestJob(spark, s).run();
+    long wallMillis = (System.nanoTime() - started) / 1_000_000;
+
+    IngestRunReport r = out.report();
+    assertThat(r.status()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(r.counts().recordsInvalid()).isEqualTo(1);
+    assertThat(r.phaseMillis().keySet())
+        .containsExactly("lease", "select", "read", "plan", "quarantine", "tombstones", "commit");
+    assertThat(r.phaseMillis().values()).allMatch(ms -> ms >= 0);
+    assertThat(r.phaseMillis().values().stream().mapToLong(Long::longValue).sum())
+        .isLessThanOrEqualTo(wallMillis);
+    // The MERGE of a batch is real work, never a zero.
+    assertThat(r.phaseMillis().get("commit")).isPositive();
+    // The report on disk says the same, in the same order.
+    IngestRunReport written =
+        io.tidemark.model.json.Json.read(Path.of(out.reportLocation()), IngestRunReport.class);
+    assertThat(written.phaseMillis()).containsExactlyEntriesOf(r.phaseMillis());
+
+    // A run with nothing to do stops after selecting, and says so.
+    IngestRunReport idle = new IngestJob(spark, s).run().report();
+    assertThat(idle.status()).isEqualTo(IngestStatus.NOTHING_TO_DO);
+    assertThat(idle.phaseMillis().keySet()).containsExactly("lease", "select");
+  }
 }

@@ -11,6 +11,7 @@ import io.tidemark.ingest.kernel.FailurePoint;
 import io.tidemark.ingest.kernel.FailurePoints;
 import io.tidemark.ingest.kernel.IngestException;
 import io.tidemark.ingest.kernel.RunLog;
+import io.tidemark.ingest.kernel.RunPhases;
 import io.tidemark.ingest.kernel.RunResources;
 import io.tidemark.ingest.lease.Lease;
 import io.tidemark.ingest.merge.MergePlanner;
@@ -80,14 +81,21 @@ public final class BatchCommitter {
    */
   public CommitOutcome commit(CommitRequest batch) {
     String batchId = batch.batchId();
+    RunPhases phases = resources.phases();
     try {
       if (batch.quarantine() != null) {
-        writing(settings.quarantineSparkName(), () -> writeQuarantine(batch));
+        phases.time(
+            "quarantine",
+            () -> writing(settings.quarantineSparkName(), () -> writeQuarantine(batch)));
         failurePoints.reached(FailurePoint.AFTER_QUARANTINE_WRITE, batchId);
       }
-      writing(settings.tombstoneSparkName(), () -> writeTombstones(batch));
-      new CuratedCommit(spark, settings, sql, tables, failurePoints, lease, resources)
-          .commit(batch);
+      phases.time(
+          "tombstones", () -> writing(settings.tombstoneSparkName(), () -> writeTombstones(batch)));
+      phases.time(
+          "commit",
+          () ->
+              new CuratedCommit(spark, settings, sql, tables, failurePoints, lease, resources)
+                  .commit(batch));
     } catch (Exception e) {
       // Exception, not RuntimeException: Spark's Scala code throws checked exceptions.
       if (!isConflict(e) && !Causes.has(e, CommitStateUnknownException.class)) {
@@ -100,7 +108,8 @@ public final class BatchCommitter {
       // The catalog could not say, but the batch is in the history: it landed.
     }
     Snapshot mine =
-        CheckpointLog.findBatch(tables.loadCurated(), batchId)
+        phases
+            .time("commit", () -> CheckpointLog.findBatch(tables.loadCurated(), batchId))
             .orElseThrow(
                 () ->
                     new LandedUnseenException(

@@ -22,11 +22,17 @@ public final class RunResources implements AutoCloseable {
   private final List<String> views = new ArrayList<>();
   private final List<Dataset<Row>> persisted = new ArrayList<>();
   private final List<JavaRDD<Row>> pinned = new ArrayList<>();
+  private final RunPhases phases = new RunPhases();
   private int viewsMade;
 
   public RunResources(SparkSession spark, String runId) {
     this.spark = spark;
     this.viewPrefix = "tidemark_" + runId.replaceAll("[^A-Za-z0-9]", "_") + "_";
+  }
+
+  /** The run's stage timings, which the stages that make resources also add to. */
+  public RunPhases phases() {
+    return phases;
   }
 
   /** Registers {@code d} as a temp view of this run; returns its name. */

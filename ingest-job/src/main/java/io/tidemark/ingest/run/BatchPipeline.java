@@ -5,6 +5,7 @@ import io.tidemark.ingest.commit.CommitOutcome;
 import io.tidemark.ingest.kernel.FailurePoint;
 import io.tidemark.ingest.kernel.IngestException;
 import io.tidemark.ingest.kernel.RunLog;
+import io.tidemark.ingest.kernel.RunPhases;
 import io.tidemark.ingest.lease.Lease;
 import io.tidemark.ingest.merge.MergePlan;
 import io.tidemark.ingest.merge.MergePlanning;
@@ -35,9 +36,13 @@ final class BatchPipeline {
   }
 
   void process(Batch batch) {
+    RunPhases phases = run.resources().phases();
     ValidatedBatch v =
-        new BatchValidator(run.settings(), run.resources())
-            .validate(batch.batchId(), batch.source());
+        phases.time(
+            "read",
+            () ->
+                new BatchValidator(run.settings(), run.resources())
+                    .validate(batch.batchId(), batch.source()));
     trail.reached(v);
     Batch.Next next = batch.validated(v);
     if (next.ending() != null) {
@@ -47,9 +52,12 @@ final class BatchPipeline {
     String batchId = next.batchId();
     trail.identified(batchId);
     MergePlan plan =
-        new MergePlanning(run.spark(), run.settings(), run.tables(), run.resources())
-            .plan(v.rows(), v.columnTypes(), batch.basis(), batch.size(v));
-    IngestCounts counts = batch.counts(v, plan);
+        phases.time(
+            "plan",
+            () ->
+                new MergePlanning(run.spark(), run.settings(), run.tables(), run.resources())
+                    .plan(v.rows(), v.columnTypes(), batch.basis(), batch.size(v)));
+    IngestCounts counts = phases.time("plan", () -> batch.counts(v, plan));
     trail.counted(counts);
     if (!counts.accountingErrors().isEmpty()) {
       throw new IngestException(

@@ -9,6 +9,7 @@ import io.tidemark.ingest.kernel.FailurePoint;
 import io.tidemark.ingest.kernel.FailurePoints;
 import io.tidemark.ingest.kernel.IngestException;
 import io.tidemark.ingest.kernel.RunLog;
+import io.tidemark.ingest.kernel.RunPhases;
 import io.tidemark.ingest.kernel.RunResources;
 import io.tidemark.ingest.kernel.RunStart;
 import io.tidemark.ingest.kernel.StopRequest;
@@ -21,6 +22,7 @@ import io.tidemark.model.json.InvalidDocumentException;
 import io.tidemark.model.report.IngestErrorCode;
 import io.tidemark.model.report.IngestRunReport;
 import java.io.IOException;
+import java.util.Map;
 import java.util.Objects;
 import org.apache.spark.sql.SparkSession;
 
@@ -109,7 +111,7 @@ public final class IngestJob {
     LeaseStep lease = new LeaseStep(settings, trail);
     RunResources resources = new RunResources(spark, start.runId());
     try {
-      if (lease.take()) {
+      if (resources.phases().time("lease", lease::take)) {
         execute(trail, resources, lease.lease());
       }
     } catch (Exception e) {
@@ -125,7 +127,7 @@ public final class IngestJob {
     if (stop.requested()) {
       new StopSettlement(spark, settings, stop.signal()).settle(trail);
     }
-    return report(trail, lease);
+    return report(trail, lease, resources.phases().millis());
   }
 
   /** The stages of a run; each records what it found on the trail. */
@@ -133,7 +135,7 @@ public final class IngestJob {
     IngestSpark.register(spark, settings.catalog());
     RunContext run =
         new RunContext(spark, settings, trail, hooks, resources, new OutputTables(spark, settings));
-    Selection.Choice choice = Selection.of(run).select();
+    Selection.Choice choice = resources.phases().time("select", () -> Selection.of(run).select());
     if (choice instanceof Selection.Choice.End end) {
       trail.ended(end.ending());
     } else if (choice instanceof Selection.Choice.Process process) {
@@ -177,14 +179,18 @@ public final class IngestJob {
   }
 
   /** Writes the report, releases the lease once it is written, publishes the metrics. */
-  private IngestOutcome report(RunTrail trail, LeaseStep lease) {
-    IngestRunReport report = trail.report(settings.clock().instant());
+  private IngestOutcome report(RunTrail trail, LeaseStep lease, Map<String, Long> phases) {
+    IngestRunReport report = trail.report(settings.clock().instant(), phases);
     String location = null;
     int exit = exitCode(report);
     try {
       location = RunReports.write(settings, report, spark.sparkContext().hadoopConfiguration());
       RunLog.LOG.info(
-          "Run {} ended {}; report written to {}", trail.runId(), report.status(), location);
+          "Run {} ended {} ({}); report written to {}",
+          trail.runId(),
+          report.status(),
+          RunPhases.describe(phases),
+          location);
     } catch (IOException | RuntimeException e) {
       RunLog.LOG.error(
           "Run {} ended {} but its report could not be written under {}: {}"

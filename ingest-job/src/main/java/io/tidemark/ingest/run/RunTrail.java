@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a run reached, stage by stage: the stages' results as the orchestrator received them, from
@@ -198,7 +199,8 @@ final class RunTrail {
     return ending == null ? null : ending.status();
   }
 
-  IngestRunReport report(Instant finishedAt) {
+  /** The report of the run as it stands, with where its time went ({@code phases}). */
+  IngestRunReport report(Instant finishedAt, Map<String, Long> phases) {
     IngestStatus status = status();
     DatasetContract spec = settings.dataset();
     DiscoveryResult d = discovered == null ? null : discovered.result();
@@ -232,6 +234,7 @@ final class RunTrail {
         .filesMissedByLookback(discovered == null ? null : discovered.missedByLookback())
         .strayEntries(d == null ? List.of() : d.listing().strayEntries())
         .undeclaredColumns(validated == null ? List.of() : validated.undeclaredColumns())
+        .phaseMillis(phases)
         .build();
   }
 

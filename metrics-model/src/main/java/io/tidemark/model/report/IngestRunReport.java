@@ -5,7 +5,10 @@ import io.tidemark.model.json.Checks;
 import io.tidemark.model.json.InvalidDocumentException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The record of one ingest run, written as JSON to {@code
@@ -50,6 +53,13 @@ import java.util.List;
  *     {@code path (why)}: read by no run; empty in reports written before the field existed
  * @param undeclaredColumns columns of the batch's raw files that the contract does not declare
  *     (schema drift), each as {@code column (in N file(s))}: not ingested; empty when none
+ * @param phaseMillis where the run's time went, in milliseconds, by stage in the order the run
+ *     reached them: {@code lease}, {@code select} (the checkpoint and discovery, or the records to
+ *     replay), {@code read} (reading and validating the batch), {@code plan} (keeping each key's
+ *     latest version, the version guard's lookup in curated, the counts), {@code quarantine},
+ *     {@code tombstones} and {@code commit} (the run branch, inserts, MERGE and publish); a stage
+ *     the run did not reach is absent, and a stage that failed counts until it failed. Writing the
+ *     report itself is not in it. Empty in reports written before the field existed
  */
 public record IngestRunReport(
     int schemaVersion,
@@ -78,7 +88,8 @@ public record IngestRunReport(
     List<String> partitionsRead,
     Integer filesMissedByLookback,
     List<String> strayEntries,
-    List<String> undeclaredColumns) {
+    List<String> undeclaredColumns,
+    Map<String, Long> phaseMillis) {
 
   public static final int SCHEMA_VERSION = 1;
 
@@ -123,9 +134,28 @@ public record IngestRunReport(
     }
     strayEntries = strayEntries == null ? List.of() : List.copyOf(strayEntries);
     undeclaredColumns = undeclaredColumns == null ? List.of() : List.copyOf(undeclaredColumns);
+    phaseMillis = phaseMillis(phaseMillis);
     if (!status.successful() && (error == null || error.isBlank())) {
       throw new InvalidDocumentException("error", error, "a " + status + " run must say why");
     }
+  }
+
+  /** The stages in the order given, each checked: a name and a duration that is not negative. */
+  private static Map<String, Long> phaseMillis(Map<String, Long> phases) {
+    if (phases == null) {
+      return Map.of();
+    }
+    Map<String, Long> out = new LinkedHashMap<>();
+    phases.forEach(
+        (name, millis) -> {
+          Checks.name("phaseMillis", name);
+          if (millis == null || millis < 0) {
+            throw new InvalidDocumentException(
+                "phaseMillis." + name, millis, "must be a duration in milliseconds, not negative");
+          }
+          out.put(name, millis);
+        });
+    return Collections.unmodifiableMap(out);
   }
 
   private static void checkWatermark(String field, ChangeMarkerType type, String value) {
@@ -177,7 +207,8 @@ public record IngestRunReport(
         .partitionsRead(partitionsRead)
         .filesMissedByLookback(filesMissedByLookback)
         .strayEntries(strayEntries)
-        .undeclaredColumns(undeclaredColumns);
+        .undeclaredColumns(undeclaredColumns)
+        .phaseMillis(phaseMillis);
   }
 
   /** Builds a report field by field; {@link #build()} checks it as reading one from JSON does. */
@@ -208,6 +239,7 @@ public record IngestRunReport(
     private Integer filesMissedByLookback;
     private List<String> strayEntries;
     private List<String> undeclaredColumns;
+    private Map<String, Long> phaseMillis;
 
     private Builder() {}
 
@@ -348,6 +380,11 @@ public record IngestRunReport(
       return this;
     }
 
+    public Builder phaseMillis(Map<String, Long> v) {
+      phaseMillis = v;
+      return this;
+    }
+
     /**
      * The report.
      *
@@ -381,7 +418,8 @@ public record IngestRunReport(
           partitionsRead,
           filesMissedByLookback,
           strayEntries,
-          undeclaredColumns);
+          undeclaredColumns,
+          phaseMillis);
     }
   }
 }
