@@ -68,9 +68,7 @@ final class RawFixtures {
 
   /** Writes one Parquet file with any columns at exactly {@code target}. */
   static Path write(Path target, List<RawColumn> columns, List<? extends List<?>> rows) {
-    try (RawFileWriter w = new RawFileWriter()) {
-      return w.write(target, columns, rows);
-    }
+    return RawFileWriter.writeOnce(target, columns, rows);
   }
 
   private static List<List<?>> rows(List<Rec> recs) {

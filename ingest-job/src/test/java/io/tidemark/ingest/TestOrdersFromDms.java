@@ -12,6 +12,7 @@ import io.tidemark.model.contract.layout.DateFolders;
 import io.tidemark.model.contract.layout.Layout;
 import io.tidemark.model.report.IngestMode;
 import io.tidemark.model.report.IngestStatus;
+import io.tidemark.model.testing.raw.OrdersScenario;
 import io.tidemark.model.testing.raw.RawColumn;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -39,26 +40,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("spark")
 class TestOrdersFromDms extends SparkTestSupport {
-  private static final List<RawColumn> FULL_LOAD =
-      List.of(
-          RawColumn.of("order_id", "VARCHAR"),
-          RawColumn.of("line_nr", "INTEGER"),
-          RawColumn.of("amount", "DECIMAL(12,2)"),
-          RawColumn.of("order_date", "DATE"),
-          RawColumn.of("paid", "BOOLEAN"),
-          RawColumn.of("change_seq", "BIGINT"));
+  private static final List<RawColumn> FULL_LOAD = OrdersScenario.FULL_LOAD;
 
   /** DMS puts Op first; this export also carries a column the contract does not declare. */
   private static final List<RawColumn> CDC =
-      List.of(
-          RawColumn.of("Op", "VARCHAR"),
-          RawColumn.of("order_id", "VARCHAR"),
-          RawColumn.of("line_nr", "INTEGER"),
-          RawColumn.of("amount", "DECIMAL(12,2)"),
-          RawColumn.of("order_date", "DATE"),
-          RawColumn.of("paid", "BOOLEAN"),
-          RawColumn.of("change_seq", "BIGINT"),
-          RawColumn.of("commit_ts", "VARCHAR"));
+      RawColumn.plus(OrdersScenario.CDC, RawColumn.of("commit_ts", "VARCHAR"));
 
   @TempDir Path dir;
 
