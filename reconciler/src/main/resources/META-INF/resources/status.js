@@ -532,8 +532,15 @@
         el('tbody', {}, report.results.map((r) => ruleRows(r, done, keyColumns))))));
   }
 
-  /** "sample keys (3):", naming the columns of a composite key as its values are joined. */
-  function sampleKeysLabel(count, keyColumns) {
+  /** What the samples of the rules that do not sample keys are. */
+  const SAMPLED = { run_accounting: 'runs', unprocessed_files: 'files', schema_drift: 'columns', foreign_commits: 'commits' };
+
+  /**
+   * "sample keys (3):", naming the columns of a composite key as its values are joined; "commits
+   * (1):" and the like for a rule whose samples are not keys.
+   */
+  function sampleKeysLabel(count, keyColumns, kind) {
+    if (SAMPLED[kind]) return SAMPLED[kind] + ' (' + count + '):';
     const composite = keyColumns && keyColumns.length > 1 ? ' as ' + keyColumns.join('|') : '';
     return 'sample keys (' + count + ')' + composite + ':';
   }
@@ -553,7 +560,7 @@
       el('td', { colspan: 5 },
         el('p', { 'data-testid': 'rule-reason' }, r.reason || ''),
         r.sampleKeys.length
-          ? el('div', {}, el('span', { class: 'muted small' }, sampleKeysLabel(r.sampleKeys.length, keyColumns)),
+          ? el('div', {}, el('span', { class: 'muted small' }, sampleKeysLabel(r.sampleKeys.length, keyColumns, r.kind)),
               el('ul', { class: 'keys', 'data-testid': 'sample-keys' }, r.sampleKeys.map((k) => el('li', {}, el('code', {}, k)))))
           : el('p', { class: 'muted small' }, 'no sample keys')));
     const button = row.querySelector('button');

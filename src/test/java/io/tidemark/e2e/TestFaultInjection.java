@@ -294,6 +294,15 @@ public class TestFaultInjection {
         setCurrent(previous);
       }
       case "table emptied" -> sql("DELETE FROM $T");
+      case "compacted by another engine" ->
+          // Every data file rewritten (deletes applied): a "replace" snapshot no Tidemark run made,
+          // which changes no row, so no rule may fail.
+          spark.sql(
+              "CALL "
+                  + pipeline.catalog().name()
+                  + ".system.rewrite_data_files(table => '"
+                  + Pipeline.CURATED_TABLE
+                  + "', options => map('rewrite-all', 'true'))");
       case "data file lost" -> {
         String location =
             spark

@@ -659,7 +659,11 @@ public final class TemplateGenerator {
           Condition.failing(),
           "Reconciliation rule "
               + kind.id()
-              + " is failing: the curated table disagrees with raw. See the latest reconciliation report for sample keys.");
+              + (kind.samplesKeys()
+                  ? " is failing: the curated table disagrees with raw. See the latest"
+                      + " reconciliation report for sample keys."
+                  : " is failing. See the latest reconciliation report for what it names (runs,"
+                      + " files, columns or commits)."));
     }
     // The nightly-health alarms watch the scheduled incremental runs (Mode=INCREMENTAL): CloudWatch
     // matches an alarm's exact dimension set, so each alarm names the one mode it is about. The

@@ -355,7 +355,7 @@ class TestContractStack {
   @Test
   void aContractWithMoreDatasetsThanOneStackHoldsIsRefused() throws Exception {
     StringBuilder many = new StringBuilder(CATALOG);
-    for (int i = 1; i <= 17; i++) {
+    for (int i = 1; i <= 16; i++) {
       // Names long enough that listing them would pass a description's 1024 characters.
       many.append(
           dataset(
@@ -363,17 +363,20 @@ class TestContractStack {
               "s3://lake/raw/d" + i,
               "{kind: arrival}"));
     }
-    JsonNode seventeen = stack(many.toString());
-    // 13 shared resources, and per dataset 24 alarms, a dashboard, a raw table and two triggers.
-    assertThat(seventeen.path("Resources").size()).isEqualTo(13 + 17 * 28);
-    assertThat(seventeen.path("Description").asText())
-        .startsWith("Tidemark on AWS for the datasets of contract tidemark.yaml (17 datasets):");
+    JsonNode sixteen = stack(many.toString());
+    // 13 shared resources, and per dataset one alarm per rule and 14 more, a dashboard, a raw
+    // table and two triggers.
+    int perDataset = RuleKind.values().length + 14 + 4;
+    assertThat(sixteen.path("Resources").size()).isEqualTo(13 + 16 * perDataset);
+    assertThat(sixteen.path("Description").asText())
+        .startsWith("Tidemark on AWS for the datasets of contract tidemark.yaml (16 datasets):");
 
-    many.append(dataset("one_more", "s3://lake/raw/d18", "{kind: arrival}"));
+    many.append(dataset("one_more", "s3://lake/raw/d17", "{kind: arrival}"));
     assertThatThrownBy(() -> StackTemplate.template(contract(many.toString())))
         .isInstanceOf(ContractException.class)
         .hasMessage(
-            "Cannot generate an AWS stack from contract tidemark.yaml: its 18 datasets need 517"
+            "Cannot generate an AWS stack from contract tidemark.yaml: its 17 datasets need "
+                + (13 + 17 * perDataset)
                 + " resources, more than the 500 CloudFormation allows in a stack; split the"
                 + " datasets over several contract files, one stack (and one reconciler) each");
   }

@@ -78,7 +78,8 @@ record CuratedCommit(
     Writes writes = writes(batch);
     String branch = RunBranches.name(batch.run().runId(), batch.run().startedAt());
     String target = RunBranches.sparkName(settings.curatedSparkName(), branch);
-    RunBranches.create(tables::loadCurated, branch, branchStart(batch.baseSnapshot()));
+    RunBranches.create(
+        tables::loadCurated, branch, branchStart(batch.baseSnapshot(), batch.run().runId()));
     try {
       failurePoints.reached(FailurePoint.BEFORE_COMMIT, batch.batchId());
       lease.confirm();
@@ -197,15 +198,15 @@ record CuratedCommit(
    * The snapshot the run's branch starts at: the one the batch was planned and counted against. A
    * table without a snapshot (the first batch) first gets an empty one on main, since a branch
    * needs a snapshot to start from; that snapshot must still hold no data and no checkpoint, or
-   * another run's batch got there first.
+   * another run's batch got there first. It carries the run's id, as every commit of the job does.
    */
-  private long branchStart(long base) {
+  private long branchStart(long base, String runId) {
     if (base >= 0) {
       return base;
     }
     Table t = tables.loadCurated();
     if (t.currentSnapshot() == null) {
-      t.newFastAppend().commit();
+      t.newFastAppend().set(CheckpointCodec.RUN_ID, runId).commit();
       t.refresh();
     }
     Snapshot start = t.currentSnapshot();

@@ -31,7 +31,15 @@ public enum RuleKind {
    * Observed: columns that the job's runs found in raw files but the contract does not declare
    * (schema drift, from the run reports' {@code undeclaredColumns}): they reach no table.
    */
-  SCHEMA_DRIFT("schema_drift", 0, null);
+  SCHEMA_DRIFT("schema_drift", 0, null),
+  /**
+   * Observed: commits on the curated table's main history that no Tidemark run made (no {@code
+   * tidemark.run-id} in the snapshot's summary): someone's UPDATE or DELETE, another engine's
+   * write. Compactions ({@code replace} snapshots, which change no row) and commits that add or
+   * remove no file are not counted. A WINDOW reconciliation looks at the commits made in its
+   * window; a FULL one at main's whole retained history.
+   */
+  FOREIGN_COMMITS("foreign_commits", 0, null);
 
   private final String id;
   private final double defaultThreshold;
@@ -60,7 +68,7 @@ public enum RuleKind {
 
   /**
    * Whether a failing result's samples are keys of the dataset; the other kinds sample raw files
-   * (unprocessed_files), columns (schema_drift) or nothing.
+   * (unprocessed_files), columns (schema_drift), snapshots (foreign_commits) or nothing.
    */
   public boolean samplesKeys() {
     return switch (this) {
@@ -71,7 +79,7 @@ public enum RuleKind {
           STALE_VERSIONS,
           VALUE_MISMATCHES ->
           true;
-      case FRESHNESS, RUN_ACCOUNTING, UNPROCESSED_FILES, SCHEMA_DRIFT -> false;
+      case FRESHNESS, RUN_ACCOUNTING, UNPROCESSED_FILES, SCHEMA_DRIFT, FOREIGN_COMMITS -> false;
     };
   }
 

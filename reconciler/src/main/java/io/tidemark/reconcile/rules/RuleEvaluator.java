@@ -36,6 +36,9 @@ public final class RuleEvaluator {
    * @param comparedColumns the columns value_mismatches compares: none makes it an ERROR, as a
    *     comparison of nothing finds no damage
    * @param drift the columns runs found undeclared; null when the run reports could not be read
+   * @param foreign the commits no Tidemark run made; null when the table's history could not be
+   *     read
+   * @param foreignError why the table's history could not be read
    */
   public record Inputs(
       Observations observations,
@@ -46,7 +49,9 @@ public final class RuleEvaluator {
       UnprocessedFiles.Outcome unprocessed,
       String unprocessedError,
       List<String> comparedColumns,
-      SchemaDrift.Outcome drift) {
+      SchemaDrift.Outcome drift,
+      ForeignCommits.Outcome foreign,
+      String foreignError) {
     public Inputs {
       comparedColumns = comparedColumns == null ? List.of() : List.copyOf(comparedColumns);
     }
@@ -69,6 +74,9 @@ public final class RuleEvaluator {
     }
     if (rule.kind() == io.tidemark.model.config.RuleKind.SCHEMA_DRIFT) {
       return schemaDrift(rule, in);
+    }
+    if (rule.kind() == io.tidemark.model.config.RuleKind.FOREIGN_COMMITS) {
+      return foreignCommits(rule, in);
     }
     if (in.observations() == null) {
       return RuleResult.error(rule, in.engineError());
@@ -100,7 +108,7 @@ public final class RuleEvaluator {
                   o.mismatched(),
                   "keys have compared columns that differ from raw at the same version");
       case FRESHNESS -> freshness(rule, o.freshness(), in.markerType());
-      case RUN_ACCOUNTING, UNPROCESSED_FILES, SCHEMA_DRIFT ->
+      case RUN_ACCOUNTING, UNPROCESSED_FILES, SCHEMA_DRIFT, FOREIGN_COMMITS ->
           throw new IllegalStateException("handled above");
     };
   }
@@ -311,6 +319,26 @@ public final class RuleEvaluator {
             + ". Declare them in the contract's columns (and compared-columns to check them), or"
             + " have the producer stop sending them";
     return RuleResult.evaluate(rule, d.distinct(), reason, d.columns(), 0);
+  }
+
+  private static RuleResult foreignCommits(RuleSpec rule, Inputs in) {
+    if (in.foreign() == null) {
+      return RuleResult.error(
+          rule,
+          "Cannot check foreign commits: "
+              + (in.foreignError() != null
+                  ? in.foreignError()
+                  : "the curated table's history was not read"));
+    }
+    ForeignCommits.Outcome f = in.foreign();
+    String reason =
+        f.count()
+            + " commit(s) on the curated table's main history were made by no Tidemark run (no"
+            + " tidemark.run-id in the snapshot's summary): "
+            + named(f.commits())
+            + ". Find who wrote them (the table's snapshots and history); if the change was"
+            + " wrong, roll main back past it or run --mode full-refresh";
+    return RuleResult.evaluate(rule, f.count(), reason, f.commits(), 0);
   }
 
   private static RuleResult runAccounting(RuleSpec rule, Inputs in) {

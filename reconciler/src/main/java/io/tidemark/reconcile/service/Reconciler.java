@@ -27,6 +27,7 @@ import io.tidemark.reconcile.report.LocalRunReports;
 import io.tidemark.reconcile.report.ReportStore;
 import io.tidemark.reconcile.report.RunReportSource;
 import io.tidemark.reconcile.report.UnreadableReport;
+import io.tidemark.reconcile.rules.ForeignCommits;
 import io.tidemark.reconcile.rules.RuleEvaluator;
 import io.tidemark.reconcile.rules.RunAccounting;
 import io.tidemark.reconcile.rules.SampleMask;
@@ -254,7 +255,10 @@ public final class Reconciler {
       // Every run report of the dataset, read once: run accounting and unprocessed files both
       // need the whole history, the window's identities only the reports that finished in it.
       Step<List<IngestRunReport>> allReports = runReports(report, ds);
-      Step<RunAccounting.Outcome> runs = runAccounting(report, ds, allReports);
+      // The curated table's main history, read once: run accounting matches the job's commits in
+      // it, foreign_commits names the others.
+      Step<IcebergTables.CommitHistory> commits = commitHistory(ds);
+      Step<RunAccounting.Outcome> runs = runAccounting(report, commits, allReports);
       Step<UnprocessedFiles.Outcome> unprocessed = unprocessedFiles(report, ds, allReports);
       List<RuleResult> results =
           RuleEvaluator.evaluate(
@@ -271,7 +275,12 @@ public final class Reconciler {
                   allReports.value() == null
                       ? null
                       : SchemaDrift.check(
-                          allReports.value(), report.windowFrom(), report.windowTo())));
+                          allReports.value(), report.windowFrom(), report.windowTo()),
+                  commits.value() == null
+                      ? null
+                      : ForeignCommits.check(
+                          commits.value().foreign(), report.windowFrom(), report.windowTo()),
+                  commits.error()));
       // Masked before anything stores or shows them; carried-over results were masked when
       // their own run stored them.
       results =
@@ -347,12 +356,17 @@ public final class Reconciler {
 
   /** The run accounting of the window's runs against the table's commits. */
   private static Step<RunAccounting.Outcome> runAccounting(
-      ReconciliationReport report, ReconciledDataset ds, Step<List<IngestRunReport>> all) {
+      ReconciliationReport report,
+      Step<IcebergTables.CommitHistory> commits,
+      Step<List<IngestRunReport>> all) {
     if (all.value() == null) {
       return new Step<>(null, all.error());
     }
+    if (commits.value() == null) {
+      return new Step<>(null, commits.error());
+    }
     try {
-      IcebergTables.CommitHistory history = commitHistory(ds);
+      IcebergTables.CommitHistory history = commits.value();
       RunAccounting.Ledger ledger =
           new RunAccounting.Ledger(
               history.commits(),
@@ -425,18 +439,22 @@ public final class Reconciler {
     return done;
   }
 
-  /** The ingest job's commits on the curated table; none when the table does not exist yet. */
-  private static IcebergTables.CommitHistory commitHistory(ReconciledDataset ds) {
-    org.apache.iceberg.catalog.Catalog catalog = IcebergTables.catalog(ds.catalog());
+  /** The commits on the curated table's main history; none when the table does not exist yet. */
+  private static Step<IcebergTables.CommitHistory> commitHistory(ReconciledDataset ds) {
     try {
-      org.apache.iceberg.catalog.TableIdentifier id =
-          org.apache.iceberg.catalog.TableIdentifier.parse(ds.spec().curatedTable());
-      if (!catalog.tableExists(id)) {
-        return new IcebergTables.CommitHistory(List.of(), null);
+      org.apache.iceberg.catalog.Catalog catalog = IcebergTables.catalog(ds.catalog());
+      try {
+        org.apache.iceberg.catalog.TableIdentifier id =
+            org.apache.iceberg.catalog.TableIdentifier.parse(ds.spec().curatedTable());
+        if (!catalog.tableExists(id)) {
+          return new Step<>(IcebergTables.CommitHistory.empty(), null);
+        }
+        return new Step<>(IcebergTables.ingestCommits(catalog.loadTable(id)), null);
+      } finally {
+        IcebergTables.close(catalog);
       }
-      return IcebergTables.ingestCommits(catalog.loadTable(id));
-    } finally {
-      IcebergTables.close(catalog);
+    } catch (RuntimeException e) {
+      return new Step<>(null, message(e));
     }
   }
 

@@ -130,39 +130,164 @@ public final class IcebergTables {
   }
 
   /**
-   * The ingest job's commits on a table's main history, oldest first.
+   * The commits on a table's main history, oldest first: the ingest job's, and those no Tidemark
+   * run made.
    *
    * @param commits the snapshots whose summary carries the job's run and batch ids
    * @param retainedSince when older snapshots were expired, the time of the oldest one still in the
    *     history (nothing before it can be checked); null when the history is complete
+   * @param foreign the snapshots that changed files without the job's run id, compactions aside
    */
-  public record CommitHistory(List<IngestCommit> commits, Instant retainedSince) {
+  public record CommitHistory(
+      List<IngestCommit> commits, Instant retainedSince, List<ForeignCommit> foreign) {
     public CommitHistory {
       commits = List.copyOf(commits);
+      foreign = List.copyOf(foreign);
+    }
+
+    /** A table without a snapshot: no commit at all. */
+    public static CommitHistory empty() {
+      return new CommitHistory(List.of(), null, List.of());
     }
   }
 
-  /** Reads the ingest job's commits from the table's main history (current snapshot's ancestry). */
+  /**
+   * A commit on main that no Tidemark run made: its snapshot's summary has no {@code
+   * tidemark.run-id}, it added or removed files, and it is not a compaction ({@code replace}).
+   *
+   * @param operation Iceberg's operation: {@code append}, {@code overwrite}, {@code delete}
+   * @param writer who made it, as far as the summary says: {@code spark 4.1.0 (app local-1733…)},
+   *     {@code trino (query 2026…)}; {@code an unnamed writer} when it says nothing
+   * @param addedRows rows added, from the summary ({@code added-records}); -1 when not recorded
+   * @param removedRows rows removed: deleted records plus position and equality deletes added; -1
+   *     when not recorded
+   */
+  public record ForeignCommit(
+      long snapshotId,
+      Instant at,
+      String operation,
+      String writer,
+      long addedRows,
+      long removedRows) {
+    /** {@code snapshot 123 at 2026-…Z: overwrite by spark 4.1.0 (…), 1 row(s) added, 1 removed}. */
+    @Override
+    public String toString() {
+      return "snapshot "
+          + snapshotId
+          + " at "
+          + at
+          + ": "
+          + operation
+          + " by "
+          + writer
+          + (addedRows < 0 ? "" : ", " + addedRows + " row(s) added")
+          + (removedRows < 0 ? "" : ", " + removedRows + " removed");
+    }
+  }
+
+  /** The summary keys that count files a snapshot added or removed. */
+  private static final List<String> FILE_CHANGES =
+      List.of(
+          "added-data-files", "deleted-data-files", "added-delete-files", "removed-delete-files");
+
+  /**
+   * Reads the commits from the table's main history (current snapshot's ancestry): the ingest
+   * job's, and the foreign ones.
+   */
   public static CommitHistory ingestCommits(Table table) {
     Snapshot current = table.currentSnapshot();
     if (current == null) {
-      return new CommitHistory(List.of(), null);
+      return CommitHistory.empty();
     }
     List<IngestCommit> commits = new ArrayList<>();
+    List<ForeignCommit> foreign = new ArrayList<>();
     Instant oldest = null;
     for (Snapshot s : SnapshotUtil.ancestorsOf(current.snapshotId(), table::snapshot)) {
       Instant at = Instant.ofEpochMilli(s.timestampMillis());
       // The first snapshot has no parent; a parent that is gone was expired.
       oldest = s.parentId() == null ? null : at;
-      Map<String, String> summary = s.summary();
-      String batch = summary == null ? null : summary.get(IngestCommit.BATCH_ID_PROPERTY);
+      Map<String, String> summary = s.summary() == null ? Map.of() : s.summary();
+      String batch = summary.get(IngestCommit.BATCH_ID_PROPERTY);
       if (batch != null) {
         commits.add(
             new IngestCommit(s.snapshotId(), at, summary.get(IngestCommit.RUN_ID_PROPERTY), batch));
       }
+      if (isForeign(s.operation(), summary)) {
+        foreign.add(
+            new ForeignCommit(
+                s.snapshotId(),
+                at,
+                s.operation() == null ? "an unnamed operation" : s.operation(),
+                writer(summary),
+                count(summary, "added-records"),
+                removed(summary)));
+      }
     }
     java.util.Collections.reverse(commits);
-    return new CommitHistory(commits, oldest);
+    java.util.Collections.reverse(foreign);
+    return new CommitHistory(commits, oldest, foreign);
+  }
+
+  /**
+   * Whether a snapshot is a commit no Tidemark run made that may have changed rows. Iceberg leaves
+   * a count of zero out of the summary, so a summary with Iceberg's totals and no added or removed
+   * file changed no file; one without the totals cannot be shown harmless and is counted.
+   */
+  static boolean isForeign(String operation, Map<String, String> summary) {
+    if (summary.containsKey(IngestCommit.RUN_ID_PROPERTY)
+        || org.apache.iceberg.DataOperations.REPLACE.equals(operation)) {
+      return false;
+    }
+    boolean said = summary.containsKey("total-data-files");
+    for (String key : FILE_CHANGES) {
+      long n = count(summary, key);
+      if (n > 0) {
+        return true;
+      }
+      said |= n == 0;
+    }
+    return !said;
+  }
+
+  /** Who wrote a snapshot, from what engines put in its summary. */
+  static String writer(Map<String, String> summary) {
+    String engine = summary.get("engine-name");
+    if (engine != null) {
+      String version = summary.get("engine-version");
+      String app = summary.get("app-id");
+      return engine
+          + (version == null ? "" : " " + version)
+          + (app == null ? "" : " (app " + app + ")");
+    }
+    String trinoQuery = summary.get("trino_query_id");
+    if (trinoQuery != null) {
+      String user = summary.get("trino_user");
+      return "trino (query " + trinoQuery + (user == null ? "" : ", user " + user) + ")";
+    }
+    return "an unnamed writer";
+  }
+
+  private static long removed(Map<String, String> summary) {
+    long deleted = count(summary, "deleted-records");
+    long positions = count(summary, "added-position-deletes");
+    long equality = count(summary, "added-equality-deletes");
+    if (deleted < 0 && positions < 0 && equality < 0) {
+      return -1;
+    }
+    return Math.max(deleted, 0) + Math.max(positions, 0) + Math.max(equality, 0);
+  }
+
+  /** A summary count; -1 when absent or not a number. */
+  private static long count(Map<String, String> summary, String key) {
+    String v = summary.get(key);
+    if (v == null) {
+      return -1;
+    }
+    try {
+      return Long.parseLong(v.trim());
+    } catch (NumberFormatException e) {
+      return -1;
+    }
   }
 
   /** A table's column types as the contract names them (Spark SQL's simpleString names). */
