@@ -30,6 +30,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -385,7 +386,7 @@ class TestRawContractAgreement {
   }
 
   @Test
-  void tiesResolveTheSameWayAndEveryRulePassesButTheStrayFolderFailsUnprocessedFiles() {
+  void tiesResolveTheSameWayAndEveryRulePassesButTheStrayFolderAndTheMisshapenFilesFail() {
     Map<String, String> names = new TreeMap<>();
     for (Row r :
         spark
@@ -407,9 +408,10 @@ class TestRawContractAgreement {
             .clock(Clock.fixed(NOW, ZoneOffset.UTC))
             .build()
             .run("customers", ReconciliationMode.FULL, null, null, "test");
-    // A folder the layout cannot place is never silently green: no batch will ever read it.
+    // A folder the layout cannot place is never silently green: no batch will ever read it. Nor
+    // are the files the job quarantined whole for their columns: their rows reach no table.
     assertThat(report.results())
-        .filteredOn(r -> !r.ruleId().equals("unprocessed_files"))
+        .filteredOn(r -> !Set.of("unprocessed_files", "schema_drift").contains(r.ruleId()))
         .allSatisfy(
             r ->
                 assertThat(r.status())
@@ -425,6 +427,20 @@ class TestRawContractAgreement {
                   .singleElement()
                   .asString()
                   .startsWith("ingest_date=garbage");
+            });
+    assertThat(report.results())
+        .filteredOn(r -> r.ruleId().equals("schema_drift"))
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.status()).isEqualTo(RuleStatus.FAIL);
+              assertThat(r.observed()).isEqualTo(3.0);
+              assertThat(r.sampleKeys())
+                  .map(k -> k.substring(k.lastIndexOf('/') + 1, k.indexOf(" (")))
+                  .containsExactly(
+                      "dup-case.parquet: DUPLICATE_COLUMN",
+                      "email-bigint.parquet: INCOMPATIBLE_TYPE",
+                      "missing-email.parquet: MISSING_COLUMN");
             });
   }
 

@@ -363,6 +363,18 @@ public final class TemplateGenerator {
     widgets.add(
         timeSeries(
             "Reconciliation scan cost (USD)", 0, y, 8, pair, null, "Sum", false, Metric.SCAN_COST));
+    widgets.add(
+        timeSeries(
+            "Schema drift (columns and quarantined files) and foreign commits",
+            8,
+            y,
+            16,
+            pair,
+            null,
+            "Maximum",
+            false,
+            Metric.SCHEMA_DRIFT,
+            Metric.FOREIGN_COMMITS));
     return body;
   }
 

@@ -29,9 +29,10 @@ public enum RuleKind {
   UNPROCESSED_FILES("unprocessed_files", 0, Metric.UNPROCESSED_FILES),
   /**
    * Observed: columns that the job's runs found in raw files but the contract does not declare
-   * (schema drift, from the run reports' {@code undeclaredColumns}): they reach no table.
+   * (from the run reports' {@code undeclaredColumns}), plus raw files the job quarantined whole for
+   * a column missing, repeated or of another type: either way their data reach no table.
    */
-  SCHEMA_DRIFT("schema_drift", 0, null),
+  SCHEMA_DRIFT("schema_drift", 0, Metric.SCHEMA_DRIFT),
   /**
    * Observed: commits on the curated table's main history that no Tidemark run made (no {@code
    * tidemark.run-id} in the snapshot's summary): someone's UPDATE or DELETE, another engine's
@@ -39,7 +40,7 @@ public enum RuleKind {
    * remove no file are not counted. A WINDOW reconciliation looks at the commits made in its
    * window; a FULL one at main's whole retained history.
    */
-  FOREIGN_COMMITS("foreign_commits", 0, null);
+  FOREIGN_COMMITS("foreign_commits", 0, Metric.FOREIGN_COMMITS);
 
   private final String id;
   private final double defaultThreshold;

@@ -135,6 +135,19 @@ public enum Metric {
       COUNT,
       RECONCILER,
       "Raw data files older than the grace period that no committed ingest batch read."),
+  SCHEMA_DRIFT(
+      "SchemaDrift",
+      COUNT,
+      RECONCILER,
+      "Columns raw files carry that the contract does not declare, plus raw files the ingest job"
+          + " quarantined whole for a column missing, repeated or of another type (schema_drift's"
+          + " observed value)."),
+  FOREIGN_COMMITS(
+      "ForeignCommits",
+      COUNT,
+      RECONCILER,
+      "Commits on the curated table's main history that no Tidemark run made (foreign_commits's"
+          + " observed value)."),
   COUNT_RATIO("CountRatio", NONE, RECONCILER, "Curated row count / expected row count."),
   FRESHNESS_LAG(
       "FreshnessLag",

@@ -48,7 +48,9 @@ public final class ReconciliationDatapoints {
               DUPLICATE_KEYS,
               STALE_VERSIONS,
               VALUE_MISMATCHES,
-              UNPROCESSED_FILES ->
+              UNPROCESSED_FILES,
+              SCHEMA_DRIFT,
+              FOREIGN_COMMITS ->
               out.add(Datum.of(r.kind().metric().orElseThrow(), p, d, r.observed(), at));
           default -> {}
         }

@@ -311,14 +311,29 @@ public final class RuleEvaluator {
           in.runsError() != null ? in.runsError() : "Cannot check schema drift: no run reports");
     }
     SchemaDrift.Outcome d = in.drift();
-    String reason =
-        d.distinct()
-            + " column(s) of raw files are not declared in the dataset's contract and reach no"
-            + " table: "
-            + named(d.columns())
-            + ". Declare them in the contract's columns (and compared-columns to check them), or"
-            + " have the producer stop sending them";
-    return RuleResult.evaluate(rule, d.distinct(), reason, d.columns(), 0);
+    List<String> parts = new ArrayList<>();
+    if (d.distinct() > 0 || d.files().isEmpty()) {
+      parts.add(
+          d.distinct()
+              + " column(s) of raw files are not declared in the dataset's contract and reach no"
+              + " table: "
+              + named(d.columns())
+              + ". Declare them in the contract's columns (and compared-columns to check them), or"
+              + " have the producer stop sending them");
+    }
+    if (!d.files().isEmpty()) {
+      parts.add(
+          d.files().size()
+              + " raw file(s) were quarantined whole for a column missing, repeated or of another"
+              + " type than the contract declares, and their rows reach no table: "
+              + named(d.files())
+              + ". Have the source deliver corrected files (a replaced file is read again by the"
+              + " next run, or by --mode sweep beyond the lookback), or change the contract if the"
+              + " new shape is right");
+    }
+    List<String> samples = new ArrayList<>(d.columns());
+    samples.addAll(d.files());
+    return RuleResult.evaluate(rule, d.observed(), String.join("; ", parts), samples, 0);
   }
 
   private static RuleResult foreignCommits(RuleSpec rule, Inputs in) {

@@ -159,8 +159,8 @@ public final class IcebergTables {
    * @param writer who made it, as far as the summary says: {@code spark 4.1.0 (app local-1733…)},
    *     {@code trino (query 2026…)}; {@code an unnamed writer} when it says nothing
    * @param addedRows rows added, from the summary ({@code added-records}); -1 when not recorded
-   * @param removedRows rows removed: deleted records plus position and equality deletes added; -1
-   *     when not recorded
+   * @param removedRows rows removed: deleted records plus the position and equality deletes added,
+   *     net of those dropped; -1 when not recorded
    */
   public record ForeignCommit(
       long snapshotId,
@@ -180,8 +180,8 @@ public final class IcebergTables {
           + operation
           + " by "
           + writer
-          + (addedRows < 0 ? "" : ", " + addedRows + " row(s) added")
-          + (removedRows < 0 ? "" : ", " + removedRows + " removed");
+          + (addedRows > 0 ? ", " + addedRows + " row(s) added" : "")
+          + (removedRows > 0 ? ", " + removedRows + " removed" : "");
     }
   }
 
@@ -254,10 +254,12 @@ public final class IcebergTables {
     String engine = summary.get("engine-name");
     if (engine != null) {
       String version = summary.get("engine-version");
+      String name = summary.get("app-name");
       String app = summary.get("app-id");
       return engine
           + (version == null ? "" : " " + version)
-          + (app == null ? "" : " (app " + app + ")");
+          + (name == null ? "" : ", app " + name)
+          + (app == null ? "" : " (" + app + ")");
     }
     String trinoQuery = summary.get("trino_query_id");
     if (trinoQuery != null) {
@@ -267,12 +269,23 @@ public final class IcebergTables {
     return "an unnamed writer";
   }
 
-  private static long removed(Map<String, String> summary) {
+  /**
+   * Rows a snapshot removed: records in data files it removed, plus the position and equality
+   * deletes it added net of those it dropped (a merge-on-read writer rewrites the delete files it
+   * touches, so a 3-row DELETE may add 14,086 position deletes and drop 14,083).
+   */
+  static long removed(Map<String, String> summary) {
     long deleted = count(summary, "deleted-records");
-    long positions = count(summary, "added-position-deletes");
-    long equality = count(summary, "added-equality-deletes");
-    if (deleted < 0 && positions < 0 && equality < 0) {
-      return -1;
+    long positions =
+        count(summary, "added-position-deletes")
+            - Math.max(0, count(summary, "removed-position-deletes"));
+    long equality =
+        count(summary, "added-equality-deletes")
+            - Math.max(0, count(summary, "removed-equality-deletes"));
+    if (deleted < 0
+        && !summary.containsKey("added-position-deletes")
+        && !summary.containsKey("added-equality-deletes")) {
+      return summary.containsKey("total-records") ? 0 : -1;
     }
     return Math.max(deleted, 0) + Math.max(positions, 0) + Math.max(equality, 0);
   }

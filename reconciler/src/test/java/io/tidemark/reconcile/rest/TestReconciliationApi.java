@@ -114,6 +114,9 @@ public class TestReconciliationApi {
         .containsPattern(
             "RuleStatus\\{Dataset=\"customers\",Pipeline=\"default\",Rule=\"missing_keys\"[^}]*\\} 0\\.0")
         .containsPattern("MissingKeys\\{Dataset=\"customers\",Pipeline=\"default\"[^}]*\\} 0\\.0")
+        .containsPattern("SchemaDrift\\{Dataset=\"customers\",Pipeline=\"default\"[^}]*\\} 0\\.0")
+        .containsPattern(
+            "ForeignCommits\\{Dataset=\"customers\",Pipeline=\"default\"[^}]*\\} 0\\.0")
         .contains("ReconciliationDuration{");
   }
 

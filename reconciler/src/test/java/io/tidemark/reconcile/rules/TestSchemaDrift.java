@@ -65,6 +65,58 @@ class TestSchemaDrift {
   }
 
   @Test
+  void filesTheJobQuarantinedForAMissingOrRetypedColumnFailTheRuleNamingFileAndRun() {
+    IngestRunReport renamed =
+        run("r1", T0, List.of("e_mail (in 1 file(s))")).toBuilder()
+            .quarantinedFiles(
+                List.of(
+                    "file:/raw/customers/ingest_date=2026-12-01/a.parquet: MISSING_COLUMN (email)",
+                    "file:/raw/customers/ingest_date=2026-12-01/b.parquet: INCOMPATIBLE_TYPE"
+                        + " (updated_at is string, declared timestamp)",
+                    "file:/raw/customers/ingest_date=2026-12-01/c.parquet: UNREADABLE_FILE (not"
+                        + " Parquet)"))
+            .build();
+
+    SchemaDrift.Outcome o = SchemaDrift.check(List.of(renamed), null, T0.plusSeconds(7200));
+    RuleResult r = evaluate(o);
+
+    assertThat(r.status()).isEqualTo(RuleStatus.FAIL);
+    assertThat(r.observed()).as("one undeclared column and two files").isEqualTo(3);
+    assertThat(r.sampleKeys())
+        .containsExactly(
+            "e_mail (in 1 file(s)) in run r1",
+            "file:/raw/customers/ingest_date=2026-12-01/a.parquet: MISSING_COLUMN (email) in run"
+                + " r1",
+            "file:/raw/customers/ingest_date=2026-12-01/b.parquet: INCOMPATIBLE_TYPE (updated_at"
+                + " is string, declared timestamp) in run r1");
+    assertThat(r.reason())
+        .contains("1 column(s) of raw files are not declared in the dataset's contract")
+        .contains(
+            "2 raw file(s) were quarantined whole for a column missing, repeated or of another"
+                + " type than the contract declares");
+  }
+
+  @Test
+  void aRunThatQuarantinedOnlyUnreadableFilesIsNoDrift() {
+    IngestRunReport unreadable =
+        run("r1", T0, List.of()).toBuilder()
+            .quarantinedFiles(List.of("file:/raw/c.parquet: UNREADABLE_FILE (not Parquet)"))
+            .build();
+
+    assertThat(evaluate(SchemaDrift.check(List.of(unreadable), null, T0.plusSeconds(60))).status())
+        .isEqualTo(RuleStatus.PASS);
+  }
+
+  @Test
+  void fullCountsEveryRunThatEndedAtTheLatestInstant() {
+    IngestRunReport clean = run("r1", T0, List.of());
+    IngestRunReport drifted = run("r2", T0, List.of("discount (in 1 file(s))"));
+
+    assertThat(SchemaDrift.check(List.of(clean, drifted), null, T0.plusSeconds(60)).observed())
+        .isEqualTo(1);
+  }
+
+  @Test
   void withoutRunReportsTheRuleIsAnError() {
     assertThat(evaluate(null).status()).isEqualTo(RuleStatus.ERROR);
   }

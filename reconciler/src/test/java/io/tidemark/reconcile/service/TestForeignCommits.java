@@ -88,7 +88,7 @@ class TestForeignCommits {
     assertThat(r.sampleKeys()).hasSize(1);
     assertThat(r.sampleKeys().get(0))
         .startsWith("snapshot " + foreign + " at ")
-        .contains(": delete by spark 4.1.0 (app local-1)")
+        .contains(": delete by spark 4.1.0 (local-1)")
         .endsWith(", 1 removed");
     assertThat(r.reason())
         .startsWith("1 commit(s) on the curated table's main history were made by no Tidemark run")
