@@ -31,7 +31,10 @@ public final class Summaries {
   }
 
   public static String rule(RuleResult r) {
-    String sample = r.sampleKeys().isEmpty() ? "" : "  sample " + r.sampleKeys();
+    // The samples of a rule that does not sample keys (runs, files, columns, commits) are named
+    // in its reason already.
+    String sample =
+        r.sampleKeys().isEmpty() || !r.kind().samplesKeys() ? "" : "  sample " + r.sampleKeys();
     return String.format(
         "%-5s %-17s observed %-10s threshold %-8s%s%s",
         r.status(),

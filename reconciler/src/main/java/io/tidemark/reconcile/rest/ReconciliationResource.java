@@ -19,6 +19,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.net.URI;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
@@ -71,10 +72,21 @@ public class ReconciliationResource {
       summary = "Start a reconciliation",
       description =
           "Starts a reconciliation of one dataset in the background and answers at once with its"
-              + " id; follow it at the Location. One run per dataset at a time.")
+              + " id; follow it at the Location. One run per dataset at a time. With 'wait', answers"
+              + " when the verdict is in or the wait is over, whichever comes first: an"
+              + " orchestrator's task gets its verdict in one call.")
+  @APIResponse(
+      responseCode = "200",
+      description =
+          "Finished within 'wait': the report, whose status (PASSED, FAILED, ERROR) is the"
+              + " verdict",
+      content = @Content(schema = @Schema(implementation = ReconciliationReport.class)))
   @APIResponse(
       responseCode = "202",
-      description = "Started",
+      description =
+          "Started (and, with 'wait', not finished in time: header "
+              + WAIT_HEADER
+              + " says so); follow it at the Location",
       content = @Content(schema = @Schema(implementation = StartResponse.class)))
   @APIResponse(
       responseCode = "400",
@@ -105,8 +117,16 @@ public class ReconciliationResource {
       throw new InvalidRequestException(
           "from", request.from(), "must be before 'to' (" + request.to() + ")");
     }
-    ReconciliationReport r = service.start(dataset, mode, from, to, "api");
+    Duration wait = waitFor(request.waitFor());
+    ReconciliationService.Launched launched = service.launch(dataset, mode, from, to, "api");
+    ReconciliationReport r = launched.running();
     URI location = URI.create("/api/reconciliations/" + r.id());
+    if (wait != null) {
+      Optional<ReconciliationReport> done = launched.await(wait);
+      if (done.isPresent()) {
+        return Response.ok(done.get()).location(location).build();
+      }
+    }
     return Response.accepted(
             new StartResponse(
                 r.id(),
@@ -117,7 +137,33 @@ public class ReconciliationResource {
                 r.status(),
                 location.toString()))
         .location(location)
+        .header(WAIT_HEADER, wait == null ? null : "timed out after " + wait)
         .build();
+  }
+
+  /** The header of a 202 that answers a wait that ran out before the verdict. */
+  public static final String WAIT_HEADER = "Tidemark-Wait";
+
+  /** The longest wait a start may ask for. */
+  public static final Duration WAIT_MAX = Duration.ofMinutes(15);
+
+  /** A {@code wait}: an ISO-8601 duration above zero, up to {@link #WAIT_MAX}; null if absent. */
+  private static Duration waitFor(String value) {
+    if (value == null || value.isBlank()) {
+      return null;
+    }
+    Duration d;
+    try {
+      d = Duration.parse(value.trim());
+    } catch (java.time.format.DateTimeParseException e) {
+      throw new InvalidRequestException(
+          "wait", value, "not an ISO-8601 duration such as PT10M or PT30S");
+    }
+    if (d.isNegative() || d.isZero() || d.compareTo(WAIT_MAX) > 0) {
+      throw new InvalidRequestException(
+          "wait", value, "must be above zero and at most " + WAIT_MAX);
+    }
+    return d;
   }
 
   @GET

@@ -12,15 +12,19 @@ import io.tidemark.reconcile.engine.ReconciliationEngine;
 import io.tidemark.reconcile.metrics.MeterPublisher;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -107,14 +111,50 @@ public class ReconciliationService {
    */
   public ReconciliationReport start(
       String dataset, ReconciliationMode mode, Instant from, Instant to, String trigger) {
+    return launch(dataset, mode, from, to, trigger).running();
+  }
+
+  /**
+   * A reconciliation started in the background.
+   *
+   * @param running its report as it started (RUNNING)
+   * @param end its finished report, once it has one
+   */
+  public record Launched(ReconciliationReport running, Future<ReconciliationReport> end) {
+    /**
+     * Its finished report, or empty when it did not finish within {@code wait} (it goes on; its
+     * report is found by id later).
+     */
+    public Optional<ReconciliationReport> await(Duration wait) {
+      try {
+        return Optional.of(end.get(wait.toNanos(), TimeUnit.NANOSECONDS));
+      } catch (TimeoutException e) {
+        return Optional.empty();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return Optional.empty();
+      } catch (ExecutionException e) {
+        // execute() stores and returns an ERROR report rather than throwing: this is a bug.
+        throw new IllegalStateException(
+            "Reconciliation " + running.id() + " broke: " + e.getCause(), e.getCause());
+      }
+    }
+  }
+
+  /**
+   * Starts a reconciliation in the background, for a caller that may wait for its end.
+   *
+   * @throws UnknownDatasetException, InvalidRequestException, AlreadyRunningException
+   */
+  public Launched launch(
+      String dataset, ReconciliationMode mode, Instant from, Instant to, String trigger) {
     Reconciler.Started started = reconciler.begin(dataset, mode, from, to, trigger);
     try {
-      executor.execute(() -> reconciler.execute(started));
+      return new Launched(started.report(), executor.submit(() -> reconciler.execute(started)));
     } catch (RejectedExecutionException e) {
       reconciler.abandon(started, "The service is shutting down");
       throw new IllegalStateException("Cannot start a reconciliation: the service is stopping", e);
     }
-    return started.report();
   }
 
   public Optional<ReconciliationReport> find(String id) {

@@ -212,6 +212,75 @@ public class TestReconciliationApi {
   }
 
   @Test
+  void aStartThatWaitsAnswersWithTheVerdict() {
+    io.restassured.response.Response answer =
+        given()
+            .header(ApiKeyFilter.HEADER, KEY)
+            .contentType(ContentType.JSON)
+            .body("{\"dataset\":\"damaged\",\"mode\":\"full\",\"wait\":\"PT2M\"}")
+            .when()
+            .post("/api/reconciliations");
+
+    assertThat(answer.statusCode()).as("finished within the wait").isEqualTo(200);
+    JsonPath report = answer.jsonPath();
+    assertThat(report.getString("status")).isEqualTo("FAILED");
+    assertThat(report.getList("results.findAll { it.status == 'FAIL' }.ruleId"))
+        .containsExactly("missing_keys", "foreign_commits");
+    assertThat(answer.header("Location"))
+        .endsWith("/api/reconciliations/" + report.getString("id"));
+    assertThat(answer.header(ReconciliationResource.WAIT_HEADER)).isNull();
+  }
+
+  @Test
+  void aWaitThatRunsOutIsAnsweredAsSuchAndTheRunGoesOn() {
+    gate.close();
+    String id;
+    try {
+      io.restassured.response.Response answer =
+          given()
+              .header(ApiKeyFilter.HEADER, KEY)
+              .contentType(ContentType.JSON)
+              .body("{\"dataset\":\"gated\",\"mode\":\"full\",\"wait\":\"PT1S\"}")
+              .when()
+              .post("/api/reconciliations");
+
+      assertThat(answer.statusCode()).isEqualTo(202);
+      assertThat(answer.header(ReconciliationResource.WAIT_HEADER))
+          .isEqualTo("timed out after PT1S");
+      assertThat(answer.jsonPath().getString("status")).isEqualTo("RUNNING");
+      id = answer.jsonPath().getString("id");
+    } finally {
+      gate.open();
+    }
+    assertThat(awaitFinished(id).getString("status")).isEqualTo("PASSED");
+  }
+
+  @Test
+  void aWaitThatIsNotADurationUpToFifteenMinutesIsRefusedBeforeAnythingStarts() {
+    for (String wait : List.of("soon", "PT0S", "-PT1M", "PT16M")) {
+      given()
+          .header(ApiKeyFilter.HEADER, KEY)
+          .contentType(ContentType.JSON)
+          .body("{\"dataset\":\"customers\",\"wait\":\"" + wait + "\"}")
+          .when()
+          .post("/api/reconciliations")
+          .then()
+          .statusCode(400)
+          .body("field", equalTo("wait"))
+          .body("message", containsString(wait));
+    }
+    assertThat(
+            given()
+                    .get("/api/datasets")
+                    .then()
+                    .extract()
+                    .path("find { it.name == 'customers' }.runningId")
+                == null)
+        .as("nothing started")
+        .isTrue();
+  }
+
+  @Test
   void aScheduledRunUsesItsDatasetsScheduleMode() {
     assertThat(schedule.trigger("windowed")).isEqualTo(ScheduledReconciliations.Outcome.STARTED);
     String id =
