@@ -127,9 +127,15 @@ public final class EngineAgreement implements AutoCloseable {
 
   /** A request as the reconciler makes it: up to now, 20 sample keys. */
   public EngineRequest request(ReconciliationMode mode, Instant from, Duration futureTolerance) {
+    return request(mode, from, futureTolerance, null);
+  }
+
+  /** A request that reads one curated snapshot (null: the current one). */
+  public EngineRequest request(
+      ReconciliationMode mode, Instant from, Duration futureTolerance, Long curatedSnapshot) {
     Instant now = Instant.now();
     return new EngineRequest(
-        contract, pipeline.catalog(), mode, from, now, now, 20, futureTolerance);
+        contract, pipeline.catalog(), mode, from, now, now, 20, futureTolerance, curatedSnapshot);
   }
 
   /**

@@ -888,6 +888,43 @@ public final class StackTemplate {
             "GlueReadTables",
             List.of("glue:GetDatabase", "glue:GetTable", "glue:GetPartitions"),
             glue.toArray(JsonNode[]::new)));
+    // A FULL reconciliation that passes moves the contract's verified tag on the curated table:
+    // a new metadata file in the table's folder (where Glue's Iceberg catalog puts a table of a
+    // database without a location: <warehouse>/<database>.db/<table>), and the catalog pointed
+    // at it. No data file is written.
+    List<JsonNode> taggedTables = new ArrayList<>();
+    List<JsonNode> tagMetadata = new ArrayList<>();
+    for (DatasetPlan d : plan.datasets()) {
+      if (d.contract().reconcile().tag().isPresent()) {
+        String[] table = d.contract().curatedTable().toLowerCase(Locale.ROOT).split("\\.");
+        taggedTables.add(glueArn("table/" + literal(table[0] + "/" + table[1])));
+        tagMetadata.add(
+            objects(
+                new S3Location(
+                    plan.warehouse().bucket(),
+                    plan.warehouse().prefix() + "/" + table[0] + ".db/" + table[1] + "/metadata")));
+      }
+    }
+    if (!taggedTables.isEmpty()) {
+      // Glue authorizes UpdateTable on the catalog and the database as well as the table.
+      Set<String> databases = new LinkedHashSet<>();
+      for (DatasetPlan d : plan.datasets()) {
+        if (d.contract().reconcile().tag().isPresent()) {
+          databases.add(d.contract().curatedTable().toLowerCase(Locale.ROOT).split("\\.")[0]);
+        }
+      }
+      List<JsonNode> scope = new ArrayList<>();
+      scope.add(glueArn("catalog"));
+      databases.forEach(db -> scope.add(glueArn("database/" + literal(db))));
+      taggedTables.addAll(0, scope);
+      statements.add(
+          allow(
+              "MoveVerifiedTags",
+              List.of("glue:UpdateTable"),
+              taggedTables.toArray(JsonNode[]::new)));
+      statements.add(
+          allow("WriteTagMetadata", List.of("s3:PutObject"), tagMetadata.toArray(JsonNode[]::new)));
+    }
     listRawAndWarehouse(statements, plan);
     statements.add(listLake("ListLake", List.of("${StatePrefix}", "${AthenaResultsPrefix}")));
     List<JsonNode> buckets = new ArrayList<>();

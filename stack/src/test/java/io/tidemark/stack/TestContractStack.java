@@ -576,6 +576,19 @@ class TestContractStack {
             "arn:${AWS::Partition}:glue:${AWS::Region}:${AWS::AccountId}:table/curated/customers",
             "arn:${AWS::Partition}:glue:${AWS::Region}:${AWS::AccountId}:table/curated/customers_quarantine")
         .noneMatch(a -> a.endsWith("_tombstones"));
+    // Passing FULL runs move the verified tag: the curated tables and their metadata only.
+    assertThat(resources(reconciler.get("MoveVerifiedTags")))
+        .containsExactly(
+            "arn:${AWS::Partition}:glue:${AWS::Region}:${AWS::AccountId}:catalog",
+            "arn:${AWS::Partition}:glue:${AWS::Region}:${AWS::AccountId}:database/curated",
+            "arn:${AWS::Partition}:glue:${AWS::Region}:${AWS::AccountId}:table/curated/orders",
+            "arn:${AWS::Partition}:glue:${AWS::Region}:${AWS::AccountId}:table/curated/customers",
+            "arn:${AWS::Partition}:glue:${AWS::Region}:${AWS::AccountId}:table/curated/refunds");
+    assertThat(resources(reconciler.get("WriteTagMetadata")))
+        .containsExactly(
+            "arn:${AWS::Partition}:s3:::acme-lake/warehouse/curated.db/orders/metadata/*",
+            "arn:${AWS::Partition}:s3:::acme-lake/warehouse/curated.db/customers/metadata/*",
+            "arn:${AWS::Partition}:s3:::acme-lake/warehouse/curated.db/refunds/metadata/*");
     assertThat(resources(reconciler.get("BucketLocations")))
         .containsExactly(
             "arn:${AWS::Partition}:s3:::${LakeBucketName}",

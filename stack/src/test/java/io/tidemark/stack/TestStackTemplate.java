@@ -123,7 +123,7 @@ class TestStackTemplate {
   }
 
   @Test
-  void theIngestJobCannotWriteRawAndTheReconcilerCannotWriteRunReportsOrTheWarehouse()
+  void theIngestJobCannotWriteRawAndTheReconcilerCannotWriteRunReportsOrCuratedData()
       throws Exception {
     List<String> rawFolders =
         ContractFile.load(ProjectFiles.root().resolve(StackTemplate.EXAMPLE_CONTRACT))
@@ -148,12 +148,16 @@ class TestStackTemplate {
         }
         if (e.getKey().equals("ReconcilerTaskRole")) {
           assertThat(r)
-              .as("the reconciler writes only its reports and Athena's results")
-              .matches(".*/\\$\\{(StatePrefix}/_reconciliation|AthenaResultsPrefix})/\\*");
+              .as(
+                  "the reconciler writes only its reports, Athena's results and the curated"
+                      + " tables' metadata (the verified tag)")
+              .matches(
+                  ".*/\\$\\{(StatePrefix}/_reconciliation|AthenaResultsPrefix})/\\*"
+                      + "|.*/warehouse/curated\\.db/[a-z_]+/metadata/\\*");
         }
       }
     }
-    assertThat(writes).isEqualTo(4);
+    assertThat(writes).isEqualTo(6);
   }
 
   @Test

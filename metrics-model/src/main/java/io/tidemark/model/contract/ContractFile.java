@@ -385,7 +385,8 @@ public record ContractFile(
           "future-tolerance",
           "unprocessed-file-grace",
           "sample-columns",
-          "rules");
+          "rules",
+          "verified-tag");
       List<RuleSpec> rules = r.has("rules") ? rules(r.get("rules"), path + ".rules") : null;
       List<String> sample = r.has("sample-columns") ? strings(r, "sample-columns", path) : keys;
       return build(
@@ -397,7 +398,8 @@ public record ContractFile(
                   duration(r, "future-tolerance", path),
                   duration(r, "unprocessed-file-grace", path),
                   sample,
-                  rules));
+                  rules,
+                  text(r, "verified-tag", path)));
     }
 
     /** Every kind with its defaults, changed or disabled by the file's entries. */

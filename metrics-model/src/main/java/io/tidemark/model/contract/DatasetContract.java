@@ -340,6 +340,9 @@ public record DatasetContract(
    * @param sampleColumns the key columns a failing rule's sample keys show in clear; the other key
    *     columns show as a hash (default: every key column)
    * @param rules the rules, one per id
+   * @param verifiedTag the Iceberg tag a FULL reconciliation that passes moves to the curated
+   *     snapshot it checked, so readers can pin proven data; empty for none (default {@value
+   *     #VERIFIED_TAG_DEFAULT})
    */
   public record Reconcile(
       String schedule,
@@ -347,8 +350,11 @@ public record DatasetContract(
       Duration futureTolerance,
       Duration unprocessedFileGrace,
       List<String> sampleColumns,
-      List<RuleSpec> rules) {
+      List<RuleSpec> rules,
+      String verifiedTag) {
     public static final String SCHEDULE_DEFAULT = "0 0 2 * * ?";
+    public static final String VERIFIED_TAG_DEFAULT = "tidemark_verified";
+    private static final Pattern TAG = Pattern.compile("[A-Za-z_][A-Za-z0-9_-]{0,99}");
     public static final String SCHEDULE_MODE_DEFAULT = "full";
     public static final Duration UNPROCESSED_FILE_GRACE_DEFAULT = Duration.ofHours(6);
 
@@ -378,6 +384,38 @@ public record DatasetContract(
               "rules[" + i + "]", rules.get(i).id(), "is a rule id used twice");
         }
       }
+      verifiedTag = verifiedTag == null ? VERIFIED_TAG_DEFAULT : verifiedTag;
+      if (!verifiedTag.isEmpty() && !TAG.matcher(verifiedTag).matches()) {
+        throw new InvalidDocumentException(
+            "verifiedTag",
+            verifiedTag,
+            "is not a tag name: a letter or _, then letters, digits, _ or -, at most 100");
+      }
+    }
+
+    /** Every setting but the verified tag, which takes its default. */
+    public Reconcile(
+        String schedule,
+        String scheduleMode,
+        Duration futureTolerance,
+        Duration unprocessedFileGrace,
+        List<String> sampleColumns,
+        List<RuleSpec> rules) {
+      this(
+          schedule,
+          scheduleMode,
+          futureTolerance,
+          unprocessedFileGrace,
+          sampleColumns,
+          rules,
+          null);
+    }
+
+    /** The tag a passing FULL reconciliation moves, unless the contract turned it off. */
+    public java.util.Optional<String> tag() {
+      return verifiedTag.isEmpty()
+          ? java.util.Optional.empty()
+          : java.util.Optional.of(verifiedTag);
     }
 
     /** Every default, showing the key columns in samples. */

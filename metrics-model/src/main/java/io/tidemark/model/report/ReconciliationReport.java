@@ -26,6 +26,9 @@ import java.util.List;
  * @param scanCostUsd the engine's price for them in US dollars (Athena bills per TB scanned); 0 for
  *     the embedded engine, null in reports written before the field existed
  * @param error why the run itself failed, when it did
+ * @param curatedSnapshot the curated snapshot every check of the run read (pinned when it began);
+ *     null while RUNNING, when the table had no snapshot, or in reports written before the field
+ *     existed
  */
 public record ReconciliationReport(
     int schemaVersion,
@@ -43,7 +46,8 @@ public record ReconciliationReport(
     List<RuleResult> results,
     long bytesScanned,
     Double scanCostUsd,
-    String error) {
+    String error,
+    CuratedSnapshot curatedSnapshot) {
 
   public static final int SCHEMA_VERSION = 1;
 
@@ -126,6 +130,29 @@ public record ReconciliationReport(
         newResults,
         scanned,
         costUsd,
-        newError);
+        newError,
+        curatedSnapshot);
+  }
+
+  /** A copy that names the curated snapshot its checks read. */
+  public ReconciliationReport withCuratedSnapshot(CuratedSnapshot snapshot) {
+    return new ReconciliationReport(
+        schemaVersion,
+        id,
+        pipeline,
+        dataset,
+        mode,
+        windowFrom,
+        windowTo,
+        engine,
+        trigger,
+        status,
+        startedAt,
+        finishedAt,
+        results,
+        bytesScanned,
+        scanCostUsd,
+        error,
+        snapshot);
   }
 }

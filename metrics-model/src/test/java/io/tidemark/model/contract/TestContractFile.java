@@ -143,6 +143,31 @@ class TestContractFile {
                 + " in clear and the others hashed");
   }
 
+  /** Readers pin the verified tag by name, so the name is checked where it is declared. */
+  @Test
+  void theVerifiedTagIsNamedOnceOrTurnedOff() {
+    assertThat(parse(with("", "")).dataset("orders").reconcile().tag())
+        .contains("tidemark_verified");
+    assertThat(
+            parse(with("  orders:\n", "  orders:\n    reconcile: {verified-tag: orders_proven}\n"))
+                .dataset("orders")
+                .reconcile()
+                .tag())
+        .contains("orders_proven");
+    assertThat(
+            parse(with("  orders:\n", "  orders:\n    reconcile: {verified-tag: ''}\n"))
+                .dataset("orders")
+                .reconcile()
+                .tag())
+        .isEmpty();
+    assertThatThrownBy(
+            () ->
+                parse(with("  orders:\n", "  orders:\n    reconcile: {verified-tag: \"a tag\"}\n")))
+        .hasMessage(
+            "Cannot load contract orders.yaml: datasets.orders.reconcile.verified-tag 'a tag' is not"
+                + " a tag name: a letter or _, then letters, digits, _ or -, at most 100");
+  }
+
   @Test
   void noColumnHasADefault() {
     assertThatThrownBy(

@@ -87,7 +87,8 @@ class TestDocuments {
                 RuleResult.error(RuleSpec.of(RuleKind.FRESHNESS), "curated table has no snapshot")),
             1024,
             0.0,
-            null);
+            null,
+            new io.tidemark.model.report.CuratedSnapshot(8_954_597_067_493_422_955L, T0));
 
     ReconciliationReport back = Json.read(Json.write(report), ReconciliationReport.class);
 

@@ -28,6 +28,8 @@ import java.util.Objects;
  * @param now the reference time of freshness
  * @param sampleSize how many offending keys each measure keeps, 1..1000
  * @param futureTolerance how far past {@code now} a valid timestamp change marker may lie
+ * @param curatedSnapshot the curated snapshot to read, pinned when the reconciliation began so that
+ *     every check reads the same table state and the verdict can name it; null for the current one
  */
 public record EngineRequest(
     DatasetContract contract,
@@ -37,7 +39,8 @@ public record EngineRequest(
     Instant to,
     Instant now,
     int sampleSize,
-    Duration futureTolerance) {
+    Duration futureTolerance,
+    Long curatedSnapshot) {
   public EngineRequest {
     Objects.requireNonNull(contract, "contract is null");
     Objects.requireNonNull(catalog, "catalog is null");
@@ -63,6 +66,19 @@ public record EngineRequest(
       throw new IllegalArgumentException(
           "Cannot observe with future tolerance " + futureTolerance + ": must not be negative");
     }
+  }
+
+  /** A request that reads the curated table's current snapshot. */
+  public EngineRequest(
+      DatasetContract contract,
+      CatalogSpec catalog,
+      ReconciliationMode mode,
+      Instant from,
+      Instant to,
+      Instant now,
+      int sampleSize,
+      Duration futureTolerance) {
+    this(contract, catalog, mode, from, to, now, sampleSize, futureTolerance, null);
   }
 
   /** The contract's names in the older spec's shape, as the SQL takes them. */

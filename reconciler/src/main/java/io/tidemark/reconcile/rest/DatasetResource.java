@@ -8,6 +8,7 @@ import io.tidemark.reconcile.report.RunReportSource;
 import io.tidemark.reconcile.service.InvalidRequestException;
 import io.tidemark.reconcile.service.ReconciliationService;
 import io.tidemark.reconcile.service.UnknownDatasetException;
+import io.tidemark.reconcile.service.Verdict;
 import io.tidemark.reconcile.storage.QuarantineCounts;
 import io.tidemark.reconcile.storage.RawFiles;
 import jakarta.ws.rs.GET;
@@ -39,6 +40,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class DatasetResource {
   private static final String RUNS = "list ingest runs";
   private static final String QUARANTINE = "count quarantined rows";
+  private static final String VERDICT = "judge the curated table";
 
   /**
    * The earliest projection start: the earliest instant a reconciliation window may name, as a
@@ -160,6 +162,25 @@ public class DatasetResource {
     QueryParams.onlyKnown(QUARANTINE, uri);
     ReconciliationResource.dataset(service, QUARANTINE, dataset, true);
     return service.quarantine(dataset);
+  }
+
+  /**
+   * Whether readers of the curated table see proven data now: for an orchestrator's gate before
+   * downstream work, or a consumer choosing between main and the verified tag.
+   */
+  @GET
+  @Path("/{dataset}/verdict")
+  @Operation(
+      summary = "Whether the curated table's current snapshot is proven equal to raw",
+      description =
+          "verified is true when the latest finished FULL reconciliation passed on the snapshot"
+              + " that is current now (read from the catalog at the call). Names the proving run,"
+              + " the last proven snapshot (to pin when the current one is not) and where the"
+              + " verified tag points.")
+  public Verdict verdict(@PathParam("dataset") String dataset, @Context UriInfo uri) {
+    QueryParams.onlyKnown(VERDICT, uri);
+    ReconciliationResource.dataset(service, VERDICT, dataset, true);
+    return service.verdict(dataset);
   }
 
   @GET

@@ -213,6 +213,7 @@ public final class Reconciler {
               List.of(),
               0,
               0.0,
+              null,
               null);
       reports.save(report);
       LOG.info(
@@ -251,13 +252,23 @@ public final class Reconciler {
     ReconciliationReport report = started.report();
     ReconciledDataset ds = started.dataset();
     try {
-      Step<Observations> observed = observe(report, ds);
       // Every run report of the dataset, read once: run accounting and unprocessed files both
       // need the whole history, the window's identities only the reports that finished in it.
+      // Read before the table, so every commit a report names is already in it.
       Step<List<IngestRunReport>> allReports = runReports(report, ds);
-      // The curated table's main history, read once: run accounting matches the job's commits in
-      // it, foreign_commits names the others.
-      Step<IcebergTables.CommitHistory> commits = commitHistory(ds);
+      // The curated table is read once: its current snapshot is pinned, so every check reads the
+      // same table state however many commits land meanwhile, and the verdict names it; its main
+      // history up to that snapshot is what run accounting matches the job's commits in and what
+      // foreign_commits names the others from.
+      Step<CuratedState> curated = curatedState(ds);
+      if (curated.value() != null) {
+        report = report.withCuratedSnapshot(curated.value().snapshot());
+      }
+      Step<Observations> observed = observe(report, ds);
+      Step<IcebergTables.CommitHistory> commits =
+          curated.value() == null
+              ? new Step<>(null, curated.error())
+              : new Step<>(curated.value().history(), null);
       Step<RunAccounting.Outcome> runs = runAccounting(report, commits, allReports);
       Step<UnprocessedFiles.Outcome> unprocessed = unprocessedFiles(report, ds, allReports);
       List<RuleResult> results =
@@ -329,7 +340,8 @@ public final class Reconciler {
                       report.windowTo(),
                       report.startedAt(),
                       ds.maxSampleSize(),
-                      ds.futureTolerance())),
+                      ds.futureTolerance(),
+                      report.curatedSnapshot() == null ? null : report.curatedSnapshot().id())),
           null);
     } catch (RuntimeException | LinkageError e) {
       String engineError = message(e);
@@ -428,6 +440,8 @@ public final class Reconciler {
             observations == null ? 0 : observations.scanCostUsd(),
             observed.error());
     reports.save(done);
+    // Before anyone is told: a caller that waited for the verdict may read the tag next.
+    moveVerifiedTag(done, ds);
     List<Datum> datapoints = ReconciliationDatapoints.of(done, observations);
     history.record(datapoints);
     for (Listener l : listeners) {
@@ -439,22 +453,82 @@ public final class Reconciler {
     return done;
   }
 
-  /** The commits on the curated table's main history; none when the table does not exist yet. */
-  private static Step<IcebergTables.CommitHistory> commitHistory(ReconciledDataset ds) {
+  /**
+   * The curated table as a run reads it.
+   *
+   * @param snapshot its current snapshot when the run began; null when it has none (or does not
+   *     exist yet)
+   * @param history the commits on main up to that snapshot
+   */
+  private record CuratedState(
+      io.tidemark.model.report.CuratedSnapshot snapshot, IcebergTables.CommitHistory history) {}
+
+  /** The curated table's current snapshot and main history, from one read of its metadata. */
+  private static Step<CuratedState> curatedState(ReconciledDataset ds) {
     try {
       org.apache.iceberg.catalog.Catalog catalog = IcebergTables.catalog(ds.catalog());
       try {
         org.apache.iceberg.catalog.TableIdentifier id =
             org.apache.iceberg.catalog.TableIdentifier.parse(ds.spec().curatedTable());
         if (!catalog.tableExists(id)) {
-          return new Step<>(IcebergTables.CommitHistory.empty(), null);
+          return new Step<>(new CuratedState(null, IcebergTables.CommitHistory.empty()), null);
         }
-        return new Step<>(IcebergTables.ingestCommits(catalog.loadTable(id)), null);
+        org.apache.iceberg.Table table = catalog.loadTable(id);
+        org.apache.iceberg.Snapshot current = table.currentSnapshot();
+        return new Step<>(
+            new CuratedState(
+                current == null
+                    ? null
+                    : new io.tidemark.model.report.CuratedSnapshot(
+                        current.snapshotId(), Instant.ofEpochMilli(current.timestampMillis())),
+                IcebergTables.ingestCommits(table)),
+            null);
       } finally {
         IcebergTables.close(catalog);
       }
     } catch (RuntimeException e) {
       return new Step<>(null, message(e));
+    }
+  }
+
+  /**
+   * After a FULL run passed, moves the contract's verified tag to the snapshot it checked, so that
+   * readers who need proven data can pin it. A tag that cannot move is logged and left where it
+   * was: the run's verdict stands, and the dataset's verdict shows where the tag points.
+   */
+  private static void moveVerifiedTag(ReconciliationReport done, ReconciledDataset ds) {
+    Optional<String> tag = ds.contract().reconcile().tag();
+    if (done.mode() != ReconciliationMode.FULL
+        || done.status() != ReconciliationStatus.PASSED
+        || done.curatedSnapshot() == null
+        || tag.isEmpty()) {
+      return;
+    }
+    try {
+      org.apache.iceberg.catalog.Catalog catalog = IcebergTables.catalog(ds.catalog());
+      try {
+        IcebergTables.tag(
+            IcebergTables.load(catalog, ds.spec().curatedTable()),
+            tag.get(),
+            done.curatedSnapshot().id());
+      } finally {
+        IcebergTables.close(catalog);
+      }
+      LOG.info(
+          "Reconciliation {} of {}: tag {} now on snapshot {}, the one it proved",
+          done.id(),
+          ds.name(),
+          tag.get(),
+          done.curatedSnapshot().id());
+    } catch (RuntimeException e) {
+      LOG.error(
+          "Reconciliation {} of {} passed but could not move tag {} to snapshot {}: {}",
+          done.id(),
+          ds.name(),
+          tag.get(),
+          done.curatedSnapshot().id(),
+          message(e),
+          e);
     }
   }
 
@@ -530,6 +604,41 @@ public final class Reconciler {
       throw new UnknownDatasetException(dataset);
     }
     return runReports.newest(ds.spec().pipeline(), dataset, limit);
+  }
+
+  /**
+   * Whether the curated table's current snapshot, read from the catalog now, is proven equal to
+   * raw, by which reconciliation and since when; where the verified tag points.
+   *
+   * @throws UnknownDatasetException for a dataset that is not configured
+   */
+  public Verdict verdict(String dataset) {
+    ReconciledDataset ds = datasets.get(dataset);
+    if (ds == null) {
+      throw new UnknownDatasetException(dataset);
+    }
+    String tag = ds.contract().reconcile().tag().orElse(null);
+    io.tidemark.model.report.CuratedSnapshot current = null;
+    Long tagged = null;
+    org.apache.iceberg.catalog.Catalog catalog = IcebergTables.catalog(ds.catalog());
+    try {
+      org.apache.iceberg.catalog.TableIdentifier id =
+          org.apache.iceberg.catalog.TableIdentifier.parse(ds.spec().curatedTable());
+      if (catalog.tableExists(id)) {
+        org.apache.iceberg.Table table = catalog.loadTable(id);
+        org.apache.iceberg.Snapshot s = table.currentSnapshot();
+        if (s != null) {
+          current =
+              new io.tidemark.model.report.CuratedSnapshot(
+                  s.snapshotId(), Instant.ofEpochMilli(s.timestampMillis()));
+        }
+        tagged = tag == null ? null : IcebergTables.tagged(table, tag).orElse(null);
+      }
+    } finally {
+      IcebergTables.close(catalog);
+    }
+    return Verdict.of(
+        dataset, current, tag, tagged, reports.list(Optional.of(dataset), Integer.MAX_VALUE));
   }
 
   /** Every stored report, of runs and of reconciliations, that does not parse and is left out. */

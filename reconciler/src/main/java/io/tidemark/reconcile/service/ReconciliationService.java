@@ -188,6 +188,10 @@ public class ReconciliationService {
     return reconciler.rawKeyTypes(dataset, files);
   }
 
+  public Verdict verdict(String dataset) {
+    return reconciler.verdict(dataset);
+  }
+
   public List<AlarmStatus> alarms() {
     return reconciler.alarms();
   }

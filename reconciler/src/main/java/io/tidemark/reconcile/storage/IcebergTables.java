@@ -16,7 +16,9 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.ManageSnapshots;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -89,13 +91,26 @@ public final class IcebergTables {
    *     embedded engine does not apply
    */
   public static LiveFiles liveFiles(Table table) {
-    if (table.currentSnapshot() == null) {
+    return liveFiles(table, null);
+  }
+
+  /**
+   * Lists the live files of one snapshot of the table.
+   *
+   * @param snapshotId the snapshot to read; null for the current one
+   * @throws EngineException when the snapshot is gone, or a task carries equality deletes or
+   *     deletion vectors, which the embedded engine does not apply
+   */
+  public static LiveFiles liveFiles(Table table, Long snapshotId) {
+    Snapshot snapshot = snapshot(table, snapshotId);
+    if (snapshot == null) {
       return new LiveFiles(List.of(), List.of(), 0, null);
     }
     List<String> data = new ArrayList<>();
     Map<String, Long> deletes = new LinkedHashMap<>();
     long bytes = 0;
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+    try (CloseableIterable<FileScanTask> tasks =
+        table.newScan().useSnapshot(snapshot.snapshotId()).planFiles()) {
       for (FileScanTask task : tasks) {
         if (task.file().format() != FileFormat.PARQUET) {
           throw new EngineException(
@@ -125,8 +140,61 @@ public final class IcebergTables {
       throw new EngineException("Cannot plan a scan of " + table.name() + ": " + e.getMessage(), e);
     }
     bytes += deletes.values().stream().mapToLong(Long::longValue).sum();
-    return new LiveFiles(
-        data, new ArrayList<>(deletes.keySet()), bytes, table.currentSnapshot().snapshotId());
+    return new LiveFiles(data, new ArrayList<>(deletes.keySet()), bytes, snapshot.snapshotId());
+  }
+
+  /**
+   * The snapshot a reader pins: the given one, else the current one.
+   *
+   * @param snapshotId the snapshot; null for the current one
+   * @return null when the table has no snapshot (and none was asked for)
+   * @throws EngineException when the snapshot asked for is no longer in the table's metadata
+   */
+  public static Snapshot snapshot(Table table, Long snapshotId) {
+    if (snapshotId == null) {
+      return table.currentSnapshot();
+    }
+    Snapshot s = table.snapshot(snapshotId);
+    if (s == null) {
+      throw new EngineException(
+          "Cannot read snapshot "
+              + snapshotId
+              + " of "
+              + table.name()
+              + ": it is no longer in the table's metadata (expired while it was being read)");
+    }
+    return s;
+  }
+
+  /**
+   * Points a tag at a snapshot, creating it or moving it; expiry keeps a tagged snapshot, so a
+   * reader who pins the tag always finds its files.
+   *
+   * @throws EngineException when the name is a branch, not a tag
+   */
+  public static void tag(Table table, String name, long snapshotId) {
+    SnapshotRef ref = table.refs().get(name);
+    if (ref != null && !ref.isTag()) {
+      throw new EngineException(
+          "Cannot move tag " + name + " of " + table.name() + ": it is a branch");
+    }
+    ManageSnapshots manage = table.manageSnapshots();
+    if (ref == null) {
+      manage.createTag(name, snapshotId);
+    } else if (ref.snapshotId() != snapshotId) {
+      manage.replaceTag(name, snapshotId);
+    } else {
+      return;
+    }
+    manage.commit();
+  }
+
+  /** The snapshot a tag points at; empty when the table has no such tag. */
+  public static java.util.Optional<Long> tagged(Table table, String name) {
+    SnapshotRef ref = table.refs().get(name);
+    return ref == null || !ref.isTag()
+        ? java.util.Optional.empty()
+        : java.util.Optional.of(ref.snapshotId());
   }
 
   /**
@@ -305,8 +373,24 @@ public final class IcebergTables {
 
   /** A table's column types as the contract names them (Spark SQL's simpleString names). */
   public static Map<String, String> contractTypes(Table table) {
+    return contractTypes(table, null);
+  }
+
+  /**
+   * A snapshot's column types as the contract names them: those of the schema it was written with.
+   *
+   * @param snapshotId the snapshot; null for the table's current schema
+   */
+  public static Map<String, String> contractTypes(Table table, Long snapshotId) {
+    org.apache.iceberg.Schema schema = table.schema();
+    if (snapshotId != null) {
+      Integer schemaId = snapshot(table, snapshotId).schemaId();
+      if (schemaId != null && table.schemas().containsKey(schemaId)) {
+        schema = table.schemas().get(schemaId);
+      }
+    }
     Map<String, String> out = new LinkedHashMap<>();
-    for (org.apache.iceberg.types.Types.NestedField f : table.schema().columns()) {
+    for (org.apache.iceberg.types.Types.NestedField f : schema.columns()) {
       out.put(f.name(), contractType(f.type()));
     }
     return out;

@@ -34,6 +34,7 @@ class TestLocalReportStore {
         List.of(),
         0,
         0.0,
+        null,
         null);
   }
 

@@ -70,6 +70,7 @@ class TestS3ReportStore {
         List.of(),
         0,
         0.0,
+        null,
         null);
   }
 

@@ -83,6 +83,31 @@ class TestReconcileCli {
         .endsWith(" of damaged: missing_keys, foreign_commits did not pass");
   }
 
+  /** A gate before downstream work that starts nothing: is what readers see now proven? */
+  @Test
+  void theVerdictExitsZeroOnlyWhileTheCurrentSnapshotIsTheProvenOne() throws Exception {
+    assertThat(reconcile("--dataset", "customers", "--mode", "full").exit()).isZero();
+    Path answer = dir.resolve("verdict.json");
+    Outcome proven =
+        reconcile("--dataset", "customers", "--verdict", "--report", answer.toString());
+    assertThat(proven.exit()).as(proven.out() + proven.err()).isZero();
+    assertThat(proven.out())
+        .startsWith("VERIFIED customers: FULL reconciliation ")
+        .endsWith(") equal to raw");
+    assertThat(Files.readString(answer)).contains("\"verified\":true");
+
+    assertThat(reconcile("--dataset", "damaged", "--mode", "full").exit()).isEqualTo(1);
+    Outcome damaged = reconcile("--dataset", "damaged", "--verdict");
+    assertThat(damaged.exit()).as(damaged.out() + damaged.err()).isEqualTo(1);
+    assertThat(damaged.out())
+        .startsWith("UNVERIFIED damaged: The latest FULL reconciliation, ")
+        .contains(", FAILED rule(s) missing_keys, foreign_commits");
+
+    Outcome unknown = reconcile("--dataset", "nosuch", "--verdict");
+    assertThat(unknown.exit()).isEqualTo(2);
+    assertThat(unknown.out()).startsWith("REFUSED (404): ").contains("nosuch");
+  }
+
   @Test
   void noVerdictWithinTheWaitExitsFour() throws Exception {
     gate.close();

@@ -102,6 +102,17 @@ public class TestReconciliationApi {
         .containsOnly("OK");
     assertThat(alarms).extracting(a -> a.get("state")).doesNotContain("ALARM");
 
+    // The run proved the snapshot it read: the dataset's verdict says so, and the tag is on it.
+    long checked = report.getLong("curatedSnapshot.id");
+    JsonPath verdict =
+        given().get("/api/datasets/customers/verdict").then().statusCode(200).extract().jsonPath();
+    assertThat(verdict.getBoolean("verified")).as(verdict.getString("reason")).isTrue();
+    assertThat(verdict.getLong("currentSnapshot.id")).isEqualTo(checked);
+    assertThat(verdict.getLong("verifiedSnapshot.id")).isEqualTo(checked);
+    assertThat(verdict.getString("verifiedBy")).isEqualTo(id);
+    assertThat(verdict.getString("tag")).isEqualTo("tidemark_verified");
+    assertThat(verdict.getLong("taggedSnapshot")).isEqualTo(checked);
+
     // The next window starts where this passed run's window ended.
     String next = start("{\"dataset\":\"customers\"}");
     JsonPath windowed = awaitFinished(next);
@@ -229,6 +240,16 @@ public class TestReconciliationApi {
     assertThat(answer.header("Location"))
         .endsWith("/api/reconciliations/" + report.getString("id"));
     assertThat(answer.header(ReconciliationResource.WAIT_HEADER)).isNull();
+
+    JsonPath verdict =
+        given().get("/api/datasets/damaged/verdict").then().statusCode(200).extract().jsonPath();
+    assertThat(verdict.getBoolean("verified")).isFalse();
+    assertThat(verdict.getString("latestFull")).isEqualTo(report.getString("id"));
+    assertThat(verdict.getString("reason"))
+        .startsWith(
+            "The latest FULL reconciliation, "
+                + report.getString("id")
+                + ", FAILED rule(s) missing_keys, foreign_commits");
   }
 
   @Test

@@ -148,6 +148,7 @@ public final class SqlEngine implements ReconciliationEngine {
             request.contract(),
             t.raw(),
             t.curated(),
+            request.curatedSnapshot(),
             rawTypes,
             curatedTypes,
             hive
@@ -375,7 +376,7 @@ public final class SqlEngine implements ReconciliationEngine {
     Catalog catalog = IcebergTables.catalog(request.catalog());
     try {
       return IcebergTables.contractTypes(
-          IcebergTables.load(catalog, request.dataset().curatedTable()));
+          IcebergTables.load(catalog, request.dataset().curatedTable()), request.curatedSnapshot());
     } finally {
       IcebergTables.close(catalog);
     }

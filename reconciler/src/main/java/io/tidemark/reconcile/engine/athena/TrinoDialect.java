@@ -82,6 +82,17 @@ public final class TrinoDialect implements SqlDialect {
     return String.join(".", quoted);
   }
 
+  /**
+   * The curated table as the checks read it: at one snapshot when it is pinned ({@code FOR VERSION
+   * AS OF}, which Athena and Trino take for Iceberg tables). The id is the catalog's own number,
+   * not user input, so it is written as a literal.
+   */
+  static String curatedRelation(String qualified, Long snapshotId) {
+    return snapshotId == null
+        ? quoteTable(qualified)
+        : quoteTable(qualified) + " FOR VERSION AS OF " + snapshotId.longValue();
+  }
+
   // ---- what differs from DuckDB ----
 
   @Override
@@ -254,12 +265,15 @@ public final class TrinoDialect implements SqlDialect {
    * {@code cur}).
    *
    * @param rawTypes the raw table's column types (contract type names, lower-case column names)
+   * @param curatedSnapshot the curated snapshot to read ({@code FOR VERSION AS OF}); null for the
+   *     current one
    * @param curatedTypes the curated table's column types, likewise
    */
   static Sql prelude(
       DatasetContract contract,
       String rawTable,
       String curatedTable,
+      Long curatedSnapshot,
       Map<String, String> rawTypes,
       Map<String, String> curatedTypes,
       RawScope scope,
@@ -276,7 +290,7 @@ public final class TrinoDialect implements SqlDialect {
         .append("), in_flight AS (")
         .append(SQL.inFlight(cap))
         .append("), curated_rows AS (")
-        .append(SQL.curatedRows(spec, curatedTypes, quoteTable(curatedTable)))
+        .append(SQL.curatedRows(spec, curatedTypes, curatedRelation(curatedTable, curatedSnapshot)))
         .append("), checked AS (")
         .append(checked(spec, b))
         .append("), exp AS (")

@@ -268,7 +268,7 @@ public final class DuckDbEngine implements ReconciliationEngine {
       if (!catalog.tableExists(id)) {
         return Map.of();
       }
-      return IcebergTables.contractTypes(catalog.loadTable(id));
+      return IcebergTables.contractTypes(catalog.loadTable(id), request.curatedSnapshot());
     } finally {
       IcebergTables.close(catalog);
     }
@@ -284,13 +284,14 @@ public final class DuckDbEngine implements ReconciliationEngine {
    */
   record CuratedLoad(long bytes, Map<String, String> types, Map<String, String> liveTypes) {}
 
-  /** Loads the curated table's live rows into {@code curated_rows}. */
+  /** Loads the live rows of the requested curated snapshot into {@code curated_rows}. */
   static CuratedLoad loadCurated(Connection c, EngineRequest request) throws SQLException {
     Catalog catalog = IcebergTables.catalog(request.catalog());
     try {
       Table table = IcebergTables.load(catalog, request.dataset().curatedTable());
-      Map<String, String> tableTypes = IcebergTables.contractTypes(table);
-      IcebergTables.LiveFiles live = IcebergTables.liveFiles(table);
+      Map<String, String> tableTypes =
+          IcebergTables.contractTypes(table, request.curatedSnapshot());
+      IcebergTables.LiveFiles live = IcebergTables.liveFiles(table, request.curatedSnapshot());
       if (live.dataFiles().isEmpty()) {
         try (Statement s = c.createStatement()) {
           s.execute(DuckDbFiles.emptyCanonicalCurated());
