@@ -368,13 +368,24 @@ public final class TemplateGenerator {
             "Schema drift (columns and quarantined files) and foreign commits",
             8,
             y,
-            16,
+            8,
             pair,
             null,
             "Maximum",
             false,
             Metric.SCHEMA_DRIFT,
             Metric.FOREIGN_COMMITS));
+    widgets.add(
+        timeSeries(
+            "Age of the last proven snapshot (seconds)",
+            16,
+            y,
+            8,
+            pair,
+            null,
+            "Maximum",
+            false,
+            Metric.VERIFIED_SNAPSHOT_AGE));
     return body;
   }
 

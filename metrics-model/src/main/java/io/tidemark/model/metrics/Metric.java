@@ -148,6 +148,13 @@ public enum Metric {
       RECONCILER,
       "Commits on the curated table's main history that no Tidemark run made (foreign_commits's"
           + " observed value)."),
+  VERIFIED_SNAPSHOT_AGE(
+      "VerifiedSnapshotAge",
+      SECONDS,
+      RECONCILER,
+      "Seconds from the commit of the last curated snapshot a FULL reconciliation proved (the one"
+          + " the verified tag is on) to the reconciliation's end: how old proven data is. Absent"
+          + " until a FULL run passes."),
   COUNT_RATIO("CountRatio", NONE, RECONCILER, "Curated row count / expected row count."),
   FRESHNESS_LAG(
       "FreshnessLag",

@@ -16,8 +16,8 @@ import java.util.List;
  * RuleStatus (0 pass, 1 fail or error) and RuleObservedValue; the kind metric of each default rule
  * (MissingKeys, ..., UnprocessedFiles); CountRatio and FreshnessLag (the seconds the freshness rule
  * judges, see {@link io.tidemark.reconcile.engine.Freshness#behind()}) when the engine's
- * observations are at hand; BytesScanned, ScanCostUsd and ReconciliationDuration. An ABANDONED run
- * produces none.
+ * observations are at hand; VerifiedSnapshotAge once a FULL run has proven a snapshot;
+ * BytesScanned, ScanCostUsd and ReconciliationDuration. An ABANDONED run produces none.
  */
 public final class ReconciliationDatapoints {
   private ReconciliationDatapoints() {}
@@ -26,6 +26,18 @@ public final class ReconciliationDatapoints {
    * @param observations the engine's measures, or null (e.g. when rebuilding from stored reports)
    */
   public static List<Datum> of(ReconciliationReport report, Observations observations) {
+    return of(report, observations, null);
+  }
+
+  /**
+   * @param observations the engine's measures, or null (e.g. when rebuilding from stored reports)
+   * @param proven the last curated snapshot a FULL reconciliation proved, this one included; null
+   *     when none did (no VerifiedSnapshotAge then)
+   */
+  public static List<Datum> of(
+      ReconciliationReport report,
+      Observations observations,
+      io.tidemark.model.report.CuratedSnapshot proven) {
     if (!report.status().finished() || report.status() == ReconciliationStatus.ABANDONED) {
       return List.of();
     }
@@ -72,6 +84,15 @@ public final class ReconciliationDatapoints {
       if (observations.freshness().error() == null && Double.isFinite(lag)) {
         out.add(Datum.of(Metric.FRESHNESS_LAG, p, d, lag, at));
       }
+    }
+    if (proven != null) {
+      out.add(
+          Datum.of(
+              Metric.VERIFIED_SNAPSHOT_AGE,
+              p,
+              d,
+              Math.max(0, Duration.between(proven.committedAt(), at).toMillis() / 1000.0),
+              at));
     }
     out.add(Datum.of(Metric.BYTES_SCANNED, p, d, report.bytesScanned(), at));
     out.add(

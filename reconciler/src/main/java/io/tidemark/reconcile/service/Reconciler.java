@@ -442,7 +442,7 @@ public final class Reconciler {
     reports.save(done);
     // Before anyone is told: a caller that waited for the verdict may read the tag next.
     moveVerifiedTag(done, ds);
-    List<Datum> datapoints = ReconciliationDatapoints.of(done, observations);
+    List<Datum> datapoints = ReconciliationDatapoints.of(done, observations, proven(done));
     history.record(datapoints);
     for (Listener l : listeners) {
       l.finished(done, datapoints);
@@ -451,6 +451,24 @@ public final class Reconciler {
         "Reconciliation {} of {} {}: {}", done.id(), ds.name(), done.status(), summary(results));
     alarms.evaluate(ds.name(), clock.instant(), this::datapoints);
     return done;
+  }
+
+  /** The last curated snapshot a FULL run proved, this one included; null when none did. */
+  private io.tidemark.model.report.CuratedSnapshot proven(ReconciliationReport done) {
+    if (done.mode() == ReconciliationMode.FULL
+        && done.status() == ReconciliationStatus.PASSED
+        && done.curatedSnapshot() != null) {
+      return done.curatedSnapshot();
+    }
+    return reports.list(Optional.of(done.dataset()), Integer.MAX_VALUE).stream()
+        .filter(
+            r ->
+                r.mode() == ReconciliationMode.FULL
+                    && r.status() == ReconciliationStatus.PASSED
+                    && r.curatedSnapshot() != null)
+        .map(ReconciliationReport::curatedSnapshot)
+        .findFirst()
+        .orElse(null);
   }
 
   /**

@@ -145,6 +145,43 @@ class TestVerifiedSnapshot {
                 + ")");
   }
 
+  /** How old proven data is, after every run once a FULL run proved a snapshot. */
+  @Test
+  void theAgeOfTheProvenSnapshotIsPublishedAfterEveryRunOnceOneIsProven() {
+    java.util.List<io.tidemark.model.metrics.Datum> published = new java.util.ArrayList<>();
+    java.util.function.Function<Instant, Reconciler> at =
+        t ->
+            Reconciler.builder(s.stateRoot)
+                .dataset(s.contract(), s.catalog())
+                .clock(Clock.fixed(t, ZoneOffset.UTC))
+                .listener((r, datapoints) -> published.addAll(datapoints))
+                .build();
+    java.util.function.Supplier<java.util.List<Double>> ages =
+        () ->
+            published.stream()
+                .filter(d -> d.metric() == io.tidemark.model.metrics.Metric.VERIFIED_SNAPSHOT_AGE)
+                .map(io.tidemark.model.metrics.Datum::value)
+                .toList();
+
+    at.apply(now)
+        .run("customers", ReconciliationMode.WINDOW, now.minus(Duration.ofDays(30)), now, "t");
+    assertThat(ages.get()).as("nothing proven yet").isEmpty();
+
+    ReconciliationReport full =
+        at.apply(now).run("customers", ReconciliationMode.FULL, null, null, "t");
+    Instant committed = full.curatedSnapshot().committedAt();
+    assertThat(ages.get())
+        .containsExactly(Duration.between(committed, full.finishedAt()).toMillis() / 1000.0);
+
+    Instant later = now.plus(Duration.ofHours(2));
+    ReconciliationReport window =
+        at.apply(later).run("customers", ReconciliationMode.WINDOW, now, later, "t");
+    assertThat(ages.get())
+        .as("a WINDOW run reports the age of the snapshot the FULL run proved")
+        .last()
+        .isEqualTo(Duration.between(committed, window.finishedAt()).toMillis() / 1000.0);
+  }
+
   @Test
   void aWindowRunProvesNoSnapshot() {
     ReconciliationReport r =
