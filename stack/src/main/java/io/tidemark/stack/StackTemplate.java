@@ -852,6 +852,9 @@ public final class StackTemplate {
     env.put("TIDEMARK_API_ALLOWED_HOSTS", ref("ReconcilerHostNames"));
     env.put("TIDEMARK_CLOUDWATCH_ENABLED", text("true"));
     env.put("TIDEMARK_CLOUDWATCH_REGION", ref("AWS::Region"));
+    // Every finished reconciliation's event, on the account's default bus.
+    env.put("TIDEMARK_EVENTS_ENABLED", text("true"));
+    env.put("TIDEMARK_EVENTS_REGION", ref("AWS::Region"));
     return env;
   }
 
@@ -951,7 +954,14 @@ public final class StackTemplate {
             lakeObjects("${StatePrefix}/" + StateLayout.RECONCILIATION_FOLDER + "/*"),
             lakeObjects("${AthenaResultsPrefix}/*")));
     statements.add(putMetricData());
+    statements.add(
+        allow(
+            "PutReconciliationEvents",
+            List.of("events:PutEvents"),
+            sub(
+                "arn:${AWS::Partition}:events:${AWS::Region}:${AWS::AccountId}:event-bus/default")));
     policies(role, "tidemark-reconciler", statements);
+    failedReconciliationsRule(r, plan);
 
     ObjectNode logs = resource(r, "ReconcilerLogGroup", "AWS::Logs::LogGroup").with("Properties");
     logs.set("LogGroupName", sub("/tidemark/${DeploymentName}/reconciler"));
@@ -1041,6 +1051,36 @@ public final class StackTemplate {
   }
 
   // ---------------------------------------------------------------- IAM helpers
+
+  /**
+   * An EventBridge rule that sends the event of every FAILED or ERROR reconciliation of the stack's
+   * datasets to the alarm topic, when one is given: the verdict with its failing rules and report,
+   * next to the alarms' state changes. The topic's policy must let events.amazonaws.com publish.
+   */
+  private static void failedReconciliationsRule(ObjectNode r, Plan plan) {
+    ObjectNode rule = resource(r, "FailedReconciliationsRule", "AWS::Events::Rule");
+    rule.put("Condition", TemplateGenerator.HAS_TOPIC);
+    ObjectNode p = rule.with("Properties");
+    p.set("Name", sub("${AWS::StackName}-failed-reconciliations"));
+    p.put(
+        "Description",
+        "Tidemark: the event of every FAILED or ERROR reconciliation of this stack's datasets, to"
+            + " the alarm topic");
+    p.put("EventBusName", "default");
+    p.put("State", "ENABLED");
+    ObjectNode pattern = p.putObject("EventPattern");
+    pattern.putArray("source").add(io.tidemark.model.events.ReconciliationFinished.SOURCE);
+    pattern
+        .putArray("detail-type")
+        .add(io.tidemark.model.events.ReconciliationFinished.DETAIL_TYPE);
+    ObjectNode detail = pattern.putObject("detail");
+    detail.putArray("status").add("FAILED").add("ERROR");
+    ArrayNode names = detail.putArray("dataset");
+    plan.datasets().forEach(d -> names.add(d.name()));
+    ObjectNode target = p.putArray("Targets").addObject();
+    target.put("Id", "AlarmTopic");
+    target.set("Arn", ref("AlarmTopicArn"));
+  }
 
   private static ObjectNode putMetricData() {
     // cloudwatch:PutMetricData has no resource-level permissions: AWS requires "*". The condition

@@ -364,10 +364,10 @@ class TestContractStack {
               "{kind: arrival}"));
     }
     JsonNode sixteen = stack(many.toString());
-    // 13 shared resources, and per dataset one alarm per rule and 14 more, a dashboard, a raw
+    // 14 shared resources, and per dataset one alarm per rule and 14 more, a dashboard, a raw
     // table and two triggers.
     int perDataset = RuleKind.values().length + 14 + 4;
-    assertThat(sixteen.path("Resources").size()).isEqualTo(13 + 16 * perDataset);
+    assertThat(sixteen.path("Resources").size()).isEqualTo(14 + 16 * perDataset);
     assertThat(sixteen.path("Description").asText())
         .startsWith("Tidemark on AWS for the datasets of contract tidemark.yaml (16 datasets):");
 
@@ -376,7 +376,7 @@ class TestContractStack {
         .isInstanceOf(ContractException.class)
         .hasMessage(
             "Cannot generate an AWS stack from contract tidemark.yaml: its 17 datasets need "
-                + (13 + 17 * perDataset)
+                + (14 + 17 * perDataset)
                 + " resources, more than the 500 CloudFormation allows in a stack; split the"
                 + " datasets over several contract files, one stack (and one reconciler) each");
   }
@@ -489,7 +489,9 @@ class TestContractStack {
             "QUARKUS_HTTP_HOST",
             "TIDEMARK_API_ALLOWED_HOSTS",
             "TIDEMARK_CLOUDWATCH_ENABLED",
-            "TIDEMARK_CLOUDWATCH_REGION");
+            "TIDEMARK_CLOUDWATCH_REGION",
+            "TIDEMARK_EVENTS_ENABLED",
+            "TIDEMARK_EVENTS_REGION");
     assertThat(env.get("TIDEMARK_CONTRACT"))
         .isEqualTo("{\"Fn::Sub\":\"s3://${ArtifactBucketName}/${ContractKey}\"}");
   }
@@ -576,6 +578,19 @@ class TestContractStack {
             "arn:${AWS::Partition}:glue:${AWS::Region}:${AWS::AccountId}:table/curated/customers",
             "arn:${AWS::Partition}:glue:${AWS::Region}:${AWS::AccountId}:table/curated/customers_quarantine")
         .noneMatch(a -> a.endsWith("_tombstones"));
+    assertThat(resources(reconciler.get("PutReconciliationEvents")))
+        .containsExactly(
+            "arn:${AWS::Partition}:events:${AWS::Region}:${AWS::AccountId}:event-bus/default");
+    JsonNode rule = r.path("FailedReconciliationsRule");
+    assertThat(rule.path("Type").asText()).isEqualTo("AWS::Events::Rule");
+    assertThat(rule.path("Condition").asText()).isEqualTo("HasTopic");
+    assertThat(rule.path("Properties").path("EventPattern").toString())
+        .isEqualTo(
+            "{\"source\":[\"tidemark\"],\"detail-type\":[\"Tidemark Reconciliation Finished\"],"
+                + "\"detail\":{\"status\":[\"FAILED\",\"ERROR\"],"
+                + "\"dataset\":[\"orders\",\"customers\",\"refunds\"]}}");
+    assertThat(rule.path("Properties").path("Targets").get(0).path("Arn").toString())
+        .isEqualTo("{\"Ref\":\"AlarmTopicArn\"}");
     // Passing FULL runs move the verified tag: the curated tables and their metadata only.
     assertThat(resources(reconciler.get("MoveVerifiedTags")))
         .containsExactly(

@@ -81,7 +81,9 @@ class TestStackOnMoto {
           "AWS::Glue::Job",
           "AWS::Glue::Trigger",
           "AWS::Athena::WorkGroup",
-          "AWS::CloudWatch::Alarm");
+          "AWS::CloudWatch::Alarm",
+          // moto's CloudFormation creates a rule but lists it without its logical id.
+          "AWS::Events::Rule");
 
   /** The property of each of them that names it: what CloudFormation's Ref returns. */
   private static final Map<String, String> NAME_PROPERTY =
@@ -91,10 +93,13 @@ class TestStackOnMoto {
           "AWS::Glue::Job", "/Name",
           "AWS::Glue::Trigger", "/Name",
           "AWS::Athena::WorkGroup", "/Name",
-          "AWS::CloudWatch::Alarm", "/AlarmName");
+          "AWS::CloudWatch::Alarm", "/AlarmName",
+          "AWS::Events::Rule", "/Name");
 
   private static final String SECRET =
       "arn:aws:secretsmanager:us-east-1:123456789012:secret:tidemark-api-keys-AbCdEf";
+
+  private static final String ALARM_TOPIC = "arn:aws:sns:us-east-1:123456789012:tidemark-alarms";
 
   private static MotoServer moto;
   private static CloudFormationClient cfn;
@@ -141,6 +146,7 @@ class TestStackOnMoto {
     params.put("SubnetIds", subnet);
     params.put("GlueDatabaseName", "lake_db");
     params.put("AthenaWorkGroupName", "tidemark-crm");
+    params.put("AlarmTopicArn", ALARM_TOPIC);
 
     template = MAPPER.readTree(ProjectFiles.root().resolve(StackTemplate.PATH).toFile());
     Map<String, String> refs = refs(template);
@@ -297,6 +303,15 @@ class TestStackOnMoto {
           request.set("Configuration", props.get("WorkGroupConfiguration"));
           json("athena", "AmazonAthena.CreateWorkGroup", request);
         }
+        case "AWS::Events::Rule" -> {
+          // CloudFormation's EventPattern is an object; the API takes it as text.
+          ObjectNode rule = props.deepCopy();
+          rule.remove("Targets");
+          rule.put("EventPattern", MAPPER.writeValueAsString(props.get("EventPattern")));
+          json("events", "AWSEvents.PutRule", rule);
+          // Its target, the alarm topic, is not put: moto's EventBridge cannot deliver to SNS.
+          // The test routes the rule to a queue it reads instead.
+        }
         default -> {} // the alarms: below, through the alarm reader
       }
     }
@@ -306,6 +321,107 @@ class TestStackOnMoto {
   }
 
   // ---------------------------------------------------------------- what the stack created
+
+  /**
+   * The stack's rule sends the events the reconciler puts for a FAILED or ERROR verdict of its
+   * datasets to the alarm topic, and lets a PASSED verdict and other datasets' events by. moto's
+   * EventBridge cannot deliver to SNS, so the test points the rule (its pattern as the template
+   * states it) at a queue it reads and puts the reconciler's own event documents on the bus.
+   */
+  @Test
+  void failedVerdictsOfTheStacksDatasetsGoToTheAlarmTopic() throws Exception {
+    JsonNode generated = template.path("Resources").path("FailedReconciliationsRule");
+    assertThat(generated.path("Properties").path("Targets").get(0).path("Arn").toString())
+        .isEqualTo("{\"Ref\":\"AlarmTopicArn\"}");
+    JsonNode rule =
+        json("events", "AWSEvents.DescribeRule", json("Name", "tidemark-failed-reconciliations"));
+    assertThat(rule.path("State").asText()).isEqualTo("ENABLED");
+
+    String queue =
+        sqs("AmazonSQS.CreateQueue", json("QueueName", "tidemark-alarm-topic-stand-in"))
+            .path("QueueUrl")
+            .asText();
+    String queueArn =
+        sqs(
+                "AmazonSQS.GetQueueAttributes",
+                (ObjectNode) json("QueueUrl", queue).set("AttributeNames", array("QueueArn")))
+            .path("Attributes")
+            .path("QueueArn")
+            .asText();
+    ObjectNode targets = json("Rule", "tidemark-failed-reconciliations");
+    targets.putArray("Targets").addObject().put("Id", "stand-in").put("Arn", queueArn);
+    json("events", "AWSEvents.PutTargets", targets);
+
+    ObjectNode put = MAPPER.createObjectNode();
+    ArrayNode entries = put.putArray("Entries");
+    for (String[] verdict :
+        List.of(
+            new String[] {"customers", "FAILED"},
+            new String[] {"customers", "PASSED"},
+            new String[] {"another_stacks_dataset", "FAILED"},
+            new String[] {"orders", "ERROR"})) {
+      entries
+          .addObject()
+          .put("Source", io.tidemark.model.events.ReconciliationFinished.SOURCE)
+          .put("DetailType", io.tidemark.model.events.ReconciliationFinished.DETAIL_TYPE)
+          .put("Detail", io.tidemark.model.json.Json.write(event(verdict[0], verdict[1])));
+    }
+    json("events", "AWSEvents.PutEvents", put);
+
+    List<String> routed = new ArrayList<>();
+    for (JsonNode m :
+        sqs(
+                "AmazonSQS.ReceiveMessage",
+                json("QueueUrl", queue).put("MaxNumberOfMessages", 10).put("WaitTimeSeconds", 1))
+            .path("Messages")) {
+      JsonNode detail = MAPPER.readTree(m.path("Body").asText()).path("detail");
+      routed.add(detail.path("dataset").asText() + " " + detail.path("status").asText());
+    }
+    assertThat(routed).containsExactlyInAnyOrder("customers FAILED", "orders ERROR");
+  }
+
+  /** The event document the reconciler puts for a FULL reconciliation of a dataset. */
+  private static io.tidemark.model.events.ReconciliationFinished event(
+      String dataset, String status) {
+    return new io.tidemark.model.events.ReconciliationFinished(
+        "crm",
+        dataset,
+        "20261204T020000Z-0123abcd",
+        "FULL",
+        status,
+        "schedule",
+        status.equals("PASSED") ? List.of() : List.of("missing_keys"),
+        null,
+        Instant.parse("2026-12-04T02:00:00Z"),
+        42L,
+        Instant.parse("2026-12-04T02:00:00Z"),
+        Instant.parse("2026-12-04T02:01:00Z"),
+        "/api/reconciliations/20261204T020000Z-0123abcd",
+        null);
+  }
+
+  private static ArrayNode array(String... values) {
+    ArrayNode a = MAPPER.createArrayNode();
+    for (String v : values) {
+      a.add(v);
+    }
+    return a;
+  }
+
+  /** An SQS call in its JSON protocol. */
+  private static JsonNode sqs(String target, JsonNode request) throws Exception {
+    HttpResponse<String> r =
+        HTTP.send(
+            HttpRequest.newBuilder(moto.endpoint().resolve("/"))
+                .header("Content-Type", "application/x-amz-json-1.0")
+                .header("X-Amz-Target", target)
+                .header("Authorization", auth("sqs"))
+                .POST(HttpRequest.BodyPublishers.ofString(MAPPER.writeValueAsString(request)))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).as("%s: %s", target, r.body()).isEqualTo(200);
+    return MAPPER.readTree(r.body());
+  }
 
   @Test
   void everyResourceMotosCloudFormationSupportsIsCreated() {
@@ -363,7 +479,9 @@ class TestStackOnMoto {
                 Map.entry("QUARKUS_HTTP_HOST", "0.0.0.0"),
                 Map.entry("TIDEMARK_API_ALLOWED_HOSTS", "*"),
                 Map.entry("TIDEMARK_CLOUDWATCH_ENABLED", "true"),
-                Map.entry("TIDEMARK_CLOUDWATCH_REGION", "us-east-1")));
+                Map.entry("TIDEMARK_CLOUDWATCH_REGION", "us-east-1"),
+                Map.entry("TIDEMARK_EVENTS_ENABLED", "true"),
+                Map.entry("TIDEMARK_EVENTS_REGION", "us-east-1")));
     assertThat(container.path("secrets").size()).isEqualTo(1);
     assertThat(container.path("secrets").get(0).path("name").asText())
         .isEqualTo("TIDEMARK_API_KEYS");

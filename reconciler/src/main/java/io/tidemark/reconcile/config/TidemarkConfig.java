@@ -67,6 +67,9 @@ public interface TidemarkConfig {
   /** Micrometer's CloudWatch registry. */
   CloudWatch cloudwatch();
 
+  /** Amazon EventBridge: an event for every finished reconciliation. */
+  Events events();
+
   /** Amazon Athena: the engine of the datasets whose engine is {@code athena}. */
   Athena athena();
 
@@ -245,6 +248,31 @@ public interface TidemarkConfig {
     /** How often the registry publishes. */
     @WithDefault("1m")
     Duration step();
+
+    /** A static access key id (for an emulator); default: the SDK's credential chain. */
+    Optional<String> accessKeyId();
+
+    /** The static secret key that goes with {@code access-key-id}. Never logged. */
+    Optional<String> secretAccessKey();
+  }
+
+  interface Events {
+    /**
+     * Put a {@code Tidemark Reconciliation Finished} event (source {@code tidemark}) on the bus
+     * when a reconciliation finishes.
+     */
+    @WithDefault("false")
+    boolean enabled();
+
+    /** The event bus, by name or ARN. */
+    @WithDefault("default")
+    String bus();
+
+    /** An endpoint override, e.g. a local emulator; default: the SDK's endpoint for the region. */
+    Optional<URI> endpoint();
+
+    /** The region; default: the SDK's region provider chain. */
+    Optional<String> region();
 
     /** A static access key id (for an emulator); default: the SDK's credential chain. */
     Optional<String> accessKeyId();

@@ -51,6 +51,7 @@ public class ReconciliationService {
       TidemarkConfig config,
       @All List<ReconciliationEngine> engines,
       MeterPublisher meters,
+      io.tidemark.reconcile.events.EventPublisher events,
       StateStores stateStores,
       @ConfigProperty(name = "quarkus.http.host", defaultValue = ReconcilerSettings.LOOPBACK)
           String httpHost) {
@@ -60,7 +61,8 @@ public class ReconciliationService {
     Reconciler.Builder b =
         stateStores
             .builder(settings, config)
-            .listener((r, datapoints) -> meters.publish(datapoints));
+            .listener((r, datapoints) -> meters.publish(datapoints))
+            .listener((r, datapoints) -> events.finished(r));
     engines.forEach(b::engine);
     settings.datasets().values().forEach(b::dataset);
     config.alarms().template().ifPresent(b::alarmTemplate);

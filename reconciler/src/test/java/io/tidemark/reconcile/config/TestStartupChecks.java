@@ -338,6 +338,7 @@ class TestStartupChecks {
                     c,
                     List.of(new DuckDbEngine()),
                     new MeterPublisher(new SimpleMeterRegistry(), c),
+                    new io.tidemark.reconcile.events.EventPublisher(c),
                     new io.tidemark.reconcile.service.StateStores(),
                     ReconcilerSettings.LOOPBACK))
         .isInstanceOf(InvalidConfigException.class)
