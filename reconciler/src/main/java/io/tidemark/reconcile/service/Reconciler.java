@@ -216,14 +216,19 @@ public final class Reconciler {
               null,
               null);
       reports.save(report);
-      LOG.info(
-          "Reconciliation {} of {} started ({} mode, window ({}, {}], trigger {})",
-          id,
-          dataset,
-          mode,
-          start,
-          end,
-          trigger);
+      logContext(report);
+      try {
+        LOG.info(
+            "Reconciliation {} of {} started ({} mode, window ({}, {}], trigger {})",
+            id,
+            dataset,
+            mode,
+            start,
+            end,
+            trigger);
+      } finally {
+        LOG_CONTEXT.forEach(org.slf4j.MDC::remove);
+      }
       return new Started(report, ds);
     } catch (RuntimeException e) {
       running.remove(dataset, id);
@@ -251,6 +256,7 @@ public final class Reconciler {
   public ReconciliationReport execute(Started started) {
     ReconciliationReport report = started.report();
     ReconciledDataset ds = started.dataset();
+    logContext(report);
     try {
       // Every run report of the dataset, read once: run accounting and unprocessed files both
       // need the whole history, the window's identities only the reports that finished in it.
@@ -314,7 +320,18 @@ public final class Reconciler {
       return failed;
     } finally {
       running.remove(ds.name(), report.id());
+      LOG_CONTEXT.forEach(org.slf4j.MDC::remove);
     }
+  }
+
+  /** The keys every line a reconciliation logs carries (JSON logs show them in "mdc"). */
+  static final List<String> LOG_CONTEXT = List.of("reconciliationId", "dataset", "mode");
+
+  /** Names the reconciliation on every line its thread logs from here on. */
+  private static void logContext(ReconciliationReport report) {
+    org.slf4j.MDC.put("reconciliationId", report.id());
+    org.slf4j.MDC.put("dataset", report.dataset());
+    org.slf4j.MDC.put("mode", report.mode().name());
   }
 
   /**
