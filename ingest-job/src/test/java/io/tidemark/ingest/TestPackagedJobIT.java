@@ -196,9 +196,10 @@ class TestPackagedJobIT extends SparkTestSupport {
               "io.tidemark.ingest.cli.IngestCommand",
               jar,
               List.of(),
-              withRunId(jobArguments(), "emr-day2"),
+              withLogFormatJson(withRunId(jobArguments(), "emr-day2")),
               "day2");
       assertThat(emrDay2.exitCode()).as(emrDay2.describe()).isZero();
+      assertJsonLinesNameTheRun(emrDay2, "emr-day2");
 
       for (Child c : List.of(glueDay1, emrDay2)) {
         assertThat(LINKAGE.matcher(c.output()).find())
@@ -228,6 +229,51 @@ class TestPackagedJobIT extends SparkTestSupport {
       assertThat(count(aws.curatedSparkName() + "_quarantine"))
           .isEqualTo(1)
           .isEqualTo(count(local.curatedSparkName() + "_quarantine"));
+    }
+  }
+
+  /** The arguments with JSON log lines asked for. */
+  private static List<String> withLogFormatJson(List<String> args) {
+    List<String> out = new ArrayList<>(args);
+    out.addAll(List.of("--log-format", "json"));
+    return out;
+  }
+
+  /**
+   * Every line the job's own code logged is a JSON object naming the run, the dataset and the mode,
+   * and there are such lines: the start, the commit, the end.
+   */
+  private static void assertJsonLinesNameTheRun(Child c, String runId) throws IOException {
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    List<com.fasterxml.jackson.databind.JsonNode> ours = new ArrayList<>();
+    for (String line : c.output().split("\\R")) {
+      if (line.contains("\"logger\":\"io.tidemark.")) {
+        ours.add(json.readTree(line));
+      } else {
+        assertThat(line)
+            .as("a line of the job's own code that is not JSON%n%s", c.describe())
+            .doesNotMatch(".* (INFO|WARN|ERROR) +(IngestJob|RunLease|IngestCommand): .*");
+      }
+    }
+    assertThat(ours).as(c.describe()).hasSizeGreaterThan(2);
+    assertThat(ours).extracting(l -> l.path("message").asText()).anyMatch(m -> m.contains(runId));
+    // The run's thread, from its first line to its last: every line names it.
+    List<com.fasterxml.jackson.databind.JsonNode> main =
+        ours.stream().filter(l -> l.path("thread").asText().equals("main")).toList();
+    int first = -1;
+    int last = -1;
+    for (int i = 0; i < main.size(); i++) {
+      if (runId.equals(main.get(i).path("mdc").path("runId").asText())) {
+        first = first < 0 ? i : first;
+        last = i;
+      }
+    }
+    assertThat(last - first).as("lines naming the run%n%s", c.describe()).isGreaterThan(1);
+    for (com.fasterxml.jackson.databind.JsonNode l : main.subList(first, last + 1)) {
+      assertThat(l.path("mdc").path("runId").asText()).as(l.toString()).isEqualTo(runId);
+      assertThat(l.path("mdc").path("dataset").asText()).isEqualTo("customers");
+      assertThat(l.path("mdc").path("mode").asText()).isEqualTo("INCREMENTAL");
     }
   }
 

@@ -345,6 +345,17 @@ public final class IngestCommand {
   String runId;
 
   @Option(
+      names = "--log-format",
+      paramLabel = "FORMAT",
+      defaultValue = "text",
+      description =
+          "text: the logging configuration of the platform (or, locally, log4j2.properties); json:"
+              + " one JSON object per line from here on (log4j2's JSON template layout), Tidemark's"
+              + " lines at INFO and others at WARN, each line of the run naming its runId, dataset"
+              + " and mode under \"mdc\". Default: ${DEFAULT-VALUE}.")
+  String logFormat;
+
+  @Option(
       names = "--lease-ttl",
       paramLabel = "DURATION",
       defaultValue = IngestSettings.LEASE_TTL_DEFAULT_TEXT,
@@ -500,6 +511,15 @@ public final class IngestCommand {
     if (ended != null) {
       return ended;
     }
+    switch (cmd.logFormat) {
+      case "text", "json" -> {}
+      default -> {
+        err.println(
+            "Cannot start ingest: --log-format must be text or json, not '" + cmd.logFormat + "'");
+        err.flush();
+        return IngestErrorCode.INVALID_CONFIG.exitCode();
+      }
+    }
     IngestSettings settings;
     try {
       settings = cmd.settings();
@@ -509,6 +529,10 @@ public final class IngestCommand {
       return IngestErrorCode.INVALID_CONFIG.exitCode();
     }
     SparkSession spark = sessions.create(settings, cmd.sparkMaster);
+    if (cmd.logFormat.equals("json")) {
+      // After the session: starting it puts Spark's own logging configuration back.
+      JsonLogs.install();
+    }
     if (cmd.check) {
       return ContractCheck.check(spark, settings, out).clean()
           ? 0

@@ -102,9 +102,27 @@ public final class IngestJob {
         });
   }
 
+  /**
+   * The keys every line the run's thread logs carries (the JSON layout shows them in "mdc"): the
+   * run id, the dataset and the mode.
+   */
+  public static final java.util.List<String> LOG_CONTEXT =
+      java.util.List.of("runId", "dataset", "mode");
+
   /** Runs once; see the class comment. */
   public IngestOutcome run() {
     RunStart start = RunStart.of(settings.runId(), settings.clock().instant());
+    org.slf4j.MDC.put("runId", start.runId());
+    org.slf4j.MDC.put("dataset", settings.dataset().name());
+    org.slf4j.MDC.put("mode", settings.mode().name());
+    try {
+      return runNamed(start);
+    } finally {
+      LOG_CONTEXT.forEach(org.slf4j.MDC::remove);
+    }
+  }
+
+  private IngestOutcome runNamed(RunStart start) {
     RunTrail trail = new RunTrail(start, settings);
     // A stop cancels the Spark jobs in flight, so that a long step ends early and the run stops.
     stop.onRequest(() -> spark.sparkContext().cancelAllJobs());

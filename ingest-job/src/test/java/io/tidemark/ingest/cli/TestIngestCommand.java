@@ -189,6 +189,28 @@ class TestIngestCommand {
   }
 
   @Test
+  void aLogFormatOtherThanTextOrJsonIsAUsageErrorBeforeAnythingStarts() {
+    int code =
+        run(
+            "--dataset",
+            "customers",
+            "--key-columns",
+            "customer_id",
+            "--change-marker",
+            "updated_at",
+            "--raw-root",
+            dir.resolve("raw").toString(),
+            "--state-root",
+            dir.resolve("state").toString(),
+            "--log-format",
+            "xml");
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString())
+        .isEqualTo("Cannot start ingest: --log-format must be text or json, not 'xml'\n");
+    assertThat(seen).as("no session started").isEmpty();
+  }
+
+  @Test
   void catalogPropertiesWithoutACatalogTypeAreAUsageErrorNamingTheOption() {
     int code =
         run(
