@@ -855,6 +855,7 @@ public final class StackTemplate {
     // Every finished reconciliation's event, on the account's default bus.
     env.put("TIDEMARK_EVENTS_ENABLED", text("true"));
     env.put("TIDEMARK_EVENTS_REGION", ref("AWS::Region"));
+    env.put("TIDEMARK_EVENTS_DEPLOYMENT", ref("DeploymentName"));
     return env;
   }
 
@@ -1054,8 +1055,9 @@ public final class StackTemplate {
 
   /**
    * An EventBridge rule that sends the event of every FAILED or ERROR reconciliation of the stack's
-   * datasets to the alarm topic, when one is given: the verdict with its failing rules and report,
-   * next to the alarms' state changes. The topic's policy must let events.amazonaws.com publish.
+   * deployment and datasets to the alarm topic, when one is given: the verdict with its failing
+   * rules and report, next to the alarms' state changes. The topic's policy must let
+   * events.amazonaws.com publish.
    */
   private static void failedReconciliationsRule(ObjectNode r, Plan plan) {
     ObjectNode rule = resource(r, "FailedReconciliationsRule", "AWS::Events::Rule");
@@ -1074,6 +1076,8 @@ public final class StackTemplate {
         .putArray("detail-type")
         .add(io.tidemark.model.events.ReconciliationFinished.DETAIL_TYPE);
     ObjectNode detail = pattern.putObject("detail");
+    // This deployment's events only: another stack on the account's bus may serve the same names.
+    detail.putArray("deployment").add(ref("DeploymentName"));
     detail.putArray("status").add("FAILED").add("ERROR");
     ArrayNode names = detail.putArray("dataset");
     plan.datasets().forEach(d -> names.add(d.name()));

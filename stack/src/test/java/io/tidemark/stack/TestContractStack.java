@@ -491,7 +491,8 @@ class TestContractStack {
             "TIDEMARK_CLOUDWATCH_ENABLED",
             "TIDEMARK_CLOUDWATCH_REGION",
             "TIDEMARK_EVENTS_ENABLED",
-            "TIDEMARK_EVENTS_REGION");
+            "TIDEMARK_EVENTS_REGION",
+            "TIDEMARK_EVENTS_DEPLOYMENT");
     assertThat(env.get("TIDEMARK_CONTRACT"))
         .isEqualTo("{\"Fn::Sub\":\"s3://${ArtifactBucketName}/${ContractKey}\"}");
   }
@@ -587,7 +588,8 @@ class TestContractStack {
     assertThat(rule.path("Properties").path("EventPattern").toString())
         .isEqualTo(
             "{\"source\":[\"tidemark\"],\"detail-type\":[\"Tidemark Reconciliation Finished\"],"
-                + "\"detail\":{\"status\":[\"FAILED\",\"ERROR\"],"
+                + "\"detail\":{\"deployment\":[{\"Ref\":\"DeploymentName\"}],"
+                + "\"status\":[\"FAILED\",\"ERROR\"],"
                 + "\"dataset\":[\"orders\",\"customers\",\"refunds\"]}}");
     assertThat(rule.path("Properties").path("Targets").get(0).path("Arn").toString())
         .isEqualTo("{\"Ref\":\"AlarmTopicArn\"}");

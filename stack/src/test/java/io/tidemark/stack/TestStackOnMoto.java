@@ -324,9 +324,10 @@ class TestStackOnMoto {
 
   /**
    * The stack's rule sends the events the reconciler puts for a FAILED or ERROR verdict of its
-   * datasets to the alarm topic, and lets a PASSED verdict and other datasets' events by. moto's
-   * EventBridge cannot deliver to SNS, so the test points the rule (its pattern as the template
-   * states it) at a queue it reads and puts the reconciler's own event documents on the bus.
+   * deployment's datasets to the alarm topic, and lets a PASSED verdict, other datasets' and
+   * another deployment's events by. moto's EventBridge cannot deliver to SNS, so the test points
+   * the rule (its pattern as the template states it) at a queue it reads and puts the reconciler's
+   * own event documents on the bus.
    */
   @Test
   void failedVerdictsOfTheStacksDatasetsGoToTheAlarmTopic() throws Exception {
@@ -356,15 +357,18 @@ class TestStackOnMoto {
     ArrayNode entries = put.putArray("Entries");
     for (String[] verdict :
         List.of(
-            new String[] {"customers", "FAILED"},
-            new String[] {"customers", "PASSED"},
-            new String[] {"another_stacks_dataset", "FAILED"},
-            new String[] {"orders", "ERROR"})) {
+            new String[] {"crm", "customers", "FAILED"},
+            new String[] {"crm", "customers", "PASSED"},
+            new String[] {"crm", "another_stacks_dataset", "FAILED"},
+            new String[] {"crm-staging", "customers", "FAILED"},
+            new String[] {"crm", "orders", "ERROR"})) {
       entries
           .addObject()
           .put("Source", io.tidemark.model.events.ReconciliationFinished.SOURCE)
           .put("DetailType", io.tidemark.model.events.ReconciliationFinished.DETAIL_TYPE)
-          .put("Detail", io.tidemark.model.json.Json.write(event(verdict[0], verdict[1])));
+          .put(
+              "Detail",
+              io.tidemark.model.json.Json.write(event(verdict[0], verdict[1], verdict[2])));
     }
     json("events", "AWSEvents.PutEvents", put);
 
@@ -382,9 +386,10 @@ class TestStackOnMoto {
 
   /** The event document the reconciler puts for a FULL reconciliation of a dataset. */
   private static io.tidemark.model.events.ReconciliationFinished event(
-      String dataset, String status) {
+      String deployment, String dataset, String status) {
     return new io.tidemark.model.events.ReconciliationFinished(
-        "crm",
+        deployment,
+        "default",
         dataset,
         "20261204T020000Z-0123abcd",
         "FULL",
@@ -481,7 +486,8 @@ class TestStackOnMoto {
                 Map.entry("TIDEMARK_CLOUDWATCH_ENABLED", "true"),
                 Map.entry("TIDEMARK_CLOUDWATCH_REGION", "us-east-1"),
                 Map.entry("TIDEMARK_EVENTS_ENABLED", "true"),
-                Map.entry("TIDEMARK_EVENTS_REGION", "us-east-1")));
+                Map.entry("TIDEMARK_EVENTS_REGION", "us-east-1"),
+                Map.entry("TIDEMARK_EVENTS_DEPLOYMENT", "crm")));
     assertThat(container.path("secrets").size()).isEqualTo(1);
     assertThat(container.path("secrets").get(0).path("name").asText())
         .isEqualTo("TIDEMARK_API_KEYS");

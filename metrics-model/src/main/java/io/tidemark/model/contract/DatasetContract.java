@@ -391,6 +391,10 @@ public record DatasetContract(
             verifiedTag,
             "is not a tag name: a letter or _, then letters, digits, _ or -, at most 100");
       }
+      if (verifiedTag.equals("main")) {
+        throw new InvalidDocumentException(
+            "verifiedTag", verifiedTag, "is the table's main branch, not a tag name");
+      }
     }
 
     /** Every setting but the verified tag, which takes its default. */

@@ -12,6 +12,8 @@ import java.util.List;
  * {@code {"source": ["tidemark"], "detail-type": ["Tidemark Reconciliation Finished"], "detail":
  * {"status": ["FAILED", "ERROR"]}}}.
  *
+ * @param deployment the reconciler's deployment (the stack's DeploymentName), so that rules of
+ *     several deployments in one account each match their own; null when not configured
  * @param pipeline the pipeline
  * @param dataset the dataset
  * @param reconciliationId the reconciliation's id
@@ -28,6 +30,7 @@ import java.util.List;
  * @param error why it could not check, for an ERROR
  */
 public record ReconciliationFinished(
+    String deployment,
     String pipeline,
     String dataset,
     String reconciliationId,
@@ -49,9 +52,10 @@ public record ReconciliationFinished(
     failingRules = List.copyOf(failingRules);
   }
 
-  /** The event of a finished reconciliation. */
-  public static ReconciliationFinished of(ReconciliationReport r) {
+  /** The event of a finished reconciliation of a deployment (null: none named). */
+  public static ReconciliationFinished of(ReconciliationReport r, String deployment) {
     return new ReconciliationFinished(
+        deployment,
         r.pipeline(),
         r.dataset(),
         r.id(),

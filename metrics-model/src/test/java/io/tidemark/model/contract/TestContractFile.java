@@ -166,6 +166,11 @@ class TestContractFile {
         .hasMessage(
             "Cannot load contract orders.yaml: datasets.orders.reconcile.verified-tag 'a tag' is not"
                 + " a tag name: a letter or _, then letters, digits, _ or -, at most 100");
+    assertThatThrownBy(
+            () -> parse(with("  orders:\n", "  orders:\n    reconcile: {verified-tag: main}\n")))
+        .hasMessage(
+            "Cannot load contract orders.yaml: datasets.orders.reconcile.verified-tag 'main' is the"
+                + " table's main branch, not a tag name");
   }
 
   @Test

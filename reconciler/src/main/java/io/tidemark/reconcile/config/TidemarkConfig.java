@@ -268,6 +268,12 @@ public interface TidemarkConfig {
     @WithDefault("default")
     String bus();
 
+    /**
+     * The deployment's name, put in every event's detail ({@code deployment}) so that the rules of
+     * several deployments on one account's bus each match their own; the stack sets it.
+     */
+    Optional<String> deployment();
+
     /** An endpoint override, e.g. a local emulator; default: the SDK's endpoint for the region. */
     Optional<URI> endpoint();
 

@@ -28,10 +28,12 @@ public class EventPublisher {
 
   private final EventBridgeClient client;
   private final String bus;
+  private final String deployment;
 
   public EventPublisher(TidemarkConfig config) {
     TidemarkConfig.Events events = config.events();
     this.bus = events.bus();
+    this.deployment = events.deployment().orElse(null);
     this.client = events.enabled() ? client(events) : null;
     if (client != null) {
       LOG.infof(
@@ -60,7 +62,7 @@ public class EventPublisher {
                           .source(ReconciliationFinished.SOURCE)
                           .detailType(ReconciliationFinished.DETAIL_TYPE)
                           .time(report.finishedAt())
-                          .detail(Json.write(ReconciliationFinished.of(report)))
+                          .detail(Json.write(ReconciliationFinished.of(report, deployment)))
                           .build()));
       if (answer.failedEntryCount() != null && answer.failedEntryCount() > 0) {
         PutEventsResultEntry e = answer.entries().get(0);

@@ -258,19 +258,21 @@ public final class Reconciler {
     ReconciledDataset ds = started.dataset();
     logContext(report);
     try {
-      // Every run report of the dataset, read once: run accounting and unprocessed files both
-      // need the whole history, the window's identities only the reports that finished in it.
-      // Read before the table, so every commit a report names is already in it.
-      Step<List<IngestRunReport>> allReports = runReports(report, ds);
-      // The curated table is read once: its current snapshot is pinned, so every check reads the
-      // same table state however many commits land meanwhile, and the verdict names it; its main
-      // history up to that snapshot is what run accounting matches the job's commits in and what
-      // foreign_commits names the others from.
+      // The curated table is read once, first: its current snapshot is pinned, so every check
+      // reads the same table state however many commits land meanwhile, and the verdict names
+      // it; its main history up to that snapshot is what run accounting matches the job's
+      // commits in and what foreign_commits names the others from.
       Step<CuratedState> curated = curatedState(ds);
       if (curated.value() != null) {
         report = report.withCuratedSnapshot(curated.value().snapshot());
       }
       Step<Observations> observed = observe(report, ds);
+      // Every run report of the dataset, read once and last: run accounting and unprocessed
+      // files both need the whole history, the window's identities only the reports that
+      // finished in it. Read after the engine, so a run that committed just before the window's
+      // end has had that long to write its report; a report of a commit after the pin finished
+      // after the window's end and is not held to it.
+      Step<List<IngestRunReport>> allReports = runReports(report, ds);
       Step<IcebergTables.CommitHistory> commits =
           curated.value() == null
               ? new Step<>(null, curated.error())
@@ -317,6 +319,18 @@ public final class Reconciler {
         e.addSuppressed(saveFailure);
       }
       LOG.error("Reconciliation {} of {} broke", report.id(), ds.name(), e);
+      // A run that broke is a finished ERROR like any other: its metrics and event go out.
+      for (Listener l : listeners) {
+        try {
+          l.finished(failed, ReconciliationDatapoints.of(failed, null));
+        } catch (RuntimeException listenerFailure) {
+          LOG.warn(
+              "Reconciliation {} of {}: a listener failed: {}",
+              report.id(),
+              ds.name(),
+              message(listenerFailure));
+        }
+      }
       return failed;
     } finally {
       running.remove(ds.name(), report.id());

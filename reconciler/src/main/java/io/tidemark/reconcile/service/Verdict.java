@@ -28,8 +28,8 @@ import java.util.stream.Collectors;
  * @param tag the Iceberg tag that passing FULL runs move to the snapshot they proved; null when the
  *     contract turned it off
  * @param taggedSnapshot where that tag points in the catalog now; null when it does not exist yet
- * @param latestFull the latest finished FULL reconciliation's id, whatever its outcome; null when
- *     none finished
+ * @param latestFull the latest FULL reconciliation that judged the table (PASSED or FAILED; one
+ *     that ended in ERROR could not check and judges nothing); null when none did
  * @param reason the verdict in a sentence
  */
 public record Verdict(
@@ -88,11 +88,13 @@ public record Verdict(
         reason(current, latest.orElse(null), passed.orElse(null), verified));
   }
 
+  /**
+   * A FULL run that judged the table: PASSED or FAILED. One that ended in ERROR could not check (a
+   * file or the catalog unreadable), so it neither proves nor disproves a snapshot.
+   */
   private static boolean finishedFull(ReconciliationReport r) {
     return r.mode() == ReconciliationMode.FULL
-        && (r.status() == ReconciliationStatus.PASSED
-            || r.status() == ReconciliationStatus.FAILED
-            || r.status() == ReconciliationStatus.ERROR);
+        && (r.status() == ReconciliationStatus.PASSED || r.status() == ReconciliationStatus.FAILED);
   }
 
   private static String reason(
@@ -113,7 +115,9 @@ public record Verdict(
           + ") equal to raw";
     }
     if (latest == null) {
-      return "No FULL reconciliation has finished: snapshot " + current.id() + " is not proven";
+      return "No FULL reconciliation has judged the table: snapshot "
+          + current.id()
+          + " is not proven";
     }
     if (latest.status() == ReconciliationStatus.FAILED) {
       return "The latest FULL reconciliation, "
@@ -123,13 +127,6 @@ public record Verdict(
               .filter(r -> r.status() == RuleStatus.FAIL)
               .map(RuleResult::ruleId)
               .collect(Collectors.joining(", "))
-          + lastProof(passed);
-    }
-    if (latest.status() == ReconciliationStatus.ERROR) {
-      return "The latest FULL reconciliation, "
-          + latest.id()
-          + ", ended in ERROR"
-          + (latest.error() == null ? "" : " (" + latest.error() + ")")
           + lastProof(passed);
     }
     if (latest.curatedSnapshot() == null) {

@@ -46,6 +46,7 @@ class TestEventsOnMoto {
     public Map<String, String> getConfigOverrides() {
       return Map.of(
           "tidemark.events.enabled", "true",
+          "tidemark.events.deployment", "crm",
           "tidemark.events.region", "us-east-1",
           "tidemark.events.access-key-id", "test",
           "tidemark.events.secret-access-key", "test");
@@ -110,6 +111,17 @@ class TestEventsOnMoto {
           t ->
               t.rule("tidemark-failed-reconciliations")
                   .targets(x -> x.id("verdicts").arn(queueArn)));
+      // Every event of the reconciler, to a second queue: both verdicts were put.
+      String all = sqs.createQueue(q -> q.queueName("tidemark-all")).queueUrl();
+      String allArn =
+          sqs.getQueueAttributes(a -> a.queueUrl(all).attributeNames(QueueAttributeName.QUEUE_ARN))
+              .attributes()
+              .get(QueueAttributeName.QUEUE_ARN);
+      events.putRule(
+          r ->
+              r.name("tidemark-all")
+                  .eventPattern("{\"source\":[\"" + ReconciliationFinished.SOURCE + "\"]}"));
+      events.putTargets(t -> t.rule("tidemark-all").targets(x -> x.id("all").arn(allArn)));
 
       JsonPath passed = reconcile("customers");
       JsonPath failed = reconcile("damaged");
@@ -126,10 +138,22 @@ class TestEventsOnMoto {
       }
 
       assertThat(received).as("only the failed verdict matches the rule").hasSize(1);
+      List<String> statuses = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        for (Message m :
+            sqs.receiveMessage(r -> r.queueUrl(all).maxNumberOfMessages(10).waitTimeSeconds(1))
+                .messages()) {
+          statuses.add(JSON.readTree(m.body()).path("detail").path("status").asText());
+        }
+      }
+      assertThat(statuses)
+          .as("every verdict was put")
+          .containsExactlyInAnyOrder("PASSED", "FAILED");
       JsonNode event = received.get(0);
       assertThat(event.path("source").asText()).isEqualTo("tidemark");
       assertThat(event.path("detail-type").asText()).isEqualTo("Tidemark Reconciliation Finished");
       JsonNode detail = event.path("detail");
+      assertThat(detail.path("deployment").asText()).isEqualTo("crm");
       assertThat(detail.path("dataset").asText()).isEqualTo("damaged");
       assertThat(detail.path("pipeline").asText()).isEqualTo("default");
       assertThat(detail.path("reconciliationId").asText()).isEqualTo(failed.getString("id"));

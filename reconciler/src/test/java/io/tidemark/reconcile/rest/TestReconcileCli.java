@@ -106,6 +106,11 @@ class TestReconcileCli {
     Outcome unknown = reconcile("--dataset", "nosuch", "--verdict");
     assertThat(unknown.exit()).isEqualTo(2);
     assertThat(unknown.out()).startsWith("REFUSED (404): ").contains("nosuch");
+
+    Outcome mixed = reconcile("--dataset", "customers", "--verdict", "--mode", "full");
+    assertThat(mixed.exit()).isEqualTo(2);
+    assertThat(mixed.err())
+        .contains("--mode does not go with --verdict, which starts nothing (see --help)");
   }
 
   @Test

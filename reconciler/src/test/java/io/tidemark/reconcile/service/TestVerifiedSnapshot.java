@@ -195,7 +195,10 @@ class TestVerifiedSnapshot {
     assertThat(v.verified()).isFalse();
     assertThat(v.verifiedSnapshot()).isNull();
     assertThat(v.reason())
-        .isEqualTo("No FULL reconciliation has finished: snapshot " + current() + " is not proven");
+        .isEqualTo(
+            "No FULL reconciliation has judged the table: snapshot "
+                + current()
+                + " is not proven");
   }
 
   @Test
