@@ -220,6 +220,51 @@ class TestVerifiedSnapshot {
   }
 
   /**
+   * A commit that lands while a reconciliation runs, after it pinned the table and before its
+   * engine reads it, is not seen by it, nor by its foreign_commits: the run proves the snapshot it
+   * pinned, and the next run finds the commit.
+   */
+  @Test
+  void aCommitDuringARunIsTheNextRunsToCheck() {
+    long pinned = current();
+    DuckDbEngine duckDb = new DuckDbEngine();
+    io.tidemark.reconcile.engine.ReconciliationEngine commitFirst =
+        new io.tidemark.reconcile.engine.ReconciliationEngine() {
+          @Override
+          public String name() {
+            return duckDb.name();
+          }
+
+          @Override
+          public Observations observe(EngineRequest request) {
+            // Someone's DELETE lands between the pin and the engine's read.
+            s.curated.delete(List.of(CustomersScenario.key(19)));
+            return duckDb.observe(request);
+          }
+        };
+
+    ReconciliationReport during =
+        Reconciler.builder(s.stateRoot)
+            .dataset(s.contract(), s.catalog())
+            .engine(commitFirst)
+            .clock(Clock.fixed(now, ZoneOffset.UTC))
+            .build()
+            .run("customers", ReconciliationMode.FULL, null, null, "t");
+
+    assertThat(current()).as("the commit landed").isNotEqualTo(pinned);
+    assertThat(during.status()).as(during.toString()).isEqualTo(ReconciliationStatus.PASSED);
+    assertThat(during.curatedSnapshot().id()).isEqualTo(pinned);
+    assertThat(tag(TAG).snapshotId()).isEqualTo(pinned);
+
+    ReconciliationReport next =
+        reconciler(s.contract(), now.plusSeconds(60))
+            .run("customers", ReconciliationMode.FULL, null, null, "t");
+    assertThat(next.status()).isEqualTo(ReconciliationStatus.FAILED);
+    assertThat(next.curatedSnapshot().id()).isEqualTo(current());
+    assertThat(tag(TAG).snapshotId()).isEqualTo(pinned);
+  }
+
+  /**
    * The embedded engine reads the pinned snapshot, not whatever is current when it gets to the
    * curated table: a commit that lands during a reconciliation is the next run's to check.
    */
