@@ -243,7 +243,8 @@ class TestRawContractAgreement {
         NOW,
         NOW,
         RuleSpec.SAMPLE_SIZE_MAX,
-        Duration.ofHours(1));
+        Duration.ofHours(1),
+        null);
   }
 
   @Test
@@ -339,7 +340,8 @@ class TestRawContractAgreement {
         NOW,
         NOW,
         RuleSpec.SAMPLE_SIZE_MAX,
-        Duration.ofHours(1));
+        Duration.ofHours(1),
+        null);
   }
 
   @Test

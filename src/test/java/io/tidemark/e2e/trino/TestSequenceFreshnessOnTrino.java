@@ -89,7 +89,8 @@ class TestSequenceFreshnessOnTrino {
                   now,
                   now,
                   20,
-                  Duration.ofHours(1));
+                  Duration.ofHours(1),
+                  null);
           Freshness embedded = duckDb.observe(request).freshness();
           Freshness athenaSql = onTrino.observe(request).freshness();
           String when = mode + (pending ? " with a file waiting" : " caught up");

@@ -188,22 +188,28 @@ class TestIngestCommand {
     assertThat(seen.get(1).mode()).isEqualTo(IngestMode.SWEEP);
   }
 
+  /** Runs with a dataset declared by flags over this test's folders, and more arguments. */
+  int runDeclaredByFlags(String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--dataset",
+                "customers",
+                "--key-columns",
+                "customer_id",
+                "--change-marker",
+                "updated_at",
+                "--raw-root",
+                dir.resolve("raw").toString(),
+                "--state-root",
+                dir.resolve("state").toString()));
+    args.addAll(List.of(more));
+    return run(args.toArray(String[]::new));
+  }
+
   @Test
   void aLogFormatOtherThanTextOrJsonIsAUsageErrorBeforeAnythingStarts() {
-    int code =
-        run(
-            "--dataset",
-            "customers",
-            "--key-columns",
-            "customer_id",
-            "--change-marker",
-            "updated_at",
-            "--raw-root",
-            dir.resolve("raw").toString(),
-            "--state-root",
-            dir.resolve("state").toString(),
-            "--log-format",
-            "xml");
+    int code = runDeclaredByFlags("--log-format", "xml");
     assertThat(code).isEqualTo(2);
     assertThat(err.toString())
         .isEqualTo("Cannot start ingest: --log-format must be text or json, not 'xml'\n");
@@ -212,20 +218,7 @@ class TestIngestCommand {
 
   @Test
   void catalogPropertiesWithoutACatalogTypeAreAUsageErrorNamingTheOption() {
-    int code =
-        run(
-            "--dataset",
-            "customers",
-            "--key-columns",
-            "customer_id",
-            "--change-marker",
-            "updated_at",
-            "--raw-root",
-            dir.resolve("raw").toString(),
-            "--state-root",
-            dir.resolve("state").toString(),
-            "--catalog-property",
-            "warehouse=" + dir.resolve("wh"));
+    int code = runDeclaredByFlags("--catalog-property", "warehouse=" + dir.resolve("wh"));
     assertThat(code).isEqualTo(2);
     assertThat(err.toString())
         .startsWith(
@@ -238,17 +231,7 @@ class TestIngestCommand {
 
     // With a type the same properties are accepted.
     err.getBuffer().setLength(0);
-    run(
-        "--dataset",
-        "customers",
-        "--key-columns",
-        "customer_id",
-        "--change-marker",
-        "updated_at",
-        "--raw-root",
-        dir.resolve("raw").toString(),
-        "--state-root",
-        dir.resolve("state").toString(),
+    runDeclaredByFlags(
         "--catalog-name",
         "cli3",
         "--catalog-property",

@@ -397,24 +397,6 @@ public record DatasetContract(
       }
     }
 
-    /** Every setting but the verified tag, which takes its default. */
-    public Reconcile(
-        String schedule,
-        String scheduleMode,
-        Duration futureTolerance,
-        Duration unprocessedFileGrace,
-        List<String> sampleColumns,
-        List<RuleSpec> rules) {
-      this(
-          schedule,
-          scheduleMode,
-          futureTolerance,
-          unprocessedFileGrace,
-          sampleColumns,
-          rules,
-          null);
-    }
-
     /** The tag a passing FULL reconciliation moves, unless the contract turned it off. */
     public java.util.Optional<String> tag() {
       return verifiedTag.isEmpty()
@@ -424,7 +406,7 @@ public record DatasetContract(
 
     /** Every default, showing the key columns in samples. */
     public static Reconcile defaults(List<String> keyColumns) {
-      return new Reconcile(null, null, null, null, keyColumns, null);
+      return new Reconcile(null, null, null, null, keyColumns, null, null);
     }
 
     /** The rule of a kind with the default id, if configured. */

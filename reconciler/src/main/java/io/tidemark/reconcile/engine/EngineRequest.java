@@ -68,19 +68,6 @@ public record EngineRequest(
     }
   }
 
-  /** A request that reads the curated table's current snapshot. */
-  public EngineRequest(
-      DatasetContract contract,
-      CatalogSpec catalog,
-      ReconciliationMode mode,
-      Instant from,
-      Instant to,
-      Instant now,
-      int sampleSize,
-      Duration futureTolerance) {
-    this(contract, catalog, mode, from, to, now, sampleSize, futureTolerance, null);
-  }
-
   /** The contract's names in the older spec's shape, as the SQL takes them. */
   public DatasetSpec dataset() {
     return DatasetSpecs.of(contract);

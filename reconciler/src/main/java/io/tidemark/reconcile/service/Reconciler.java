@@ -486,19 +486,11 @@ public final class Reconciler {
 
   /** The last curated snapshot a FULL run proved, this one included; null when none did. */
   private io.tidemark.model.report.CuratedSnapshot proven(ReconciliationReport done) {
-    if (done.mode() == ReconciliationMode.FULL
-        && done.status() == ReconciliationStatus.PASSED
-        && done.curatedSnapshot() != null) {
+    if (Verdict.proves(done)) {
       return done.curatedSnapshot();
     }
-    return reports.list(Optional.of(done.dataset()), Integer.MAX_VALUE).stream()
-        .filter(
-            r ->
-                r.mode() == ReconciliationMode.FULL
-                    && r.status() == ReconciliationStatus.PASSED
-                    && r.curatedSnapshot() != null)
+    return Verdict.lastProof(reports.list(Optional.of(done.dataset()), Integer.MAX_VALUE))
         .map(ReconciliationReport::curatedSnapshot)
-        .findFirst()
         .orElse(null);
   }
 
@@ -547,10 +539,7 @@ public final class Reconciler {
    */
   private static void moveVerifiedTag(ReconciliationReport done, ReconciledDataset ds) {
     Optional<String> tag = ds.contract().reconcile().tag();
-    if (done.mode() != ReconciliationMode.FULL
-        || done.status() != ReconciliationStatus.PASSED
-        || done.curatedSnapshot() == null
-        || tag.isEmpty()) {
+    if (!Verdict.proves(done) || tag.isEmpty()) {
       return;
     }
     try {

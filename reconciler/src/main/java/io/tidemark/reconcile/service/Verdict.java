@@ -60,14 +60,7 @@ public record Verdict(
       List<ReconciliationReport> newestFirst) {
     Optional<ReconciliationReport> latest =
         newestFirst.stream().filter(r -> finishedFull(r)).findFirst();
-    Optional<ReconciliationReport> passed =
-        newestFirst.stream()
-            .filter(
-                r ->
-                    finishedFull(r)
-                        && r.status() == ReconciliationStatus.PASSED
-                        && r.curatedSnapshot() != null)
-            .findFirst();
+    Optional<ReconciliationReport> passed = lastProof(newestFirst);
     CuratedSnapshot proved = passed.map(ReconciliationReport::curatedSnapshot).orElse(null);
     boolean verified =
         current != null
@@ -86,6 +79,18 @@ public record Verdict(
         taggedSnapshot,
         latest.map(ReconciliationReport::id).orElse(null),
         reason(current, latest.orElse(null), passed.orElse(null), verified));
+  }
+
+  /** Whether a reconciliation proved the snapshot it read: a FULL run that passed and names it. */
+  public static boolean proves(ReconciliationReport r) {
+    return r.mode() == ReconciliationMode.FULL
+        && r.status() == ReconciliationStatus.PASSED
+        && r.curatedSnapshot() != null;
+  }
+
+  /** The newest reconciliation that proved a snapshot; empty when none did. */
+  public static Optional<ReconciliationReport> lastProof(List<ReconciliationReport> newestFirst) {
+    return newestFirst.stream().filter(Verdict::proves).findFirst();
   }
 
   /**
