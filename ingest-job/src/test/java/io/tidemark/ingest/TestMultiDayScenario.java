@@ -163,6 +163,7 @@ class TestMultiDayScenario extends SparkTestSupport {
             settings.stateRoot(),
             null,
             null,
+            null,
             settings.clock(),
             null,
             null);

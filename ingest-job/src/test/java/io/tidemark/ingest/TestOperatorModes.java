@@ -208,6 +208,7 @@ class TestOperatorModes extends SparkTestSupport {
             Duration.ofDays(30),
             b.stateRoot(),
             b.cloudWatch(),
+            b.events(),
             null,
             b.clock(),
             b.leaseTtl(),

@@ -2,12 +2,15 @@ package io.tidemark.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.config.IngestSpark;
 import io.tidemark.ingest.run.IngestJob;
 import io.tidemark.ingest.run.IngestOutcome;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.contract.DatasetContract;
+import io.tidemark.model.events.IngestRunFinished;
 import io.tidemark.model.json.Json;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
@@ -40,7 +43,11 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Tags;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * The packaged job jar (classifier {@code glue}) as Glue and EMR run it: a child JVM whose class
@@ -189,17 +196,27 @@ class TestPackagedJobIT extends SparkTestSupport {
       IngestOutcome localDay2 = new IngestJob(spark, local).run();
       assertThat(localDay2.report().status()).isEqualTo(IngestStatus.SUCCEEDED);
 
-      // Day two as EMR runs it: spark-submit --class IngestCommand with the options alone.
+      // Day two as EMR runs it: spark-submit --class IngestCommand with the options alone, and
+      // the run's event put on EventBridge, where a rule sends it to a queue.
+      String queue = eventQueue();
+      List<String> day2Args = new ArrayList<>(withRunId(jobArguments(), "emr-day2"));
+      day2Args.addAll(
+          List.of("--events-endpoint", moto.endpoint().toString(), "--deployment", "crm"));
       Child emrDay2 =
           submit(
               platform,
               "io.tidemark.ingest.cli.IngestCommand",
               jar,
               List.of(),
-              withLogFormatJson(withRunId(jobArguments(), "emr-day2")),
+              withLogFormatJson(day2Args),
               "day2");
       assertThat(emrDay2.exitCode()).as(emrDay2.describe()).isZero();
       assertJsonLinesNameTheRun(emrDay2, "emr-day2");
+      JsonNode event = onlyEvent(queue);
+      assertThat(event.path("detail-type").asText()).isEqualTo(IngestRunFinished.DETAIL_TYPE);
+      assertThat(event.path("detail").path("runId").asText()).isEqualTo("emr-day2");
+      assertThat(event.path("detail").path("status").asText()).isEqualTo("SUCCEEDED");
+      assertThat(event.path("detail").path("deployment").asText()).isEqualTo("crm");
 
       for (Child c : List.of(glueDay1, emrDay2)) {
         assertThat(LINKAGE.matcher(c.output()).find())
@@ -562,6 +579,48 @@ class TestPackagedJobIT extends SparkTestSupport {
   }
 
   // ------------------------------------------------------------------ S3
+
+  /** A queue an EventBridge rule sends every Tidemark event to; its URL. */
+  private static String eventQueue() {
+    try (EventBridgeClient events =
+            moto.configure(EventBridgeClient.builder())
+                .httpClient(UrlConnectionHttpClient.create())
+                .build();
+        SqsClient sqs =
+            moto.configure(SqsClient.builder())
+                .httpClient(UrlConnectionHttpClient.create())
+                .build()) {
+      String queue = sqs.createQueue(q -> q.queueName("tidemark-events")).queueUrl();
+      String arn =
+          sqs.getQueueAttributes(
+                  a -> a.queueUrl(queue).attributeNames(QueueAttributeName.QUEUE_ARN))
+              .attributes()
+              .get(QueueAttributeName.QUEUE_ARN);
+      events.putRule(
+          r ->
+              r.name("tidemark-events")
+                  .eventPattern("{\"source\":[\"" + IngestRunFinished.SOURCE + "\"]}"));
+      events.putTargets(t -> t.rule("tidemark-events").targets(x -> x.id("q").arn(arn)));
+      return queue;
+    }
+  }
+
+  /** The one event in the queue. */
+  private static JsonNode onlyEvent(String queue) throws Exception {
+    try (SqsClient sqs =
+        moto.configure(SqsClient.builder()).httpClient(UrlConnectionHttpClient.create()).build()) {
+      List<JsonNode> received = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        for (var m :
+            sqs.receiveMessage(r -> r.queueUrl(queue).maxNumberOfMessages(10).waitTimeSeconds(1))
+                .messages()) {
+          received.add(new ObjectMapper().readTree(m.body()));
+        }
+      }
+      assertThat(received).hasSize(1);
+      return received.get(0);
+    }
+  }
 
   private static S3Client s3() {
     return S3Lake.s3(moto);

@@ -734,6 +734,9 @@ public final class StackTemplate {
     a.put("--cloudwatch", text("true"));
     a.put("--cloudwatch-namespace", text(Metric.NAMESPACE_DEFAULT));
     a.put("--cloudwatch-region", ref("AWS::Region"));
+    a.put("--events", text("true"));
+    a.put("--events-region", ref("AWS::Region"));
+    a.put("--deployment", ref("DeploymentName"));
     return a;
   }
 
@@ -772,6 +775,7 @@ public final class StackTemplate {
                 "glue:UpdateTable"),
             glue.toArray(JsonNode[]::new)));
     statements.add(putMetricData());
+    statements.add(putDefaultBusEvents("PutIngestRunEvents"));
     statements.add(
         allow(
             "GlueJobLogs",
@@ -955,12 +959,7 @@ public final class StackTemplate {
             lakeObjects("${StatePrefix}/" + StateLayout.RECONCILIATION_FOLDER + "/*"),
             lakeObjects("${AthenaResultsPrefix}/*")));
     statements.add(putMetricData());
-    statements.add(
-        allow(
-            "PutReconciliationEvents",
-            List.of("events:PutEvents"),
-            sub(
-                "arn:${AWS::Partition}:events:${AWS::Region}:${AWS::AccountId}:event-bus/default")));
+    statements.add(putDefaultBusEvents("PutReconciliationEvents"));
     policies(role, "tidemark-reconciler", statements);
     failedReconciliationsRule(r, plan);
 
@@ -1094,6 +1093,14 @@ public final class StackTemplate {
         .putObject("StringEquals")
         .put("cloudwatch:namespace", Metric.NAMESPACE_DEFAULT);
     return s;
+  }
+
+  /** events:PutEvents on the account's default bus only, where the stack's rules listen. */
+  private static ObjectNode putDefaultBusEvents(String sid) {
+    return allow(
+        sid,
+        List.of("events:PutEvents"),
+        sub("arn:${AWS::Partition}:events:${AWS::Region}:${AWS::AccountId}:event-bus/default"));
   }
 
   /**

@@ -448,7 +448,11 @@ class TestContractStack {
             "--state-root",
             "--cloudwatch",
             "--cloudwatch-namespace",
-            "--cloudwatch-region");
+            "--cloudwatch-region",
+            "--events",
+            "--events-region",
+            "--deployment");
+    assertThat(args.path("--deployment").path("Ref").asText()).isEqualTo("DeploymentName");
     assertThat(args.path("--contract").path("Fn::Sub").asText())
         .isEqualTo("s3://${ArtifactBucketName}/${ContractKey}");
     // One run per dataset at a time; a dataset's own runs are kept apart by its lease.
@@ -563,6 +567,9 @@ class TestContractStack {
     assertThat(resources(ingest.get("ReadJobArtifactsAndContract")))
         .contains("arn:${AWS::Partition}:s3:::${ArtifactBucketName}/${ContractKey}");
 
+    assertThat(resources(ingest.get("PutIngestRunEvents")))
+        .containsExactly(
+            "arn:${AWS::Partition}:events:${AWS::Region}:${AWS::AccountId}:event-bus/default");
     Map<String, JsonNode> reconciler = statements(r, "ReconcilerTaskRole");
     assertThat(resources(reconciler.get("ReadRawWarehouseRunReportsAndContract")))
         .containsExactly(

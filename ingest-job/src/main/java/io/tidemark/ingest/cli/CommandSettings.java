@@ -4,6 +4,7 @@ import io.tidemark.ingest.config.Durations;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.config.OperatorOptions;
 import io.tidemark.ingest.metrics.CloudWatchPublisher;
+import io.tidemark.ingest.metrics.RunEvents;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.contract.ContractException;
 import io.tidemark.model.contract.ContractFile;
@@ -57,6 +58,7 @@ final class CommandSettings {
     OperatorOptions operator = operator();
     DiscoveryMode discovery = option("--discovery", o.discovery, this::discovery);
     Optional<CloudWatchPublisher.Settings> cloudWatch = cloudWatch();
+    Optional<RunEvents.Settings> events = events();
     return option(
         fieldOption(null),
         null,
@@ -72,6 +74,7 @@ final class CommandSettings {
                 futureTolerance,
                 stateRoot,
                 cloudWatch,
+                events,
                 o.runId,
                 null,
                 lease,
@@ -214,14 +217,42 @@ final class CommandSettings {
       base = base.withRegion(o.cloudWatchRegion);
     }
     if (o.cloudWatchEndpoint != null) {
-      URI uri = URI.create(o.cloudWatchEndpoint);
-      if (uri.getScheme() == null || uri.getHost() == null) {
-        throw new InvalidDocumentException(
-            "cloudwatch-endpoint", o.cloudWatchEndpoint, "not an http(s) URL");
-      }
-      base = base.withEndpoint(uri);
+      base = base.withEndpoint(endpoint("cloudwatch-endpoint", o.cloudWatchEndpoint));
     }
     return base;
+  }
+
+  /** Where the run's event goes when events are on: on by themselves with an endpoint. */
+  private Optional<RunEvents.Settings> events() {
+    if (!o.events && o.eventsEndpoint == null) {
+      return Optional.empty();
+    }
+    return Optional.of(option("--events-endpoint", o.eventsEndpoint, this::eventSettings));
+  }
+
+  private RunEvents.Settings eventSettings() {
+    RunEvents.Settings s =
+        RunEvents.Settings.defaults()
+            .withBus(o.eventsBus)
+            .withRegion(o.eventsRegion)
+            .withDeployment(o.deployment);
+    if (o.eventsEndpoint != null) {
+      s = s.withEndpoint(endpoint("events-endpoint", o.eventsEndpoint));
+    }
+    return s;
+  }
+
+  private static URI endpoint(String field, String text) {
+    URI uri;
+    try {
+      uri = URI.create(text);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidDocumentException(field, text, "not an http(s) URL");
+    }
+    if (uri.getScheme() == null || !uri.getScheme().matches("https?") || uri.getHost() == null) {
+      throw new InvalidDocumentException(field, text, "not an http(s) URL");
+    }
+    return uri;
   }
 
   private static LocalDate date(String field, String text) {

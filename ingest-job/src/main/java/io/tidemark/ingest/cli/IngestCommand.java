@@ -6,6 +6,7 @@ import io.tidemark.ingest.kernel.FailurePoint;
 import io.tidemark.ingest.kernel.FailurePoints;
 import io.tidemark.ingest.kernel.StopRequest;
 import io.tidemark.ingest.metrics.CloudWatchPublisher;
+import io.tidemark.ingest.metrics.RunEvents;
 import io.tidemark.ingest.run.ContractCheck;
 import io.tidemark.ingest.run.IngestJob;
 import io.tidemark.ingest.run.IngestOutcome;
@@ -394,6 +395,45 @@ public final class IngestCommand {
       paramLabel = "REGION",
       description = "AWS region for CloudWatch. Default: $AWS_REGION, else us-east-1.")
   String cloudWatchRegion;
+
+  @Option(
+      names = "--events",
+      arity = "0..1",
+      fallbackValue = "true",
+      defaultValue = "false",
+      description =
+          "Put a 'Tidemark Ingest Run Finished' event (source tidemark) on EventBridge when the run"
+              + " ends, whatever its status: the status, counts, error and report location (on by"
+              + " itself when --events-endpoint is given). A put that fails is logged; the run's"
+              + " outcome stands. Default: ${DEFAULT-VALUE}.")
+  boolean events;
+
+  @Option(
+      names = "--events-bus",
+      paramLabel = "NAME",
+      defaultValue = RunEvents.Settings.BUS_DEFAULT,
+      description = "The event bus's name or ARN. Default: ${DEFAULT-VALUE}.")
+  String eventsBus;
+
+  @Option(
+      names = "--events-endpoint",
+      paramLabel = "URL",
+      description = "EventBridge endpoint override, e.g. a local emulator. Default: AWS.")
+  String eventsEndpoint;
+
+  @Option(
+      names = "--events-region",
+      paramLabel = "REGION",
+      description = "AWS region for EventBridge. Default: the SDK's ($AWS_REGION).")
+  String eventsRegion;
+
+  @Option(
+      names = "--deployment",
+      paramLabel = "NAME",
+      description =
+          "The deployment every event names (the stack's DeploymentName), so that event rules of"
+              + " several deployments in one account each match their own. Default: none.")
+  String deployment;
 
   @Option(
       names = "--spark-master",

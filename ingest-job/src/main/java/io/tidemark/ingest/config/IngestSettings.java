@@ -1,6 +1,7 @@
 package io.tidemark.ingest.config;
 
 import io.tidemark.ingest.metrics.CloudWatchPublisher;
+import io.tidemark.ingest.metrics.RunEvents;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.LocalPaths;
 import io.tidemark.model.contract.ContractDefaults;
@@ -35,6 +36,8 @@ import java.util.Optional;
  *     relative local path is made absolute, as are the catalog's local warehouse and the raw
  *     location (see {@link LocalPaths})
  * @param cloudWatch publisher settings when metrics are on, empty when off (the default)
+ * @param events where the run's EventBridge event goes when events are on, empty when off (the
+ *     default)
  * @param runId the run's id; null to generate one
  * @param clock the clock for "now" (run times, the future-marker check)
  * @param leaseTtl how long a run's lease on the table lasts unless renewed (state roots on S3, see
@@ -53,6 +56,7 @@ public record IngestSettings(
     Duration futureTolerance,
     String stateRoot,
     Optional<CloudWatchPublisher.Settings> cloudWatch,
+    Optional<RunEvents.Settings> events,
     String runId,
     Clock clock,
     Duration leaseTtl,
@@ -98,6 +102,7 @@ public record IngestSettings(
     Checks.nonBlank("stateRoot", stateRoot);
     stateRoot = LocalPaths.absolute(stateRoot);
     cloudWatch = cloudWatch == null ? Optional.empty() : cloudWatch;
+    events = events == null ? Optional.empty() : events;
     if (runId != null) {
       Checks.name("runId", runId);
     }
@@ -147,6 +152,7 @@ public record IngestSettings(
         null,
         null,
         null,
+        null,
         null);
   }
 
@@ -189,6 +195,10 @@ public record IngestSettings(
     return with(c -> c.cloudWatch = Optional.ofNullable(s));
   }
 
+  public IngestSettings withEvents(RunEvents.Settings s) {
+    return with(c -> c.events = Optional.ofNullable(s));
+  }
+
   public IngestSettings withClock(Clock c) {
     return with(x -> x.clock = c);
   }
@@ -228,6 +238,7 @@ public record IngestSettings(
     final Duration futureTolerance;
     final String stateRoot;
     Optional<CloudWatchPublisher.Settings> cloudWatch;
+    Optional<RunEvents.Settings> events;
     final String runId;
     Clock clock;
     Duration leaseTtl;
@@ -244,6 +255,7 @@ public record IngestSettings(
       futureTolerance = s.futureTolerance;
       stateRoot = s.stateRoot;
       cloudWatch = s.cloudWatch;
+      events = s.events;
       runId = s.runId;
       clock = s.clock;
       leaseTtl = s.leaseTtl;
@@ -262,6 +274,7 @@ public record IngestSettings(
           futureTolerance,
           stateRoot,
           cloudWatch,
+          events,
           runId,
           clock,
           leaseTtl,

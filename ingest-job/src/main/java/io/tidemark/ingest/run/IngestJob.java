@@ -15,6 +15,7 @@ import io.tidemark.ingest.kernel.RunStart;
 import io.tidemark.ingest.kernel.StopRequest;
 import io.tidemark.ingest.lease.Lease;
 import io.tidemark.ingest.lease.RunLease;
+import io.tidemark.ingest.metrics.RunEvents;
 import io.tidemark.ingest.metrics.RunMetrics;
 import io.tidemark.ingest.report.RunReports;
 import io.tidemark.ingest.tables.OutputTables;
@@ -196,7 +197,10 @@ public final class IngestJob {
     }
   }
 
-  /** Writes the report, releases the lease once it is written, publishes the metrics. */
+  /**
+   * Writes the report, releases the lease once it is written, publishes the metrics and puts the
+   * run's event.
+   */
   private IngestOutcome report(RunTrail trail, LeaseStep lease, Map<String, Long> phases) {
     IngestRunReport report = trail.report(settings.clock().instant(), phases);
     String location = null;
@@ -223,6 +227,7 @@ public final class IngestJob {
       lease.release();
     }
     RunMetrics.publish(settings.cloudWatch(), report);
+    RunEvents.put(settings.events(), report, location);
     return new IngestOutcome(report, location, exit, trail.partitionsListed());
   }
 

@@ -126,6 +126,12 @@ class TestIngestCommand {
     assertThat(run(concat(base, "--mode", "sometimes"))).isEqualTo(2);
     assertThat(err.toString()).contains("'--mode'").contains("'sometimes'");
 
+    assertThat(run(concat(base, "--events-endpoint", "localhost:4010"))).isEqualTo(2);
+    assertThat(err.toString()).contains("'--events-endpoint'").contains("'localhost:4010'");
+
+    assertThat(run(concat(base, "--events", "--deployment", "crm prod"))).isEqualTo(2);
+    assertThat(err.toString()).contains("deployment").contains("'crm prod'");
+
     assertThat(run(concat(CUSTOMERS, "--warehouse", "w", "--state-root", "s"))).isEqualTo(2);
     assertThat(err.toString()).contains("Missing required option '--raw-root'");
 

@@ -46,6 +46,7 @@ public enum AwsBackend {
         case S3:
         case CLOUDWATCH:
         case CLOUDFORMATION:
+        case EVENTBRIDGE:
           return Optional.empty();
         case GLUE:
         case ATHENA:

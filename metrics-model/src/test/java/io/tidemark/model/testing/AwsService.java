@@ -7,6 +7,8 @@ public enum AwsService {
   CLOUDWATCH("CloudWatch"),
   CLOUDFORMATION("CloudFormation"),
   ATHENA("Athena"),
+  /** EventBridge, with rules that deliver to SQS queues (where a test reads the events). */
+  EVENTBRIDGE("EventBridge with SQS targets"),
   /**
    * moto's own control API under {@code /moto-api/}: queued Athena result sets and manual state
    * transitions, which the Athena-lifecycle suites drive. No other emulator has it.
