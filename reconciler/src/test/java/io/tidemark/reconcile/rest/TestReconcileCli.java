@@ -83,6 +83,24 @@ class TestReconcileCli {
         .endsWith(" of damaged: missing_keys, foreign_commits did not pass");
   }
 
+  /**
+   * The Airflow example's reconcile task ({@code deploy/airflow/tidemark_dag.py}): its command, as
+   * the worker runs it, exits with the verdict, so that the publish task runs on PASSED only.
+   */
+  @Test
+  void theAirflowDagsReconcileCommandExitsWithTheVerdict() throws Exception {
+    String dag = Files.readString(Path.of("../deploy/airflow/tidemark_dag.py"));
+    java.util.regex.Matcher command =
+        java.util.regex.Pattern.compile("(?m)^RECONCILE_COMMAND = f\"tidemark-reconcile (.*)\"$")
+            .matcher(dag);
+    assertThat(command.find()).as("the DAG's RECONCILE_COMMAND").isTrue();
+    for (Map.Entry<String, Integer> d : Map.of("customers", 0, "damaged", 1).entrySet()) {
+      String[] args = command.group(1).replace("{DATASET}", d.getKey()).split(" ");
+      Outcome o = reconcile(args);
+      assertThat(o.exit()).as(d.getKey() + ": " + o.out() + o.err()).isEqualTo(d.getValue());
+    }
+  }
+
   /** A gate before downstream work that starts nothing: is what readers see now proven? */
   @Test
   void theVerdictExitsZeroOnlyWhileTheCurrentSnapshotIsTheProvenOne() throws Exception {
