@@ -49,7 +49,8 @@ class TestGlueJobArguments {
           "AWS::Region", "eu-west-1",
           "ArtifactBucketName", "acme-artifacts",
           "JobJarKey", "tidemark/tidemark-ingest.jar",
-          "ContractKey", "tidemark/tidemark.yaml");
+          "ContractKey", "tidemark/tidemark.yaml",
+          "DeploymentName", "main");
 
   private static String resolve(JsonNode node) {
     if (node.isTextual()) {
@@ -146,6 +147,11 @@ class TestGlueJobArguments {
     assertThat(s.cloudWatch().get().namespace()).isEqualTo("Tidemark");
     assertThat(s.cloudWatch().get().region()).isEqualTo("eu-west-1");
     assertThat(s.runId()).isEqualTo(RUN_ID);
+    // Every run's event, on the default bus of the stack's region, naming its deployment.
+    assertThat(s.events()).isPresent();
+    assertThat(s.events().get().bus()).isEqualTo("default");
+    assertThat(s.events().get().region()).contains("eu-west-1");
+    assertThat(s.events().get().deployment()).contains("main");
     return s;
   }
 
