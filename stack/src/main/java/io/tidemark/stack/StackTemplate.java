@@ -316,7 +316,7 @@ public final class StackTemplate {
     TemplateGenerator.alarmParameters(params);
     ObjectNode conditions = t.putObject("Conditions");
     conditions.set("CreateLakeBucket", equalsNode(ref("CreateLakeBucket"), text("true")));
-    conditions.set(TemplateGenerator.HAS_TOPIC, notEmpty("AlarmTopicArn"));
+    TemplateGenerator.alarmConditions(conditions);
     rules(t.putObject("Rules"), plan);
 
     ObjectNode r = t.putObject("Resources");

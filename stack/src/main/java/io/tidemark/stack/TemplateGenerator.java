@@ -15,6 +15,7 @@ import io.tidemark.model.report.IngestMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -551,7 +552,7 @@ public final class TemplateGenerator {
   public static String alarmsTemplate() {
     ObjectNode t = template("alarms");
     alarmParameters(t.withObjectProperty("Parameters"));
-    t.putObject("Conditions").set(HAS_TOPIC, notEmpty("AlarmTopicArn"));
+    alarmConditions(t.putObject("Conditions"));
     alarms(t.putObject("Resources"), AlarmScope.parameters());
     return write(t);
   }
@@ -566,6 +567,20 @@ public final class TemplateGenerator {
         .put("Type", "String")
         .put("Default", "")
         .put("Description", "SNS topic notified on ALARM and OK; empty for no actions.");
+    ObjectNode notifications =
+        params
+            .putObject(NOTIFICATIONS_PARAMETER)
+            .put("Type", "String")
+            .put("Default", NOTIFY_PER_DATASET_VALUE);
+    notifications
+        .putArray("AllowedValues")
+        .add(NOTIFY_PER_DATASET_VALUE)
+        .add(NOTIFY_PER_ALARM_VALUE);
+    notifications.put(
+        "Description",
+        "What notifies the topic: 'dataset', the dataset's composite alarm (one notification when"
+            + " the first of its alarms fires, one when the last clears), or 'each-alarm', every"
+            + " alarm on its own.");
     params
         .putObject("InvalidRatioThreshold")
         .put("Type", "Number")
@@ -616,6 +631,37 @@ public final class TemplateGenerator {
 
   /** The condition an alarm's actions depend on: an {@code AlarmTopicArn} was given. */
   static final String HAS_TOPIC = "HasTopic";
+
+  /** The parameter that says which alarms notify the topic. */
+  static final String NOTIFICATIONS_PARAMETER = "AlarmNotifications";
+
+  static final String NOTIFY_PER_DATASET_VALUE = "dataset";
+  static final String NOTIFY_PER_ALARM_VALUE = "each-alarm";
+
+  /** A topic was given and the dataset's composite alarm notifies it. */
+  static final String NOTIFY_PER_DATASET = "NotifyPerDataset";
+
+  /** A topic was given and every alarm notifies it on its own. */
+  static final String NOTIFY_PER_ALARM = "NotifyPerAlarm";
+
+  /** The logical id suffix (after a dataset's prefix) of a dataset's composite alarm. */
+  static final String DATASET_ALARM = "DatasetAlarm";
+
+  /** The conditions the alarms' actions depend on. */
+  static void alarmConditions(ObjectNode conditions) {
+    conditions.set(HAS_TOPIC, notEmpty("AlarmTopicArn"));
+    conditions.set(NOTIFY_PER_DATASET, topicAnd(NOTIFY_PER_DATASET_VALUE));
+    conditions.set(NOTIFY_PER_ALARM, topicAnd(NOTIFY_PER_ALARM_VALUE));
+  }
+
+  /** {"Fn::And": [{"Condition": HasTopic}, {"Fn::Equals": [{"Ref": AlarmNotifications}, v]}]} */
+  private static ObjectNode topicAnd(String notifications) {
+    ObjectNode n = MAPPER.createObjectNode();
+    ArrayNode and = n.putArray("Fn::And");
+    and.addObject().put("Condition", HAS_TOPIC);
+    and.addObject().putArray("Fn::Equals").add(ref(NOTIFICATIONS_PARAMETER)).add(notifications);
+    return n;
+  }
 
   /**
    * Whose alarms they are: the Pipeline and Dataset dimension values, the namespace, the alarms'
@@ -780,6 +826,7 @@ public final class TemplateGenerator {
         "The dataset's reconciliations scanned more than the configured bytes in a day: check the"
             + " scheduled mode (FULL reads all of raw) and that WINDOW runs prune partitions.");
     alarms.anomaly();
+    alarms.composite();
   }
 
   /**
@@ -891,7 +938,17 @@ public final class TemplateGenerator {
    * Writes one scope's alarms into a template's resources. An alarm's name is its logical id in
    * kebab case ({@code IngestRunFailed}: {@code ...-ingest-run-failed}).
    */
-  private record AlarmWriter(ObjectNode resources, AlarmScope scope) {
+  private static final class AlarmWriter {
+    private final ObjectNode resources;
+    private final AlarmScope scope;
+
+    /** The logical ids of the alarms written so far, in order. */
+    private final List<String> written = new ArrayList<>();
+
+    AlarmWriter(ObjectNode resources, AlarmScope scope) {
+      this.resources = resources;
+      this.scope = scope;
+    }
 
     void add(String logicalId, Metric metric, IngestMode mode, Condition when, String description) {
       add(logicalId, metric, mode, null, when, description);
@@ -915,7 +972,7 @@ public final class TemplateGenerator {
       p.set("Threshold", when.threshold());
       p.put("ComparisonOperator", when.comparison().name());
       p.put("TreatMissingData", when.missing().cloudWatchName());
-      actions(p);
+      actions(p, NOTIFY_PER_ALARM);
     }
 
     /** The records changed per incremental run, against their anomaly-detection band. */
@@ -947,12 +1004,39 @@ public final class TemplateGenerator {
       band.put("ReturnData", true);
       band.set("Expression", sub("ANOMALY_DETECTION_BAND(changed, ${AnomalyBandWidth})"));
       band.put("Label", "RecordsChanged (expected band)");
-      actions(p);
+      actions(p, NOTIFY_PER_ALARM);
+    }
+
+    /**
+     * The dataset's composite alarm: in ALARM while any of its other alarms is. With {@code
+     * AlarmNotifications=dataset} (the default) it alone notifies, so that a bad night pages once
+     * per dataset rather than once per rule that broke.
+     */
+    void composite() {
+      List<String> children = List.copyOf(written);
+      ObjectNode r = newResource(resources, scope.idPrefix() + DATASET_ALARM);
+      r.put("Type", "AWS::CloudWatch::CompositeAlarm");
+      ObjectNode p = r.putObject("Properties");
+      p.set("AlarmName", scope.alarmName("dataset"));
+      p.put(
+          "AlarmDescription",
+          "Any of the dataset's "
+              + children.size()
+              + " alarms is in ALARM; the reason names which. With AlarmNotifications=dataset, the"
+              + " one alarm of the dataset that notifies.");
+      p.set(
+          "AlarmRule",
+          sub(
+              String.join(
+                  " OR ", children.stream().map(id -> "ALARM(\"${" + id + "}\")").toList())));
+      p.put("ActionsEnabled", true);
+      actions(p, NOTIFY_PER_DATASET);
     }
 
     /** A new alarm resource: its properties, with its name and description set. */
     private ObjectNode properties(String logicalId, String description) {
       ObjectNode r = newResource(resources, scope.idPrefix() + logicalId);
+      written.add(scope.idPrefix() + logicalId);
       r.put("Type", "AWS::CloudWatch::Alarm");
       ObjectNode p = r.putObject("Properties");
       p.set("AlarmName", scope.alarmName(kebab(logicalId)));
@@ -988,11 +1072,12 @@ public final class TemplateGenerator {
     return resources.putObject(logicalId);
   }
 
-  private static void actions(ObjectNode p) {
+  /** The topic as the alarm's ALARM and OK actions when {@code condition} holds, else none. */
+  private static void actions(ObjectNode p, String condition) {
     for (String key : List.of("AlarmActions", "OKActions")) {
       ObjectNode ifNode = MAPPER.createObjectNode();
       ArrayNode args = ifNode.putArray("Fn::If");
-      args.add(HAS_TOPIC);
+      args.add(condition);
       args.addArray().add(ref("AlarmTopicArn"));
       args.add(ref("AWS::NoValue"));
       p.set(key, ifNode);

@@ -16,9 +16,9 @@ import java.util.regex.Pattern;
 /**
  * Resolves the intrinsic functions the stack uses ({@code Ref}, {@code Fn::Sub}, {@code
  * Fn::GetAtt}, {@code Fn::Join}, {@code Fn::Select}, {@code Fn::Split}, {@code Fn::If}, {@code
- * Fn::Equals}, {@code Fn::Not}) the way CloudFormation does when it creates a resource, so that a
- * test can create a resource moto's CloudFormation skips through the service's own API, with the
- * properties CloudFormation would send.
+ * Fn::Equals}, {@code Fn::Not}, {@code Fn::And}, {@code Condition}) the way CloudFormation does
+ * when it creates a resource, so that a test can create a resource moto's CloudFormation skips
+ * through the service's own API, with the properties CloudFormation would send.
  */
 final class Intrinsics {
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -96,6 +96,20 @@ final class Intrinsics {
               .booleanNode(resolve(arg.get(0)).asText().equals(resolve(arg.get(1)).asText()));
         case "Fn::Not":
           return MAPPER.getNodeFactory().booleanNode(!resolve(arg.get(0)).asBoolean());
+        case "Fn::And":
+          {
+            boolean all = true;
+            for (JsonNode a : arg) {
+              all &= resolve(a).asBoolean();
+            }
+            return MAPPER.getNodeFactory().booleanNode(all);
+          }
+        case "Condition":
+          {
+            Boolean c = conditions.get(arg.asText());
+            assertThat(c).as("condition %s, declared before its use", arg).isNotNull();
+            return MAPPER.getNodeFactory().booleanNode(c);
+          }
         default:
           break;
       }

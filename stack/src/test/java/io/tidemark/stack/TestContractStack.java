@@ -364,9 +364,9 @@ class TestContractStack {
               "{kind: arrival}"));
     }
     JsonNode sixteen = stack(many.toString());
-    // 14 shared resources, and per dataset one alarm per rule and 14 more, a dashboard, a raw
-    // table and two triggers.
-    int perDataset = RuleKind.values().length + 14 + 4;
+    // 14 shared resources, and per dataset one alarm per rule and 14 more, their composite, a
+    // dashboard, a raw table and two triggers.
+    int perDataset = RuleKind.values().length + 14 + 1 + 4;
     assertThat(sixteen.path("Resources").size()).isEqualTo(14 + 16 * perDataset);
     assertThat(sixteen.path("Description").asText())
         .startsWith("Tidemark on AWS for the datasets of contract tidemark.yaml (16 datasets):");

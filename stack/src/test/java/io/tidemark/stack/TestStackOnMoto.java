@@ -73,6 +73,9 @@ import software.amazon.awssdk.services.cloudwatch.model.MetricAlarm;
 class TestStackOnMoto {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
+  /** The composite alarms' properties as CloudFormation would resolve them. */
+  private static List<JsonNode> compositeAlarms = List.of();
+
   /** What moto's CloudFormation cannot create; the test creates them through their APIs. */
   static final Set<String> NOT_ON_MOTO_TYPES =
       Set.of(
@@ -82,7 +85,8 @@ class TestStackOnMoto {
           "AWS::Glue::Trigger",
           "AWS::Athena::WorkGroup",
           "AWS::CloudWatch::Alarm",
-          // moto's CloudFormation creates a rule but lists it without its logical id.
+          // moto's CloudFormation creates these but lists them without their logical ids.
+          "AWS::CloudWatch::CompositeAlarm",
           "AWS::Events::Rule");
 
   /** The property of each of them that names it: what CloudFormation's Ref returns. */
@@ -94,6 +98,7 @@ class TestStackOnMoto {
           "AWS::Glue::Trigger", "/Name",
           "AWS::Athena::WorkGroup", "/Name",
           "AWS::CloudWatch::Alarm", "/AlarmName",
+          "AWS::CloudWatch::CompositeAlarm", "/AlarmName",
           "AWS::Events::Rule", "/Name");
 
   private static final String SECRET =
@@ -283,6 +288,7 @@ class TestStackOnMoto {
       attributes.put(role + ".Arn", firstMatch(xml, "<Arn>(arn:aws:iam::[^<]+)</Arn>"));
     }
     Intrinsics cfnWould = new Intrinsics(refs, attributes, template);
+    List<JsonNode> composites = new ArrayList<>();
     var it = template.path("Resources").fields();
     while (it.hasNext()) {
       var e = it.next();
@@ -312,15 +318,53 @@ class TestStackOnMoto {
           // Its target, the alarm topic, is not put: moto's EventBridge cannot deliver to SNS.
           // The test routes the rule to a queue it reads instead.
         }
+        case "AWS::CloudWatch::CompositeAlarm" -> composites.add(props);
         default -> {} // the alarms: below, through the alarm reader
       }
     }
     for (AlarmDefinition a : AlarmTemplateReader.read(template, refs)) {
       cloudWatch.putMetricAlarm(TestTemplatesOnMoto.asCloudFormationWould(a));
     }
+    // moto holds no composite alarm (no PutCompositeAlarm, none in its CloudFormation): the
+    // test keeps them as CloudFormation would create them and checks what their rules name.
+    compositeAlarms = composites;
   }
 
   // ---------------------------------------------------------------- what the stack created
+
+  /**
+   * Each dataset has one composite alarm whose rule names every one of that dataset's alarms (as
+   * created on moto) and none of the other's: what pages once per dataset.
+   */
+  @Test
+  void eachDatasetsCompositeAlarmWatchesEveryAlarmOfItsOwn() {
+    assertThat(compositeAlarms).hasSize(2);
+    for (List<String> pair : List.of(List.of("crm", "customers"), List.of("sales", "orders"))) {
+      String prefix = "tidemark-" + pair.get(0) + "-" + pair.get(1) + "-";
+      List<String> own =
+          cloudWatch.describeAlarms(r -> r.alarmNamePrefix(prefix)).metricAlarms().stream()
+              .map(MetricAlarm::alarmName)
+              .toList();
+      JsonNode composite =
+          compositeAlarms.stream()
+              .filter(c -> c.path("AlarmName").asText().equals(prefix + "dataset"))
+              .findFirst()
+              .orElseThrow();
+      String rule = composite.path("AlarmRule").asText();
+      List<String> named = new ArrayList<>();
+      Matcher m = Pattern.compile("ALARM\\(\"([^\"]+)\"\\)").matcher(rule);
+      while (m.find()) {
+        named.add(m.group(1));
+      }
+      assertThat(named)
+          .containsExactlyInAnyOrderElementsOf(own)
+          .hasSize(RuleKind.values().length + 14);
+      assertThat(rule.split(" OR ")).hasSize(named.size());
+      // The stack's topic, through the composite alone (AlarmNotifications' default).
+      assertThat(composite.path("AlarmActions").toString())
+          .isEqualTo("[\"" + params.get("AlarmTopicArn") + "\"]");
+    }
+  }
 
   /**
    * The stack's rule sends the events the reconciler puts for a FAILED or ERROR verdict of its

@@ -254,6 +254,81 @@ class TestTemplates {
     assertThat(modesByWidget.get("Reconciliation violations (keys)")).isEmpty();
   }
 
+  /**
+   * With a topic, the default notifies through the pair's composite alarm only (one page for a bad
+   * night, however many rules broke); {@code AlarmNotifications=each-alarm} notifies through every
+   * alarm and not the composite; without a topic nothing notifies.
+   */
+  @Test
+  void theCompositeAlarmOrEveryAlarmNotifiesAsAlarmNotificationsSays() throws Exception {
+    JsonNode template =
+        new ObjectMapper()
+            .readTree(ProjectFiles.root().resolve(TemplateGenerator.ALARMS_TEMPLATE).toFile());
+    String topic = "arn:aws:sns:us-east-1:123456789012:tidemark-alarms";
+    for (String notifications : List.of("dataset", "each-alarm", "none")) {
+      Map<String, String> refs = new java.util.HashMap<>();
+      template
+          .path("Parameters")
+          .fields()
+          .forEachRemaining(p -> refs.put(p.getKey(), p.getValue().path("Default").asText()));
+      refs.putAll(Map.of("Pipeline", "crm", "Dataset", "orders"));
+      refs.put("AlarmTopicArn", notifications.equals("none") ? "" : topic);
+      refs.put(
+          TemplateGenerator.NOTIFICATIONS_PARAMETER,
+          notifications.equals("none") ? "dataset" : notifications);
+      // What Ref returns for an alarm: its name.
+      Intrinsics names = new Intrinsics(refs, Map.of(), template);
+      template
+          .path("Resources")
+          .fields()
+          .forEachRemaining(
+              e -> {
+                if (e.getValue().path("Type").asText().equals("AWS::CloudWatch::Alarm")) {
+                  refs.put(
+                      e.getKey(),
+                      names.resolve(e.getValue().path("Properties").path("AlarmName")).asText());
+                }
+              });
+      Intrinsics cfnWould = new Intrinsics(refs, Map.of(), template);
+      Map<String, List<String>> actions = new java.util.LinkedHashMap<>();
+      template
+          .path("Resources")
+          .fields()
+          .forEachRemaining(
+              e -> {
+                JsonNode p = cfnWould.resolve(e.getValue().path("Properties"));
+                List<String> a = new java.util.ArrayList<>();
+                p.path("AlarmActions").forEach(n -> a.add(n.asText()));
+                actions.put(e.getKey(), a);
+                if (!a.isEmpty()) {
+                  assertThat(p.path("OKActions").toString()).isEqualTo("[\"" + topic + "\"]");
+                }
+              });
+      JsonNode composite = template.path("Resources").path(TemplateGenerator.DATASET_ALARM);
+      assertThat(composite.path("Type").asText()).isEqualTo("AWS::CloudWatch::CompositeAlarm");
+      assertThat(cfnWould.resolve(composite.path("Properties")).path("AlarmRule").asText())
+          .startsWith("ALARM(\"tidemark-crm-orders-rule-count-match-failing\") OR ALARM(")
+          .endsWith(" OR ALARM(\"tidemark-crm-orders-changed-records-anomaly\")");
+      List<String> alarms =
+          actions.keySet().stream()
+              .filter(k -> !k.equals(TemplateGenerator.DATASET_ALARM))
+              .toList();
+      assertThat(alarms).hasSize(RuleKind.values().length + 14);
+      switch (notifications) {
+        case "dataset" -> {
+          assertThat(actions.get(TemplateGenerator.DATASET_ALARM)).containsExactly(topic);
+          assertThat(alarms).allSatisfy(k -> assertThat(actions.get(k)).as(k).isEmpty());
+        }
+        case "each-alarm" -> {
+          assertThat(actions.get(TemplateGenerator.DATASET_ALARM)).isEmpty();
+          assertThat(alarms)
+              .allSatisfy(k -> assertThat(actions.get(k)).as(k).containsExactly(topic));
+        }
+        default -> assertThat(actions.values()).allSatisfy(a -> assertThat(a).isEmpty());
+      }
+    }
+  }
+
   @Test
   void theAlarmTemplateDefinesTheAlarmsTheIssueAsksFor() {
     List<AlarmDefinition> alarms =
