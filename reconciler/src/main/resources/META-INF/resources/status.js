@@ -162,6 +162,7 @@
         return what + (failure.keySent ? 'the API key was refused' : 'this needs the API key') +
           ' (401 Unauthorized). ' + failure.message;
       case 409:
+        if (failure.code !== 'ALREADY_RUNNING') return what + failure.message + ' (409 Conflict)';
         return what + 'a reconciliation of this dataset is already running (409 Conflict)' +
           (failure.runningId ? ': ' + failure.runningId : '') + '. Wait for it to finish.';
       case 404:
@@ -424,7 +425,7 @@
           ? [badge(rec.status), ' ', rec.mode, ' · ', age(rec.finishedAt || rec.startedAt),
               failing.length
                 ? [el('br'), 'failing: ', el('span', { class: 'failing', 'data-testid': 'failing-rules' },
-                    failing.map((r) => r.ruleId).join(', '))]
+                    failing.map((r) => r.ruleId + (acknowledgementOf(rec, r.ruleId) ? ' (acknowledged)' : '')).join(', '))]
                 : '']
           : el('span', { class: 'muted' }, 'never reconciled')),
         el('dt', {}, 'Alarms'),
@@ -529,7 +530,7 @@
       report.error ? el('p', { class: 'error' }, report.error) : null,
       el('div', { class: 'scroll' }, el('table', { class: 'table rules' },
         el('thead', {}, el('tr', {}, ['rule', 'status', 'observed', 'threshold', 'history'].map((h) => el('th', {}, h)))),
-        el('tbody', {}, report.results.map((r) => ruleRows(r, done, keyColumns))))));
+        el('tbody', {}, report.results.map((r) => ruleRows(r, done, keyColumns, report))))));
   }
 
   /** What the samples of the rules that do not sample keys are. */
@@ -545,13 +546,68 @@
     return 'sample keys (' + count + ')' + composite + ':';
   }
 
-  function ruleRows(r, done, keyColumns) {
+  /** The acknowledgement of a rule that holds after a report, or null. */
+  function acknowledgementOf(report, ruleId) {
+    return (report.acknowledgements || []).find((a) => a.ruleId === ruleId) || null;
+  }
+
+  /**
+   * A failing rule's acknowledgement: who, when, why and what it holds for, with a button to
+   * withdraw it; or, for a FAIL not acknowledged, a form to acknowledge it.
+   */
+  function acknowledgementPanel(r, report) {
+    const ack = acknowledgementOf(report, r.ruleId);
+    const path = 'api/datasets/' + encodeURIComponent(report.dataset) + '/acknowledgements';
+    const out = el('p', { class: 'error small', 'data-testid': 'ack-error', hidden: true });
+    const send = async (button, action, options) => {
+      const key = storedKey() || await askKey('API key', 'To ' + action + ', give the API key.');
+      if (!key) return;
+      button.disabled = true;
+      try {
+        await api(options.path, Object.assign({ key }, options));
+        setKey(key);
+        route();
+      } catch (e) {
+        out.textContent = describe(e, action);
+        out.hidden = false;
+        button.disabled = false;
+      }
+    };
+    if (ack) {
+      const withdraw = el('button', { type: 'button', 'data-testid': 'ack-withdraw' }, 'Withdraw');
+      withdraw.addEventListener('click', () => send(withdraw, 'withdraw the acknowledgement',
+        { path: path + '/' + encodeURIComponent(r.ruleId), method: 'DELETE' }));
+      return el('div', { class: 'ack', 'data-testid': 'acknowledgement' },
+        el('p', {}, 'Acknowledged by ', el('strong', {}, ack.by), ' · ', fmtTime(ack.at),
+          ' (reconciliation ', el('code', {}, ack.reconciliationId), ')',
+          ack.note ? [': ', el('span', { 'data-testid': 'ack-note' }, ack.note)] : ''),
+        el('p', { class: 'muted small' }, 'It does not alert while its failure observes at most ' +
+          fmtNumber(ack.observed) + ' and names nothing but the ' + ack.keys.length +
+          ' acknowledged; anything more alerts again, and a pass clears it. The rule\'s alarm returns' +
+          ' to OK once the failing datapoint leaves its period.'),
+        withdraw, out);
+    }
+    if (r.status !== 'FAIL') return null;
+    const by = el('input', { type: 'text', maxlength: 500, placeholder: 'your name', 'aria-label': 'acknowledged by', 'data-testid': 'ack-by' });
+    const note = el('input', { type: 'text', maxlength: 500, placeholder: 'why (e.g. a ticket)', 'aria-label': 'note', 'data-testid': 'ack-note-input' });
+    const button = el('button', { type: 'button', 'data-testid': 'ack-button' }, 'Acknowledge');
+    button.addEventListener('click', () => send(button, 'acknowledge ' + r.ruleId, {
+      path, method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ rule: r.ruleId, by: by.value, note: note.value })
+    }));
+    return el('div', { class: 'ack row' }, by, note, button, out);
+  }
+
+  function ruleRows(r, done, keyColumns, report) {
     const failing = r.status !== 'PASS';
+    const ack = report ? acknowledgementOf(report, r.ruleId) : null;
     const row = el('tr', { class: failing ? 'failing-row' : '', 'data-rule': r.ruleId },
       el('td', {}, failing
         ? el('button', { type: 'button', class: 'link', 'aria-expanded': 'false', 'data-testid': 'rule-toggle' }, '▸ ' + r.ruleId)
         : r.ruleId),
-      el('td', {}, badge(r.status)),
+      el('td', {}, badge(r.status), ack
+        ? [' ', el('span', { class: 'badge warn', 'data-testid': 'ack-badge', title: 'acknowledged by ' + ack.by }, 'acknowledged')]
+        : ''),
       el('td', { class: 'num' }, r.observed == null ? '—' : fmtNumber(r.observed)),
       el('td', { class: 'num' }, fmtNumber(r.threshold)),
       el('td', { class: 'spark' }, sparkline(r, done)));
@@ -562,7 +618,8 @@
         r.sampleKeys.length
           ? el('div', {}, el('span', { class: 'muted small' }, sampleKeysLabel(r.sampleKeys.length, keyColumns, r.kind)),
               el('ul', { class: 'keys', 'data-testid': 'sample-keys' }, r.sampleKeys.map((k) => el('li', {}, el('code', {}, k)))))
-          : el('p', { class: 'muted small' }, 'no sample keys')));
+          : el('p', { class: 'muted small' }, 'no sample keys'),
+        report ? acknowledgementPanel(r, report) : null));
     const button = row.querySelector('button');
     button.addEventListener('click', () => {
       detail.hidden = !detail.hidden;

@@ -722,7 +722,7 @@ public final class TemplateGenerator {
     for (RuleKind kind : RuleKind.values()) {
       alarms.add(
           "Rule" + pascal(kind.id()) + "Failing",
-          Metric.RULE_STATUS,
+          Metric.RULE_ALERTING,
           null,
           kind.id(),
           Condition.failing(),
@@ -732,7 +732,9 @@ public final class TemplateGenerator {
                   ? " is failing: the curated table disagrees with raw. See the latest"
                       + " reconciliation report for sample keys."
                   : " is failing. See the latest reconciliation report for what it names (runs,"
-                      + " files, columns or commits)."));
+                      + " files, columns or commits).")
+              + " An acknowledgement of the failure quiets it while the failure names nothing"
+              + " new.");
     }
     // The nightly-health alarms watch the scheduled incremental runs (Mode=INCREMENTAL): CloudWatch
     // matches an alarm's exact dimension set, so each alarm names the one mode it is about. The

@@ -132,7 +132,10 @@ class TestTemplates {
   @Test
   void aRenamedMetricInAScratchCopyIsCaught(@TempDir Path scratch) throws Exception {
     for (Path t : ProjectFiles.templates()) {
-      String renamed = Files.readString(t).replace("RuleStatus", "RuleState");
+      String renamed =
+          Files.readString(t)
+              .replace("RuleStatus", "RuleState")
+              .replace("RuleAlerting", "RuleAlarm");
       assertThat(renamed).as("%s names a renamed metric", t).isNotEqualTo(Files.readString(t));
       Path copy = scratch.resolve(t.getFileName());
       Files.writeString(copy, renamed);
@@ -145,7 +148,7 @@ class TestTemplates {
         Files.readString(ProjectFiles.root().resolve(TemplateGenerator.ALARMS_TEMPLATE));
     assertThat(
             CatalogueConformance.problems(
-                MAPPER.readTree(alarms.replace("\"RuleStatus\"", "\"RuleState\""))))
+                MAPPER.readTree(alarms.replace("\"RuleAlerting\"", "\"RuleState\""))))
         .contains("resource RuleMissingKeysFailing: metric 'RuleState' is not in the catalogue");
   }
 
@@ -163,7 +166,7 @@ class TestTemplates {
         MAPPER.readTree(alarms.replace("\"Name\" : \"Rule\"", "\"Name\" : \"Pipeline\""));
     assertThat(CatalogueConformance.problems(noRule))
         .contains(
-            "resource RuleCountMatchFailing: RuleStatus has dimensions [Pipeline, Dataset] but the catalogue defines [Pipeline, Dataset, Rule]");
+            "resource RuleCountMatchFailing: RuleAlerting has dimensions [Pipeline, Dataset] but the catalogue defines [Pipeline, Dataset, Rule]");
   }
 
   /**
@@ -341,7 +344,7 @@ class TestTemplates {
     for (RuleKind kind : RuleKind.values()) {
       AlarmDefinition a = byId.get("Rule" + TemplateGenerator.pascal(kind.id()) + "Failing");
       assertThat(a).as("alarm for rule %s", kind.id()).isNotNull();
-      assertThat(a.metric()).isEqualTo(Metric.RULE_STATUS);
+      assertThat(a.metric()).isEqualTo(Metric.RULE_ALERTING);
       assertThat(a.dimensions())
           .isEqualTo(
               Map.of(

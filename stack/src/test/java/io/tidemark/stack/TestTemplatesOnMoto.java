@@ -177,7 +177,7 @@ class TestTemplatesOnMoto {
     assertThat(scanned.comparisonOperatorAsString()).isEqualTo("GreaterThanThreshold");
 
     MetricAlarm missing = alarms.get("tidemark-crm-orders-rule-missing-keys-failing");
-    assertThat(missing.metricName()).isEqualTo("RuleStatus");
+    assertThat(missing.metricName()).isEqualTo("RuleAlerting");
     assertThat(missing.namespace()).isEqualTo("Tidemark");
     assertThat(missing.dimensions())
         .extracting(d -> d.name() + "=" + d.value())

@@ -110,6 +110,13 @@ public enum Metric {
       RECONCILER,
       "Outcome of one rule: 0 pass, 1 fail (an ERROR also reports 1).",
       RULE),
+  RULE_ALERTING(
+      "RuleAlerting",
+      NONE,
+      RECONCILER,
+      "1 while the rule fails (or errors) and no acknowledgement holds for what it names; 0"
+          + " otherwise. The rule's alarm watches it; RuleStatus stays the outcome.",
+      RULE),
   RULE_OBSERVED_VALUE(
       "RuleObservedValue", NONE, RECONCILER, "The value a rule observed, in its own unit.", RULE),
   MISSING_KEYS(

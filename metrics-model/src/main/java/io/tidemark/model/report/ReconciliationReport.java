@@ -29,6 +29,9 @@ import java.util.List;
  * @param curatedSnapshot the curated snapshot every check of the run read (pinned when it began);
  *     null while RUNNING, when the table had no snapshot, or in reports written before the field
  *     existed
+ * @param acknowledgements the acknowledgements of its failing rules that hold after it: carried
+ *     from the dataset's previous reconciliation while they hold, or given since it finished; empty
+ *     when none (and in reports written before the field existed)
  */
 public record ReconciliationReport(
     int schemaVersion,
@@ -47,7 +50,8 @@ public record ReconciliationReport(
     long bytesScanned,
     Double scanCostUsd,
     String error,
-    CuratedSnapshot curatedSnapshot) {
+    CuratedSnapshot curatedSnapshot,
+    List<Acknowledgement> acknowledgements) {
 
   public static final int SCHEMA_VERSION = 1;
 
@@ -74,6 +78,41 @@ public record ReconciliationReport(
     if (scanCostUsd != null && !(scanCostUsd >= 0)) {
       throw new InvalidDocumentException("scanCostUsd", scanCostUsd, "must be 0 or more");
     }
+    acknowledgements = acknowledgements == null ? List.of() : List.copyOf(acknowledgements);
+  }
+
+  /** The acknowledgement of a rule's failure that holds after this run, if any. */
+  public java.util.Optional<Acknowledgement> acknowledgement(String ruleId) {
+    return acknowledgements.stream().filter(a -> a.ruleId().equals(ruleId)).findFirst();
+  }
+
+  /** Whether a result of this run fails and no acknowledgement holds for it. */
+  public boolean alerting(RuleResult r) {
+    return r.status() != RuleStatus.PASS
+        && acknowledgement(r.ruleId()).map(a -> !a.covers(r)).orElse(true);
+  }
+
+  /** A copy with these acknowledgements. */
+  public ReconciliationReport withAcknowledgements(List<Acknowledgement> acks) {
+    return new ReconciliationReport(
+        schemaVersion,
+        id,
+        pipeline,
+        dataset,
+        mode,
+        windowFrom,
+        windowTo,
+        engine,
+        trigger,
+        status,
+        startedAt,
+        finishedAt,
+        results,
+        bytesScanned,
+        scanCostUsd,
+        error,
+        curatedSnapshot,
+        acks);
   }
 
   /** The overall status that a finished set of results implies. */
@@ -131,7 +170,8 @@ public record ReconciliationReport(
         scanned,
         costUsd,
         newError,
-        curatedSnapshot);
+        curatedSnapshot,
+        acknowledgements);
   }
 
   /** A copy that names the curated snapshot its checks read. */
@@ -153,6 +193,7 @@ public record ReconciliationReport(
         bytesScanned,
         scanCostUsd,
         error,
-        snapshot);
+        snapshot,
+        acknowledgements);
   }
 }

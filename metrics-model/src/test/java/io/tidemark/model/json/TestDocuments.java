@@ -88,7 +88,8 @@ class TestDocuments {
             1024,
             0.0,
             null,
-            new io.tidemark.model.report.CuratedSnapshot(8_954_597_067_493_422_955L, T0));
+            new io.tidemark.model.report.CuratedSnapshot(8_954_597_067_493_422_955L, T0),
+            null);
 
     ReconciliationReport back = Json.read(Json.write(report), ReconciliationReport.class);
 

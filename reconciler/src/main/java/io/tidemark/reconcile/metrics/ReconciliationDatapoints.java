@@ -13,14 +13,29 @@ import java.util.List;
 
 /**
  * The catalogue datapoints one finished reconciliation produces, timestamped at its end: per rule
- * RuleStatus (0 pass, 1 fail or error) and RuleObservedValue; the kind metric of each default rule
- * (MissingKeys, ..., UnprocessedFiles); CountRatio and FreshnessLag (the seconds the freshness rule
- * judges, see {@link io.tidemark.reconcile.engine.Freshness#behind()}) when the engine's
- * observations are at hand; VerifiedSnapshotAge once a FULL run has proven a snapshot;
- * BytesScanned, ScanCostUsd and ReconciliationDuration. An ABANDONED run produces none.
+ * RuleStatus (0 pass, 1 fail or error), RuleAlerting (RuleStatus unless an acknowledgement holds)
+ * and RuleObservedValue; the kind metric of each default rule (MissingKeys, ..., UnprocessedFiles);
+ * CountRatio and FreshnessLag (the seconds the freshness rule judges, see {@link
+ * io.tidemark.reconcile.engine.Freshness#behind()}) when the engine's observations are at hand;
+ * VerifiedSnapshotAge once a FULL run has proven a snapshot; BytesScanned, ScanCostUsd and
+ * ReconciliationDuration. An ABANDONED run produces none.
  */
 public final class ReconciliationDatapoints {
   private ReconciliationDatapoints() {}
+
+  /**
+   * A rule's RuleAlerting at {@code at}: 1 while it fails and no acknowledgement in the report
+   * holds for it, 0 otherwise.
+   */
+  public static Datum alerting(ReconciliationReport report, RuleResult r, java.time.Instant at) {
+    return Datum.ofRule(
+        Metric.RULE_ALERTING,
+        report.pipeline(),
+        report.dataset(),
+        r.ruleId(),
+        report.alerting(r) ? 1 : 0,
+        at);
+  }
 
   /**
    * @param observations the engine's measures, or null (e.g. when rebuilding from stored reports)
@@ -49,6 +64,7 @@ public final class ReconciliationDatapoints {
       out.add(
           Datum.ofRule(
               Metric.RULE_STATUS, p, d, r.ruleId(), r.status() == RuleStatus.PASS ? 0 : 1, at));
+      out.add(alerting(report, r, at));
       if (r.observed() != null) {
         out.add(Datum.ofRule(Metric.RULE_OBSERVED_VALUE, p, d, r.ruleId(), r.observed(), at));
       }

@@ -20,6 +20,11 @@ public enum ErrorCode {
   /** The dataset already has a reconciliation running. */
   ALREADY_RUNNING(409),
   /**
+   * An acknowledgement of a rule that does not fail in the dataset's latest reconciliation, or the
+   * removal of one that does not exist.
+   */
+  NOT_FAILING(409),
+  /**
    * The Host header names another host than this service's ({@code tidemark.api.allowed-hosts}).
    */
   MISDIRECTED_HOST(421),

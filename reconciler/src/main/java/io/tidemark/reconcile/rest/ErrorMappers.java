@@ -36,6 +36,11 @@ public class ErrorMappers {
   }
 
   @ServerExceptionMapper
+  public Response notFailing(io.tidemark.reconcile.service.NotFailingException e) {
+    return new ApiError(ErrorCode.NOT_FAILING, e.getMessage(), "rule", null).toResponse();
+  }
+
+  @ServerExceptionMapper
   public Response alreadyRunning(AlreadyRunningException e) {
     return new ApiError(ErrorCode.ALREADY_RUNNING, e.getMessage(), null, e.runningId())
         .toResponse();

@@ -7,6 +7,7 @@ import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.metrics.Datum;
 import io.tidemark.model.metrics.Emitter;
 import io.tidemark.model.metrics.IngestRunMetrics;
+import io.tidemark.model.report.Acknowledgement;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.ReconciliationMode;
 import io.tidemark.model.report.ReconciliationReport;
@@ -96,6 +97,9 @@ public final class Reconciler {
   private final List<Listener> listeners;
   private final Map<String, String> running = new ConcurrentHashMap<>();
   private final Map<String, java.time.Duration> unprocessedFileGrace;
+
+  /** Held while acknowledgements are read and stored, so that none is lost to a run finishing. */
+  private final Object acknowledging = new Object();
 
   private Reconciler(Builder b) {
     this.datasets = java.util.Collections.unmodifiableMap(new TreeMap<>(b.datasets));
@@ -213,6 +217,7 @@ public final class Reconciler {
               List.of(),
               0,
               0.0,
+              null,
               null,
               null);
       reports.save(report);
@@ -470,7 +475,10 @@ public final class Reconciler {
             observations == null ? 0 : observations.bytesScanned(),
             observations == null ? 0 : observations.scanCostUsd(),
             observed.error());
-    reports.save(done);
+    synchronized (acknowledging) {
+      done = done.withAcknowledgements(carriedAcknowledgements(done));
+      reports.save(done);
+    }
     // Before anyone is told: a caller that waited for the verdict may read the tag next.
     moveVerifiedTag(done, ds);
     List<Datum> datapoints = ReconciliationDatapoints.of(done, observations, proven(done));
@@ -482,6 +490,209 @@ public final class Reconciler {
         "Reconciliation {} of {} {}: {}", done.id(), ds.name(), done.status(), summary(results));
     alarms.evaluate(ds.name(), clock.instant(), this::datapoints);
     return done;
+  }
+
+  /**
+   * The acknowledgements of the dataset's previous finished reconciliation that still hold after
+   * {@code done}: a rule that passes clears its acknowledgement; one whose failure observes more or
+   * names anything new breaks it (logged: it alerts again). A run that could not check (no results)
+   * keeps them as they were.
+   */
+  private List<Acknowledgement> carriedAcknowledgements(ReconciliationReport done) {
+    Optional<ReconciliationReport> previous = latestFinished(done.dataset(), done.id());
+    if (previous.isEmpty()) {
+      return List.of();
+    }
+    if (done.results().isEmpty()) {
+      return previous.get().acknowledgements();
+    }
+    List<Acknowledgement> kept = new ArrayList<>();
+    for (Acknowledgement a : previous.get().acknowledgements()) {
+      Optional<RuleResult> now =
+          done.results().stream().filter(r -> r.ruleId().equals(a.ruleId())).findFirst();
+      if (now.isEmpty()) {
+        LOG.info(
+            "Reconciliation {} of {}: rule {} is no longer configured; its acknowledgement ends",
+            done.id(),
+            done.dataset(),
+            a.ruleId());
+      } else if (now.get().status() == io.tidemark.model.report.RuleStatus.PASS) {
+        LOG.info(
+            "Reconciliation {} of {}: rule {} passes; the acknowledgement by {} is cleared",
+            done.id(),
+            done.dataset(),
+            a.ruleId(),
+            a.by());
+      } else if (a.covers(now.get())) {
+        kept.add(a);
+      } else {
+        LOG.warn(
+            "Reconciliation {} of {}: the acknowledgement of rule {} by {} no longer holds: {};"
+                + " it alerts again",
+            done.id(),
+            done.dataset(),
+            a.ruleId(),
+            a.by(),
+            a.whyNot(now.get()));
+      }
+    }
+    return kept;
+  }
+
+  /** The dataset's newest finished (not abandoned) reconciliation other than {@code except}. */
+  private Optional<ReconciliationReport> latestFinished(String dataset, String except) {
+    return reports.list(Optional.of(dataset), Integer.MAX_VALUE).stream()
+        .filter(
+            r ->
+                r.status().finished()
+                    && r.status() != ReconciliationStatus.ABANDONED
+                    && !r.id().equals(except))
+        .findFirst();
+  }
+
+  /** The acknowledgements that hold: those of the dataset's latest finished reconciliation. */
+  public List<Acknowledgement> acknowledgements(String dataset) {
+    if (!datasets.containsKey(dataset)) {
+      throw new UnknownDatasetException(dataset);
+    }
+    return latestFinished(dataset, null)
+        .map(ReconciliationReport::acknowledgements)
+        .orElse(List.of());
+  }
+
+  /**
+   * An acknowledgement given or withdrawn, and the RuleAlerting datum it changes, for the meters.
+   */
+  public record AcknowledgementChange(
+      ReconciliationReport report, Acknowledgement acknowledgement, List<Datum> datapoints) {}
+
+  /**
+   * Acknowledges the failure of a rule in the dataset's latest finished reconciliation: it stops
+   * alerting while its failure names nothing new (see {@link Acknowledgement}). Stored in that
+   * report, where the next reconciliation finds it.
+   *
+   * @throws UnknownDatasetException for a dataset that is not configured
+   * @throws InvalidRequestException for a rule the dataset does not have
+   * @throws NotFailingException when the rule does not fail there, or there is no reconciliation
+   */
+  public AcknowledgementChange acknowledge(String dataset, String ruleId, String by, String note) {
+    ReconciledDataset ds = datasets.get(dataset);
+    if (ds == null) {
+      throw new UnknownDatasetException(dataset);
+    }
+    synchronized (acknowledging) {
+      ReconciliationReport latest = latestOrRefuse(dataset, ruleId);
+      RuleResult result = resultOrRefuse(latest, ruleId);
+      if (result.status() != io.tidemark.model.report.RuleStatus.FAIL) {
+        throw new NotFailingException(
+            "Cannot acknowledge rule "
+                + ruleId
+                + " of "
+                + dataset
+                + ": it is "
+                + result.status()
+                + " in the latest reconciliation, "
+                + latest.id()
+                + (result.status() == io.tidemark.model.report.RuleStatus.ERROR
+                    ? " (an error is not a failure to live with: fix what it names)"
+                    : ""),
+            latest.id());
+      }
+      Instant now = clock.instant();
+      Acknowledgement ack = Acknowledgement.of(latest, result, by, note, now);
+      List<Acknowledgement> acks = new ArrayList<>();
+      latest.acknowledgements().stream().filter(a -> !a.ruleId().equals(ruleId)).forEach(acks::add);
+      acks.add(ack);
+      ReconciliationReport updated = latest.withAcknowledgements(acks);
+      reports.save(updated);
+      LOG.info(
+          "Rule {} of {} acknowledged by {} on reconciliation {} ({} observed, {} sample(s)): {}",
+          ruleId,
+          dataset,
+          ack.by(),
+          latest.id(),
+          ack.observed(),
+          ack.keys().size(),
+          ack.note().isEmpty() ? "no note" : ack.note());
+      return changed(updated, result, ack, now);
+    }
+  }
+
+  /**
+   * Withdraws the acknowledgement of a rule of the dataset: its failure alerts again.
+   *
+   * @throws UnknownDatasetException for a dataset that is not configured
+   * @throws NotFailingException when there is no acknowledgement of the rule
+   */
+  public AcknowledgementChange withdraw(String dataset, String ruleId) {
+    ReconciledDataset ds = datasets.get(dataset);
+    if (ds == null) {
+      throw new UnknownDatasetException(dataset);
+    }
+    synchronized (acknowledging) {
+      ReconciliationReport latest = latestOrRefuse(dataset, ruleId);
+      Acknowledgement ack =
+          latest
+              .acknowledgement(ruleId)
+              .orElseThrow(
+                  () ->
+                      new NotFailingException(
+                          "Cannot withdraw the acknowledgement of rule "
+                              + ruleId
+                              + " of "
+                              + dataset
+                              + ": there is none after reconciliation "
+                              + latest.id(),
+                          latest.id()));
+      ReconciliationReport updated =
+          latest.withAcknowledgements(
+              latest.acknowledgements().stream().filter(a -> a != ack).toList());
+      reports.save(updated);
+      LOG.info(
+          "The acknowledgement of rule {} of {} by {} is withdrawn", ruleId, dataset, ack.by());
+      return changed(updated, resultOrRefuse(updated, ruleId), ack, clock.instant());
+    }
+  }
+
+  private ReconciliationReport latestOrRefuse(String dataset, String ruleId) {
+    return latestFinished(dataset, null)
+        .orElseThrow(
+            () ->
+                new NotFailingException(
+                    "Cannot acknowledge rule "
+                        + ruleId
+                        + " of "
+                        + dataset
+                        + ": the dataset has no finished reconciliation yet",
+                    null));
+  }
+
+  private static RuleResult resultOrRefuse(ReconciliationReport report, String ruleId) {
+    return report.results().stream()
+        .filter(r -> r.ruleId().equals(ruleId))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new InvalidRequestException(
+                    "rule",
+                    ruleId,
+                    "is no rule of reconciliation "
+                        + report.id()
+                        + " of "
+                        + report.dataset()
+                        + " (its rules: "
+                        + String.join(
+                            ", ", report.results().stream().map(RuleResult::ruleId).toList())
+                        + ")"));
+  }
+
+  /** The rule's RuleAlerting now, recorded and evaluated like a reconciliation's. */
+  private AcknowledgementChange changed(
+      ReconciliationReport updated, RuleResult result, Acknowledgement ack, Instant now) {
+    List<Datum> datapoints = List.of(ReconciliationDatapoints.alerting(updated, result, now));
+    history.record(datapoints);
+    alarms.evaluate(updated.dataset(), now, this::datapoints);
+    return new AcknowledgementChange(updated, ack, datapoints);
   }
 
   /** The last curated snapshot a FULL run proved, this one included; null when none did. */

@@ -46,6 +46,7 @@ public class ReconciliationService {
   private final ReconcilerSettings settings;
   private final Reconciler reconciler;
   private final ExecutorService executor;
+  private final MeterPublisher meters;
 
   public ReconciliationService(
       TidemarkConfig config,
@@ -55,6 +56,7 @@ public class ReconciliationService {
       StateStores stateStores,
       @ConfigProperty(name = "quarkus.http.host", defaultValue = ReconcilerSettings.LOOPBACK)
           String httpHost) {
+    this.meters = meters;
     Set<String> names =
         engines.stream().map(ReconciliationEngine::name).collect(Collectors.toSet());
     this.settings = ReconcilerSettings.from(config, names, httpHost).requireLocations();
@@ -192,6 +194,21 @@ public class ReconciliationService {
 
   public Verdict verdict(String dataset) {
     return reconciler.verdict(dataset);
+  }
+
+  /** Acknowledges a failing rule (see {@link Reconciler#acknowledge}) and publishes the change. */
+  public io.tidemark.model.report.Acknowledgement acknowledge(
+      String dataset, String rule, String by, String note) {
+    Reconciler.AcknowledgementChange c = reconciler.acknowledge(dataset, rule, by, note);
+    meters.publish(c.datapoints());
+    return c.acknowledgement();
+  }
+
+  /** Withdraws an acknowledgement (see {@link Reconciler#withdraw}) and publishes the change. */
+  public io.tidemark.model.report.Acknowledgement withdraw(String dataset, String rule) {
+    Reconciler.AcknowledgementChange c = reconciler.withdraw(dataset, rule);
+    meters.publish(c.datapoints());
+    return c.acknowledgement();
   }
 
   public List<AlarmStatus> alarms() {

@@ -35,6 +35,7 @@ class TestLocalReportStore {
         0,
         0.0,
         null,
+        null,
         null);
   }
 

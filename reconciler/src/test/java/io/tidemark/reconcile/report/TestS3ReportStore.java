@@ -71,6 +71,7 @@ class TestS3ReportStore {
         0,
         0.0,
         null,
+        null,
         null);
   }
 

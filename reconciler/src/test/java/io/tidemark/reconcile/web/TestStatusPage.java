@@ -208,6 +208,71 @@ class TestStatusPage {
     browser.screenshot("composite-key.png");
   }
 
+  /**
+   * A failing rule is acknowledged from its detail (who, why) and shown as such in the report and
+   * on the overview, then withdrawn; the rule fails throughout.
+   */
+  @Test
+  void aFailingRuleIsAcknowledgedFromThePageAndWithdrawnAgain() {
+    startFromPage("damaged", "full", QuarkusFixtures.API_KEY);
+    assertThat(finishedResult().getAttribute("data-result")).isEqualTo("FAILED");
+    try {
+      visible("[data-testid=report] tr[data-rule=missing_keys] [data-testid=rule-toggle]").click();
+      WebElement detail = visible("tr[data-detail=missing_keys]");
+      detail.findElement(By.cssSelector("[data-testid=ack-by]")).sendKeys("ana");
+      detail.findElement(By.cssSelector("[data-testid=ack-note-input]")).sendKeys("TICKET-12");
+      detail.findElement(By.cssSelector("[data-testid=ack-button]")).click();
+
+      WebElement row =
+          waiting()
+              .until(
+                  ExpectedConditions.visibilityOfElementLocated(
+                      By.cssSelector(
+                          "[data-testid=report] tr[data-rule=missing_keys]"
+                              + " [data-testid=ack-badge]")));
+      assertThat(row.getText()).isEqualTo("acknowledged");
+      assertThat(
+              driver()
+                  .findElement(By.cssSelector("[data-testid=report] tr[data-rule=missing_keys]"))
+                  .getText())
+          .as("the rule still fails")
+          .contains("FAIL");
+      visible("[data-testid=report] tr[data-rule=missing_keys] [data-testid=rule-toggle]").click();
+      WebElement ack = visible("tr[data-detail=missing_keys] [data-testid=acknowledgement]");
+      assertThat(ack.getText())
+          .contains("Acknowledged by ana")
+          .contains("TICKET-12")
+          .contains("observes at most 1 and names nothing but the 1 acknowledged");
+      browser.screenshot("dataset-damaged-acknowledged.png");
+
+      open("#/");
+      assertThat(visible("[data-dataset=damaged] [data-testid=failing-rules]").getText())
+          .isEqualTo("missing_keys (acknowledged), foreign_commits");
+
+      open("#/dataset/damaged");
+      visible("[data-testid=report] tr[data-rule=missing_keys] [data-testid=rule-toggle]").click();
+      visible("tr[data-detail=missing_keys] [data-testid=ack-withdraw]").click();
+      waiting()
+          .until(
+              ExpectedConditions.visibilityOfElementLocated(
+                  By.cssSelector(
+                      "[data-testid=report] tr[data-rule=missing_keys] [data-testid=rule-toggle]")));
+      waiting()
+          .until(
+              d ->
+                  d.findElements(
+                          By.cssSelector(
+                              "[data-testid=report] tr[data-rule=missing_keys]"
+                                  + " [data-testid=ack-badge]"))
+                      .isEmpty());
+    } finally {
+      // Leave the dataset as other tests expect it, whatever happened above.
+      io.restassured.RestAssured.given()
+          .header(io.tidemark.reconcile.rest.ApiKeyFilter.HEADER, QuarkusFixtures.API_KEY)
+          .delete("/api/datasets/damaged/acknowledgements/missing_keys");
+    }
+  }
+
   @Test
   void aDamagedTableShowsItsFailingRulesWithTheirSampleKeysAndReason() {
     startFromPage("damaged", "full", QuarkusFixtures.API_KEY);
