@@ -12,8 +12,9 @@ environment (the key from a secrets backend, never in this file). Its exit code 
     4  no verdict within --wait: the reconciliation goes on
     5  the reconciler could not be reached
 
-Airflow fails a BashOperator on any non-zero exit, so every verdict but PASSED stops the run here;
-the task's retries cover what passes (a reconciler restarting, a long run still going).
+Airflow fails a BashOperator on any non-zero exit, so every verdict but PASSED stops the run here.
+The task does not retry: a retry after FAILED would reconcile the broken table again, and one after
+4 would find the first run still going (2). Clear the task once the cause is dealt with.
 
 Names to change for your deployment: GLUE_JOB (the stack's IngestJobName output), DATASET (as the
 contract names it) and the schedule.
@@ -53,8 +54,7 @@ with DAG(
     reconcile = BashOperator(
         task_id="reconcile",
         bash_command=RECONCILE_COMMAND,
-        retries=2,
-        retry_delay=timedelta(minutes=5),
+        retries=0,
         execution_timeout=timedelta(minutes=20),
     )
 

@@ -523,6 +523,8 @@
   function reportDetail(report, recs, keyColumns) {
     if (!report) return el('p', { class: 'muted' }, 'No finished reconciliation yet.');
     const done = recs.filter((r) => r.results && r.results.length).slice().reverse();
+    // Acknowledgements are given and withdrawn on the latest reconciliation that checked only.
+    const latest = done.length ? done[done.length - 1].id : null;
     return el('div', { 'data-testid': 'report', 'data-report-id': report.id },
       el('p', {}, badge(report.status), ' ', report.mode, ' reconciliation ', el('code', {}, report.id),
         ' · started ', fmtTime(report.startedAt), ' by ', report.trigger,
@@ -530,7 +532,7 @@
       report.error ? el('p', { class: 'error' }, report.error) : null,
       el('div', { class: 'scroll' }, el('table', { class: 'table rules' },
         el('thead', {}, el('tr', {}, ['rule', 'status', 'observed', 'threshold', 'history'].map((h) => el('th', {}, h)))),
-        el('tbody', {}, report.results.map((r) => ruleRows(r, done, keyColumns, report))))));
+        el('tbody', {}, report.results.map((r) => ruleRows(r, done, keyColumns, report, latest === report.id))))));
   }
 
   /** What the samples of the rules that do not sample keys are. */
@@ -593,12 +595,12 @@
     const button = el('button', { type: 'button', 'data-testid': 'ack-button' }, 'Acknowledge');
     button.addEventListener('click', () => send(button, 'acknowledge ' + r.ruleId, {
       path, method: 'POST', headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ rule: r.ruleId, by: by.value, note: note.value })
+      body: JSON.stringify({ rule: r.ruleId, by: by.value, note: note.value, reconciliationId: report.id })
     }));
     return el('div', { class: 'ack row' }, by, note, button, out);
   }
 
-  function ruleRows(r, done, keyColumns, report) {
+  function ruleRows(r, done, keyColumns, report, isLatest) {
     const failing = r.status !== 'PASS';
     const ack = report ? acknowledgementOf(report, r.ruleId) : null;
     const row = el('tr', { class: failing ? 'failing-row' : '', 'data-rule': r.ruleId },
@@ -619,7 +621,7 @@
           ? el('div', {}, el('span', { class: 'muted small' }, sampleKeysLabel(r.sampleKeys.length, keyColumns, r.kind)),
               el('ul', { class: 'keys', 'data-testid': 'sample-keys' }, r.sampleKeys.map((k) => el('li', {}, el('code', {}, k)))))
           : el('p', { class: 'muted small' }, 'no sample keys'),
-        report ? acknowledgementPanel(r, report) : null));
+        report && isLatest ? acknowledgementPanel(r, report) : null));
     const button = row.querySelector('button');
     button.addEventListener('click', () => {
       detail.hidden = !detail.hidden;

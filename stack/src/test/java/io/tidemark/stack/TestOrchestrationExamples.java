@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The examples in {@code deploy/} that wire Tidemark into an orchestrator hold together: the Step
  * Functions state machine passes cfn-lint's state-language schema and is a complete graph whose
  * verdict covers every way a reconciliation ends; the Airflow DAG is valid Python. (The reconciler
- * module's TestOrchestrationContract runs their requests against the service itself.)
+ * module's TestStateMachineContract and TestReconcileCli run their requests against the service
+ * itself.)
  */
 @Tag("cfnlint")
 class TestOrchestrationExamples {

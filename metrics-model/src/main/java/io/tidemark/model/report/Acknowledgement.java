@@ -8,11 +8,10 @@ import java.util.List;
 
 /**
  * A person's acknowledgement of a failing rule: while it holds, the rule's failure does not alert
- * ({@code RuleAlerting} is 0, so its alarm and the dataset's composite stay quiet), though the rule
- * still fails in every report, metric and verdict. It holds only while the rule fails on what was
- * acknowledged: at most the observed value then, and no sample key (or run, file, column, commit
- * the rule names) that was not among those then. A failure that grows or names anything new breaks
- * it and alerts again; a pass clears it.
+ * ({@code RuleAlerting} is 0, so its alarm stays quiet), though the rule still fails in every
+ * report, metric and verdict. It holds only while the rule fails on what was acknowledged (see
+ * {@link #covers}): a failure that grows or names anything new breaks it and alerts again; a pass
+ * clears it; an error neither holds nor clears it.
  *
  * @param ruleId the rule
  * @param reconciliationId the reconciliation whose failure was acknowledged
@@ -70,25 +69,42 @@ public record Acknowledgement(
         failed.ruleId(), report.id(), by, note, at, failed.observed(), failed.sampleKeys());
   }
 
-  /** Whether this acknowledgement holds for a later result of its rule. */
+  /**
+   * Whether this acknowledgement holds for a later result of its rule. A {@code freshness} failure
+   * is one condition however long it lasts: it holds while the rule fails. Otherwise the result may
+   * observe at most what was acknowledged, and, when the acknowledged sample was the whole failure
+   * (no more keys failed than it held), name only keys it held; a failure larger than its sample is
+   * compared by what it observes alone, since a partial repair shifts its sample.
+   */
   public boolean covers(RuleResult r) {
-    return r.ruleId().equals(ruleId)
-        && r.status() == RuleStatus.FAIL
-        && r.observed() != null
-        && r.observed() <= observed
-        && new HashSet<>(keys).containsAll(r.sampleKeys());
+    return whyNot(r) == null;
   }
 
-  /** What a later result names that this acknowledgement did not: why it no longer holds. */
+  /** Why this acknowledgement does not hold for a later result; null when it does. */
   public String whyNot(RuleResult r) {
+    if (!r.ruleId().equals(ruleId)) {
+      return "it is another rule's";
+    }
     if (r.status() != RuleStatus.FAIL) {
       return "the rule is " + r.status();
+    }
+    if (r.kind() == io.tidemark.model.config.RuleKind.FRESHNESS) {
+      return null;
     }
     if (r.observed() == null || r.observed() > observed) {
       return "it now observes " + r.observed() + ", more than the " + observed + " acknowledged";
     }
-    List<String> unseen =
-        r.sampleKeys().stream().filter(k -> !new HashSet<>(keys).contains(k)).limit(5).toList();
-    return "it now names " + unseen + (unseen.size() == 5 ? "…" : "") + ", not acknowledged";
+    if (keys.size() < observed) {
+      return null;
+    }
+    HashSet<String> known = new HashSet<>(keys);
+    List<String> unseen = r.sampleKeys().stream().filter(k -> !known.contains(k)).toList();
+    if (unseen.isEmpty()) {
+      return null;
+    }
+    return "it now names "
+        + unseen.subList(0, Math.min(5, unseen.size()))
+        + (unseen.size() > 5 ? " and " + (unseen.size() - 5) + " more" : "")
+        + ", not acknowledged";
   }
 }

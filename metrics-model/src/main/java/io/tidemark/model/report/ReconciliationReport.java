@@ -51,7 +51,10 @@ public record ReconciliationReport(
     Double scanCostUsd,
     String error,
     CuratedSnapshot curatedSnapshot,
-    List<Acknowledgement> acknowledgements) {
+    // Left out when empty, so that a reconciler from before the field still reads the report.
+    @com.fasterxml.jackson.annotation.JsonInclude(
+            com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+        List<Acknowledgement> acknowledgements) {
 
   public static final int SCHEMA_VERSION = 1;
 

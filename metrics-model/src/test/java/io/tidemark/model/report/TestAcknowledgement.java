@@ -54,6 +54,37 @@ class TestAcknowledgement {
         .isEqualTo("it now observes 3.0, more than the 2.0 acknowledged");
   }
 
+  /**
+   * A failure larger than its sample: repairing some keys shifts the sample to keys that were
+   * failing all along, which is no new failure; only what it observes counts.
+   */
+  @Test
+  void aFailureLargerThanItsSampleIsComparedByWhatItObserves() {
+    Acknowledgement a =
+        new Acknowledgement("missing_keys", "r1", "ana", "", T, 40, List.of("k01", "k02"));
+    assertThat(a.covers(result(RuleStatus.FAIL, 38.0, List.of("k03", "k04")))).isTrue();
+    assertThat(a.covers(result(RuleStatus.FAIL, 41.0, List.of("k01", "k02")))).isFalse();
+  }
+
+  @Test
+  void aFreshnessFailureHoldsHoweverLongItLasts() {
+    Acknowledgement a =
+        new Acknowledgement("freshness", "r1", "ana", "the export is paused", T, 7200, List.of());
+    RuleResult later =
+        new RuleResult(
+            "freshness",
+            RuleKind.FRESHNESS,
+            null,
+            90000.0,
+            129600,
+            RuleStatus.FAIL,
+            "behind",
+            List.of(),
+            0,
+            null);
+    assertThat(a.covers(later)).isTrue();
+  }
+
   @Test
   void onlySomeoneCanAcknowledgeAFailureInOneLineOfText() {
     assertThatThrownBy(
@@ -99,6 +130,9 @@ class TestAcknowledgement {
     assertThat(report.alerting(result(RuleStatus.FAIL, 2.0, List.of("k9")))).isTrue();
     ReconciliationReport read = Json.read(Json.write(report), ReconciliationReport.class);
     assertThat(read).isEqualTo(report);
+    assertThat(Json.write(report.withAcknowledgements(List.of())))
+        .as("left out when empty, for readers from before the field")
+        .doesNotContain("acknowledgements");
     assertThat(read.acknowledgement("missing_keys")).contains(ack());
   }
 }

@@ -40,8 +40,10 @@ public class AcknowledgementResource {
    * @param rule the failing rule's id
    * @param by who acknowledges (a name or handle, shown on the status page and in the report)
    * @param note why, e.g. a ticket; optional
+   * @param reconciliationId the reconciliation whose failure is acknowledged, as the person saw it;
+   *     optional, and refused (409) when it is no longer the dataset's latest
    */
-  public record AcknowledgeRequest(String rule, String by, String note) {}
+  public record AcknowledgeRequest(String rule, String by, String note, String reconciliationId) {}
 
   private final ReconciliationService service;
 
@@ -66,7 +68,9 @@ public class AcknowledgementResource {
   @APIResponse(responseCode = "404", description = "Unknown dataset")
   @APIResponse(
       responseCode = "409",
-      description = "The rule does not fail in the latest reconciliation: nothing to acknowledge")
+      description =
+          "The rule does not fail in the latest reconciliation (nothing to acknowledge), or the"
+              + " reconciliationId given is not the latest")
   public Response acknowledge(@PathParam("dataset") String dataset, AcknowledgeRequest request) {
     if (request == null) {
       throw new InvalidRequestException(
@@ -76,7 +80,9 @@ public class AcknowledgementResource {
     if (request.rule() == null || request.rule().isBlank()) {
       throw new InvalidRequestException(ACKNOWLEDGE, "rule", request.rule(), "is required");
     }
-    Acknowledgement a = service.acknowledge(dataset, request.rule(), request.by(), request.note());
+    Acknowledgement a =
+        service.acknowledge(
+            dataset, request.rule(), request.by(), request.note(), request.reconciliationId());
     return Response.status(Response.Status.CREATED).entity(a).build();
   }
 

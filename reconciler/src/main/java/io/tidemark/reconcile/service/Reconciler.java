@@ -475,16 +475,18 @@ public final class Reconciler {
             observations == null ? 0 : observations.bytesScanned(),
             observations == null ? 0 : observations.scanCostUsd(),
             observed.error());
+    // Held until the datapoints are published: an acknowledgement given meanwhile lands on this
+    // report, or waits and its RuleAlerting follows this run's.
     synchronized (acknowledging) {
       done = done.withAcknowledgements(carriedAcknowledgements(done));
       reports.save(done);
-    }
-    // Before anyone is told: a caller that waited for the verdict may read the tag next.
-    moveVerifiedTag(done, ds);
-    List<Datum> datapoints = ReconciliationDatapoints.of(done, observations, proven(done));
-    history.record(datapoints);
-    for (Listener l : listeners) {
-      l.finished(done, datapoints);
+      // Before anyone is told: a caller that waited for the verdict may read the tag next.
+      moveVerifiedTag(done, ds);
+      List<Datum> datapoints = ReconciliationDatapoints.of(done, observations, proven(done));
+      history.record(datapoints);
+      for (Listener l : listeners) {
+        l.finished(done, datapoints);
+      }
     }
     LOG.info(
         "Reconciliation {} of {} {}: {}", done.id(), ds.name(), done.status(), summary(results));
@@ -499,7 +501,7 @@ public final class Reconciler {
    * keeps them as they were.
    */
   private List<Acknowledgement> carriedAcknowledgements(ReconciliationReport done) {
-    Optional<ReconciliationReport> previous = latestFinished(done.dataset(), done.id());
+    Optional<ReconciliationReport> previous = latestChecked(done.dataset(), done.id());
     if (previous.isEmpty()) {
       return List.of();
     }
@@ -516,6 +518,9 @@ public final class Reconciler {
             done.id(),
             done.dataset(),
             a.ruleId());
+      } else if (now.get().status() == io.tidemark.model.report.RuleStatus.ERROR) {
+        // The rule could not check: the error alerts, and the acknowledgement waits for a verdict.
+        kept.add(a);
       } else if (now.get().status() == io.tidemark.model.report.RuleStatus.PASS) {
         LOG.info(
             "Reconciliation {} of {}: rule {} passes; the acknowledgement by {} is cleared",
@@ -539,13 +544,17 @@ public final class Reconciler {
     return kept;
   }
 
-  /** The dataset's newest finished (not abandoned) reconciliation other than {@code except}. */
-  private Optional<ReconciliationReport> latestFinished(String dataset, String except) {
+  /**
+   * The dataset's newest finished reconciliation that evaluated its rules (not abandoned, not one
+   * that broke before any rule ran), other than {@code except}: where acknowledgements are kept.
+   */
+  private Optional<ReconciliationReport> latestChecked(String dataset, String except) {
     return reports.list(Optional.of(dataset), Integer.MAX_VALUE).stream()
         .filter(
             r ->
                 r.status().finished()
                     && r.status() != ReconciliationStatus.ABANDONED
+                    && !r.results().isEmpty()
                     && !r.id().equals(except))
         .findFirst();
   }
@@ -555,7 +564,7 @@ public final class Reconciler {
     if (!datasets.containsKey(dataset)) {
       throw new UnknownDatasetException(dataset);
     }
-    return latestFinished(dataset, null)
+    return latestChecked(dataset, null)
         .map(ReconciliationReport::acknowledgements)
         .orElse(List.of());
   }
@@ -576,12 +585,36 @@ public final class Reconciler {
    * @throws NotFailingException when the rule does not fail there, or there is no reconciliation
    */
   public AcknowledgementChange acknowledge(String dataset, String ruleId, String by, String note) {
+    return acknowledge(dataset, ruleId, by, note, null);
+  }
+
+  /**
+   * Acknowledges the failure of a rule in the reconciliation {@code seen}, which must be the
+   * dataset's latest that checked: what the person acknowledging looked at (null: the latest).
+   *
+   * @throws NotFailingException also when {@code seen} is not the latest any more
+   */
+  public AcknowledgementChange acknowledge(
+      String dataset, String ruleId, String by, String note, String seen) {
     ReconciledDataset ds = datasets.get(dataset);
     if (ds == null) {
       throw new UnknownDatasetException(dataset);
     }
     synchronized (acknowledging) {
-      ReconciliationReport latest = latestOrRefuse(dataset, ruleId);
+      ReconciliationReport latest = latestOrRefuse(dataset, ruleId, "acknowledge");
+      if (seen != null && !seen.equals(latest.id())) {
+        throw new NotFailingException(
+            "Cannot acknowledge rule "
+                + ruleId
+                + " of "
+                + dataset
+                + " as reconciliation "
+                + seen
+                + " saw it: the latest is "
+                + latest.id()
+                + "; look at that one and acknowledge what it found",
+            latest.id());
+      }
       RuleResult result = resultOrRefuse(latest, ruleId);
       if (result.status() != io.tidemark.model.report.RuleStatus.FAIL) {
         throw new NotFailingException(
@@ -630,7 +663,8 @@ public final class Reconciler {
       throw new UnknownDatasetException(dataset);
     }
     synchronized (acknowledging) {
-      ReconciliationReport latest = latestOrRefuse(dataset, ruleId);
+      ReconciliationReport latest =
+          latestOrRefuse(dataset, ruleId, "withdraw the acknowledgement of");
       Acknowledgement ack =
           latest
               .acknowledgement(ruleId)
@@ -654,12 +688,14 @@ public final class Reconciler {
     }
   }
 
-  private ReconciliationReport latestOrRefuse(String dataset, String ruleId) {
-    return latestFinished(dataset, null)
+  private ReconciliationReport latestOrRefuse(String dataset, String ruleId, String action) {
+    return latestChecked(dataset, null)
         .orElseThrow(
             () ->
                 new NotFailingException(
-                    "Cannot acknowledge rule "
+                    "Cannot "
+                        + action
+                        + " rule "
                         + ruleId
                         + " of "
                         + dataset

@@ -198,8 +198,8 @@ public class ReconciliationService {
 
   /** Acknowledges a failing rule (see {@link Reconciler#acknowledge}) and publishes the change. */
   public io.tidemark.model.report.Acknowledgement acknowledge(
-      String dataset, String rule, String by, String note) {
-    Reconciler.AcknowledgementChange c = reconciler.acknowledge(dataset, rule, by, note);
+      String dataset, String rule, String by, String note, String seen) {
+    Reconciler.AcknowledgementChange c = reconciler.acknowledge(dataset, rule, by, note, seen);
     meters.publish(c.datapoints());
     return c.acknowledgement();
   }

@@ -160,6 +160,53 @@ class TestAcknowledgements {
     assertThat(day4.acknowledgements("customers")).isEmpty();
   }
 
+  /**
+   * A night the engine cannot read anything (every rule ERROR) alerts, and the acknowledgement
+   * waits: the next night that checks finds it again.
+   */
+  @Test
+  void aNightThatCouldNotCheckKeepsTheAcknowledgementForTheNextVerdict() {
+    s.curated.delete(List.of(CustomersScenario.key(19)));
+    Reconciler day1 = at(now);
+    ReconciliationReport failed = full(day1);
+    Acknowledgement a = day1.acknowledge("customers", RULE, "ana", "").acknowledgement();
+
+    Reconciler broken =
+        Reconciler.builder(s.stateRoot)
+            .dataset(s.contract(), s.catalog())
+            .engine(
+                new io.tidemark.reconcile.engine.ReconciliationEngine() {
+                  @Override
+                  public String name() {
+                    return "duckdb";
+                  }
+
+                  @Override
+                  public io.tidemark.reconcile.engine.Observations observe(
+                      io.tidemark.reconcile.engine.EngineRequest request) {
+                    throw new io.tidemark.reconcile.kernel.EngineException(
+                        "Cannot read the raw layer: permission denied");
+                  }
+                })
+            .clock(Clock.fixed(now.plus(Duration.ofHours(1)), ZoneOffset.UTC))
+            .build();
+    broken.recover();
+    ReconciliationReport error = full(broken);
+    assertThat(error.status()).isEqualTo(ReconciliationStatus.ERROR);
+    assertThat(alarm(broken)).as("an error alerts").isEqualTo(AlarmState.ALARM);
+
+    Reconciler day3 = at(now.plus(Duration.ofHours(2)));
+    ReconciliationReport again = full(day3);
+    assertThat(again.status()).isEqualTo(ReconciliationStatus.FAILED);
+    assertThat(again.acknowledgement(RULE)).contains(a);
+    assertThat(alarm(day3)).isEqualTo(AlarmState.OK);
+
+    // What a person saw must still be the latest: failed is not any more.
+    assertThatThrownBy(() -> day3.acknowledge("customers", RULE, "bo", "", failed.id()))
+        .isInstanceOf(NotFailingException.class)
+        .hasMessageContaining("the latest is " + again.id());
+  }
+
   private static java.util.Map<io.tidemark.model.metrics.Dimension, String> ruleDimensions() {
     return java.util.Map.of(
         io.tidemark.model.metrics.Dimension.PIPELINE,
