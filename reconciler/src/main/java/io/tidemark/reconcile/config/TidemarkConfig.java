@@ -2,6 +2,7 @@ package io.tidemark.reconcile.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
 import io.tidemark.model.contract.ContractDefaults;
 import java.net.URI;
 import java.nio.file.Path;
@@ -69,6 +70,10 @@ public interface TidemarkConfig {
 
   /** Amazon EventBridge: an event for every finished reconciliation. */
   Events events();
+
+  /** OpenLineage: every finished reconciliation as a run event with data quality assertions. */
+  @WithName("openlineage")
+  Lineage lineage();
 
   /** Amazon Athena: the engine of the datasets whose engine is {@code athena}. */
   Athena athena();
@@ -254,6 +259,28 @@ public interface TidemarkConfig {
 
     /** The static secret key that goes with {@code access-key-id}. Never logged. */
     Optional<String> secretAccessKey();
+  }
+
+  interface Lineage {
+    /**
+     * An OpenLineage HTTP endpoint's base URL (e.g. Marquez's {@code http://marquez:5000}); each
+     * event is POSTed to it plus {@code endpoint}. Set it or {@code file} to turn lineage on.
+     */
+    Optional<URI> url();
+
+    /** The path under {@code url} events go to. */
+    @WithDefault("/api/v1/lineage")
+    String endpoint();
+
+    /** A bearer token for {@code url} (sent as {@code Authorization: Bearer}). Never logged. */
+    Optional<String> apiKey();
+
+    /** A local file each event is appended to as one JSON line, instead of {@code url}. */
+    Optional<String> file();
+
+    /** The namespace of the reconciliation jobs, e.g. the deployment's name. */
+    @WithDefault("tidemark")
+    String namespace();
   }
 
   interface Events {

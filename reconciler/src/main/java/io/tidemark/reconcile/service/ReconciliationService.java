@@ -53,6 +53,7 @@ public class ReconciliationService {
       @All List<ReconciliationEngine> engines,
       MeterPublisher meters,
       io.tidemark.reconcile.events.EventPublisher events,
+      io.tidemark.reconcile.lineage.LineagePublisher lineage,
       StateStores stateStores,
       @ConfigProperty(name = "quarkus.http.host", defaultValue = ReconcilerSettings.LOOPBACK)
           String httpHost) {
@@ -64,7 +65,8 @@ public class ReconciliationService {
         stateStores
             .builder(settings, config)
             .listener((r, datapoints) -> meters.publish(datapoints))
-            .listener((r, datapoints) -> events.finished(r));
+            .listener((r, datapoints) -> events.finished(r))
+            .listener((r, datapoints) -> lineage.finished(r, settings.datasets().get(r.dataset())));
     engines.forEach(b::engine);
     settings.datasets().values().forEach(b::dataset);
     config.alarms().template().ifPresent(b::alarmTemplate);

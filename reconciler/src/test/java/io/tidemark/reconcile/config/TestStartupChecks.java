@@ -339,6 +339,7 @@ class TestStartupChecks {
                     List.of(new DuckDbEngine()),
                     new MeterPublisher(new SimpleMeterRegistry(), c),
                     new io.tidemark.reconcile.events.EventPublisher(c),
+                    new io.tidemark.reconcile.lineage.LineagePublisher(c),
                     new io.tidemark.reconcile.service.StateStores(),
                     ReconcilerSettings.LOOPBACK))
         .isInstanceOf(InvalidConfigException.class)
