@@ -164,6 +164,7 @@ class TestMultiDayScenario extends SparkTestSupport {
             null,
             null,
             null,
+            null,
             settings.clock(),
             null,
             null);

@@ -209,6 +209,7 @@ class TestOperatorModes extends SparkTestSupport {
             b.stateRoot(),
             b.cloudWatch(),
             b.events(),
+            b.lineage(),
             null,
             b.clock(),
             b.leaseTtl(),

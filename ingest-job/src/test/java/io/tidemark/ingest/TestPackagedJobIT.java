@@ -200,8 +200,15 @@ class TestPackagedJobIT extends SparkTestSupport {
       // the run's event put on EventBridge, where a rule sends it to a queue.
       String queue = eventQueue();
       List<String> day2Args = new ArrayList<>(withRunId(jobArguments(), "emr-day2"));
+      Path lineage = dir.resolve("lineage.jsonl");
       day2Args.addAll(
-          List.of("--events-endpoint", moto.endpoint().toString(), "--deployment", "crm"));
+          List.of(
+              "--events-endpoint",
+              moto.endpoint().toString(),
+              "--deployment",
+              "crm",
+              "--openlineage-file",
+              lineage.toString()));
       Child emrDay2 =
           submit(
               platform,
@@ -217,6 +224,11 @@ class TestPackagedJobIT extends SparkTestSupport {
       assertThat(event.path("detail").path("runId").asText()).isEqualTo("emr-day2");
       assertThat(event.path("detail").path("status").asText()).isEqualTo("SUCCEEDED");
       assertThat(event.path("detail").path("deployment").asText()).isEqualTo("crm");
+      // And its lineage, through the OpenLineage client shaded into the jar.
+      JsonNode run = new ObjectMapper().readTree(java.nio.file.Files.readAllLines(lineage).get(0));
+      assertThat(run.path("eventType").asText()).isEqualTo("COMPLETE");
+      assertThat(run.path("job").path("name").asText()).isEqualTo("ingest.crm.customers");
+      assertThat(run.path("outputs").get(0).path("name").asText()).isEqualTo("curated.customers");
 
       for (Child c : List.of(glueDay1, emrDay2)) {
         assertThat(LINKAGE.matcher(c.output()).find())

@@ -5,6 +5,7 @@ import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.config.OperatorOptions;
 import io.tidemark.ingest.metrics.CloudWatchPublisher;
 import io.tidemark.ingest.metrics.RunEvents;
+import io.tidemark.ingest.metrics.RunLineage;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.contract.ContractException;
 import io.tidemark.model.contract.ContractFile;
@@ -59,6 +60,7 @@ final class CommandSettings {
     DiscoveryMode discovery = option("--discovery", o.discovery, this::discovery);
     Optional<CloudWatchPublisher.Settings> cloudWatch = cloudWatch();
     Optional<RunEvents.Settings> events = events();
+    Optional<RunLineage.Settings> lineage = lineage();
     return option(
         fieldOption(null),
         null,
@@ -75,6 +77,7 @@ final class CommandSettings {
                 stateRoot,
                 cloudWatch,
                 events,
+                lineage,
                 o.runId,
                 null,
                 lease,
@@ -241,6 +244,28 @@ final class CommandSettings {
     }
     return s;
   }
+
+  /** Where the run's OpenLineage event goes: on with a URL or a file, not both. */
+  private Optional<RunLineage.Settings> lineage() {
+    if (o.openLineageUrl == null && o.openLineageFile == null) {
+      return Optional.empty();
+    }
+    if (o.openLineageUrl != null && o.openLineageFile != null) {
+      throw new InvalidDocumentException(
+          "openlineage-file",
+          o.openLineageFile,
+          "give --openlineage-url or --openlineage-file, not both");
+    }
+    RunLineage.Settings s =
+        o.openLineageUrl != null
+            ? RunLineage.Settings.http(endpoint("openlineage-url", o.openLineageUrl))
+                .withApiKey(System.getenv(OPENLINEAGE_API_KEY_VARIABLE))
+            : RunLineage.Settings.file(o.openLineageFile);
+    return Optional.of(s.withNamespace(o.openLineageNamespace));
+  }
+
+  /** The environment variable that holds the OpenLineage endpoint's bearer token. */
+  static final String OPENLINEAGE_API_KEY_VARIABLE = "TIDEMARK_OPENLINEAGE_API_KEY";
 
   private static URI endpoint(String field, String text) {
     URI uri;

@@ -428,6 +428,31 @@ public final class IngestCommand {
   String eventsRegion;
 
   @Option(
+      names = "--openlineage-url",
+      paramLabel = "URL",
+      description =
+          "Send the run's OpenLineage event (job ingest.<pipeline>.<dataset>: raw in, curated and"
+              + " quarantine out, with their row counts) to this OpenLineage HTTP endpoint's base"
+              + " URL, e.g. Marquez's; its bearer token from $TIDEMARK_OPENLINEAGE_API_KEY."
+              + " Default: no lineage.")
+  String openLineageUrl;
+
+  @Option(
+      names = "--openlineage-file",
+      paramLabel = "PATH",
+      description =
+          "Append the run's OpenLineage event to this local file, one JSON line, instead of"
+              + " --openlineage-url. Default: no lineage.")
+  String openLineageFile;
+
+  @Option(
+      names = "--openlineage-namespace",
+      paramLabel = "NS",
+      defaultValue = io.tidemark.model.lineage.LineageNames.NAMESPACE_DEFAULT,
+      description = "The OpenLineage namespace of the job. Default: ${DEFAULT-VALUE}.")
+  String openLineageNamespace;
+
+  @Option(
       names = "--deployment",
       paramLabel = "NAME",
       description =

@@ -2,6 +2,7 @@ package io.tidemark.ingest.config;
 
 import io.tidemark.ingest.metrics.CloudWatchPublisher;
 import io.tidemark.ingest.metrics.RunEvents;
+import io.tidemark.ingest.metrics.RunLineage;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.LocalPaths;
 import io.tidemark.model.contract.ContractDefaults;
@@ -38,6 +39,8 @@ import java.util.Optional;
  * @param cloudWatch publisher settings when metrics are on, empty when off (the default)
  * @param events where the run's EventBridge event goes when events are on, empty when off (the
  *     default)
+ * @param lineage where the run's OpenLineage event goes when lineage is on, empty when off (the
+ *     default)
  * @param runId the run's id; null to generate one
  * @param clock the clock for "now" (run times, the future-marker check)
  * @param leaseTtl how long a run's lease on the table lasts unless renewed (state roots on S3, see
@@ -57,6 +60,7 @@ public record IngestSettings(
     String stateRoot,
     Optional<CloudWatchPublisher.Settings> cloudWatch,
     Optional<RunEvents.Settings> events,
+    Optional<RunLineage.Settings> lineage,
     String runId,
     Clock clock,
     Duration leaseTtl,
@@ -103,6 +107,7 @@ public record IngestSettings(
     stateRoot = LocalPaths.absolute(stateRoot);
     cloudWatch = cloudWatch == null ? Optional.empty() : cloudWatch;
     events = events == null ? Optional.empty() : events;
+    lineage = lineage == null ? Optional.empty() : lineage;
     if (runId != null) {
       Checks.name("runId", runId);
     }
@@ -148,6 +153,7 @@ public record IngestSettings(
         MAX_INVALID_RATIO_DEFAULT,
         null,
         stateRoot,
+        null,
         null,
         null,
         null,
@@ -199,6 +205,10 @@ public record IngestSettings(
     return with(c -> c.events = Optional.ofNullable(s));
   }
 
+  public IngestSettings withLineage(RunLineage.Settings s) {
+    return with(c -> c.lineage = Optional.ofNullable(s));
+  }
+
   public IngestSettings withClock(Clock c) {
     return with(x -> x.clock = c);
   }
@@ -239,6 +249,7 @@ public record IngestSettings(
     final String stateRoot;
     Optional<CloudWatchPublisher.Settings> cloudWatch;
     Optional<RunEvents.Settings> events;
+    Optional<RunLineage.Settings> lineage;
     final String runId;
     Clock clock;
     Duration leaseTtl;
@@ -256,6 +267,7 @@ public record IngestSettings(
       stateRoot = s.stateRoot;
       cloudWatch = s.cloudWatch;
       events = s.events;
+      lineage = s.lineage;
       runId = s.runId;
       clock = s.clock;
       leaseTtl = s.leaseTtl;
@@ -275,6 +287,7 @@ public record IngestSettings(
           stateRoot,
           cloudWatch,
           events,
+          lineage,
           runId,
           clock,
           leaseTtl,

@@ -16,6 +16,7 @@ import io.tidemark.ingest.kernel.StopRequest;
 import io.tidemark.ingest.lease.Lease;
 import io.tidemark.ingest.lease.RunLease;
 import io.tidemark.ingest.metrics.RunEvents;
+import io.tidemark.ingest.metrics.RunLineage;
 import io.tidemark.ingest.metrics.RunMetrics;
 import io.tidemark.ingest.report.RunReports;
 import io.tidemark.ingest.tables.OutputTables;
@@ -198,8 +199,8 @@ public final class IngestJob {
   }
 
   /**
-   * Writes the report, releases the lease once it is written, publishes the metrics and puts the
-   * run's event.
+   * Writes the report, releases the lease once it is written, publishes the metrics, puts the run's
+   * event and emits its lineage.
    */
   private IngestOutcome report(RunTrail trail, LeaseStep lease, Map<String, Long> phases) {
     IngestRunReport report = trail.report(settings.clock().instant(), phases);
@@ -228,6 +229,7 @@ public final class IngestJob {
     }
     RunMetrics.publish(settings.cloudWatch(), report);
     RunEvents.put(settings.events(), report, location);
+    RunLineage.emit(settings.lineage(), report, settings.dataset(), settings.catalog());
     return new IngestOutcome(report, location, exit, trail.partitionsListed());
   }
 

@@ -132,6 +132,11 @@ class TestIngestCommand {
     assertThat(run(concat(base, "--events", "--deployment", "crm prod"))).isEqualTo(2);
     assertThat(err.toString()).contains("deployment").contains("'crm prod'");
 
+    assertThat(
+            run(concat(base, "--openlineage-url", "http://127.0.0.1:1", "--openlineage-file", "l")))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("--openlineage-url or --openlineage-file, not both");
+
     assertThat(run(concat(CUSTOMERS, "--warehouse", "w", "--state-root", "s"))).isEqualTo(2);
     assertThat(err.toString()).contains("Missing required option '--raw-root'");
 

@@ -70,18 +70,12 @@ public class LineagePublisher {
       return;
     }
     try {
-      client.emit(lineage.event(report, dataset.contract(), curatedNamespace(dataset)));
+      client.emit(lineage.event(report, dataset.contract(), dataset.catalog()));
     } catch (RuntimeException e) {
       LOG.warnf(
           "OpenLineage: cannot emit the run of reconciliation %s of %s to %s: %s",
           report.id(), report.dataset(), target, e.getMessage());
     }
-  }
-
-  /** The curated tables' namespace: their catalog's warehouse, as a URI. */
-  static String curatedNamespace(ReconciledDataset dataset) {
-    String warehouse = dataset.catalog().properties().get("warehouse");
-    return warehouse.contains(":") ? warehouse : "file://" + warehouse;
   }
 
   @PreDestroy

@@ -1,13 +1,14 @@
 package io.tidemark.reconcile.lineage;
 
 import io.openlineage.client.OpenLineage;
+import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.contract.DatasetContract;
+import io.tidemark.model.lineage.LineageNames;
 import io.tidemark.model.report.ReconciliationReport;
 import io.tidemark.model.report.ReconciliationStatus;
 import io.tidemark.model.report.RuleResult;
 import io.tidemark.model.report.RuleStatus;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -39,8 +40,7 @@ public final class ReconciliationLineage {
 
   /** The run id of a reconciliation: a name-based UUID of its id. */
   public static UUID runId(String reconciliationId) {
-    return UUID.nameUUIDFromBytes(
-        ("tidemark-reconciliation:" + reconciliationId).getBytes(StandardCharsets.UTF_8));
+    return LineageNames.runId("reconciliation", reconciliationId);
   }
 
   /** The job's name for a dataset. */
@@ -50,7 +50,7 @@ public final class ReconciliationLineage {
 
   /** The event of a finished reconciliation of the dataset the contract declares. */
   public OpenLineage.RunEvent event(
-      ReconciliationReport r, DatasetContract contract, String curatedNamespace) {
+      ReconciliationReport r, DatasetContract contract, CatalogSpec catalog) {
     boolean checked = r.status() != ReconciliationStatus.ERROR;
     OpenLineage.RunFacet tidemark = ol.newRunFacet();
     tidemark.getAdditionalProperties().put("reconciliationId", r.id());
@@ -79,10 +79,11 @@ public final class ReconciliationLineage {
     LineageNames.Name raw = LineageNames.location(contract.raw().location());
     OpenLineage.InputDataset rawInput =
         ol.newInputDatasetBuilder().namespace(raw.namespace()).name(raw.name()).build();
+    LineageNames.Name table = LineageNames.table(catalog, contract.curatedTable());
     OpenLineage.InputDataset curated =
         ol.newInputDatasetBuilder()
-            .namespace(curatedNamespace)
-            .name(contract.curatedTable())
+            .namespace(table.namespace())
+            .name(table.name())
             .inputFacets(
                 assertions.isEmpty()
                     ? null
