@@ -32,6 +32,22 @@ public enum IngestErrorCode {
    * published; nothing committed, a rerun is safe.
    */
   STOPPED_BY_SIGTERM(Type.STOPPED),
+  /**
+   * With verified publish, the reconciler's audit of the run's branch failed a rule: nothing was
+   * published to main, and the branch is held for inspection until a run retries or discards it.
+   */
+  AUDIT_FAILED(Type.AUDIT),
+  /**
+   * With verified publish, the audit of the run's branch could not give a verdict (the reconciler
+   * unreachable, refusing the request, or its checks erring); nothing was published, a rerun is
+   * safe.
+   */
+  AUDIT_UNAVAILABLE(Type.EXTERNAL),
+  /**
+   * A batch held by a failed audit waits on the table; the run does nothing until it is told to
+   * retry the audit or discard the batch.
+   */
+  HELD_BATCH(Type.USER),
   /** Listing or reading raw files, or reading the tables, failed. */
   IO_FAILED(Type.EXTERNAL),
   /** Anything else: a bug or an unexpected failure of Spark or Iceberg. */
@@ -47,6 +63,8 @@ public enum IngestErrorCode {
     EXTERNAL(1),
     /** Anything else: exit code 1. */
     INTERNAL(1),
+    /** The run's batch failed its audit and is held, unpublished: exit code 5. */
+    AUDIT(5),
     /** Stopped by SIGTERM: exit code 143 (128 + 15), as a shell reports a process it ended. */
     STOPPED(143);
 

@@ -1,5 +1,6 @@
 package io.tidemark.model.report;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.json.Checks;
 import io.tidemark.model.json.InvalidDocumentException;
@@ -60,6 +61,8 @@ import java.util.Map;
  *     {@code tombstones} and {@code commit} (the run branch, inserts, MERGE and publish); a stage
  *     the run did not reach is absent, and a stage that failed counts until it failed. Writing the
  *     report itself is not in it. Empty in reports written before the field existed
+ * @param audit with verified publish, the reconciler's audit of the run's branch before it was
+ *     published (or held); null when the run published without one
  */
 public record IngestRunReport(
     int schemaVersion,
@@ -89,7 +92,8 @@ public record IngestRunReport(
     Integer filesMissedByLookback,
     List<String> strayEntries,
     List<String> undeclaredColumns,
-    Map<String, Long> phaseMillis) {
+    Map<String, Long> phaseMillis,
+    @JsonInclude(JsonInclude.Include.NON_NULL) BatchAudit audit) {
 
   public static final int SCHEMA_VERSION = 1;
 
@@ -208,7 +212,8 @@ public record IngestRunReport(
         .filesMissedByLookback(filesMissedByLookback)
         .strayEntries(strayEntries)
         .undeclaredColumns(undeclaredColumns)
-        .phaseMillis(phaseMillis);
+        .phaseMillis(phaseMillis)
+        .audit(audit);
   }
 
   /** Builds a report field by field; {@link #build()} checks it as reading one from JSON does. */
@@ -239,6 +244,7 @@ public record IngestRunReport(
     private Integer filesMissedByLookback;
     private List<String> strayEntries;
     private List<String> undeclaredColumns;
+    private BatchAudit audit;
     private Map<String, Long> phaseMillis;
 
     private Builder() {}
@@ -385,6 +391,11 @@ public record IngestRunReport(
       return this;
     }
 
+    public Builder audit(BatchAudit v) {
+      audit = v;
+      return this;
+    }
+
     /**
      * The report.
      *
@@ -419,7 +430,8 @@ public record IngestRunReport(
           filesMissedByLookback,
           strayEntries,
           undeclaredColumns,
-          phaseMillis);
+          phaseMillis,
+          audit);
     }
   }
 }
