@@ -30,6 +30,8 @@ import java.util.Objects;
  * @param futureTolerance how far past {@code now} a valid timestamp change marker may lie
  * @param curatedSnapshot the curated snapshot to read, pinned when the reconciliation began so that
  *     every check reads the same table state and the verdict can name it; null for the current one
+ * @param rawArrivedBy raw files that arrived (were last modified) after this are not read; null to
+ *     read every file. An audit of an ingest run's branch reads raw as the run found it
  */
 public record EngineRequest(
     DatasetContract contract,
@@ -40,7 +42,23 @@ public record EngineRequest(
     Instant now,
     int sampleSize,
     Duration futureTolerance,
-    Long curatedSnapshot) {
+    Long curatedSnapshot,
+    Instant rawArrivedBy) {
+  /** A request that reads every raw file. */
+  public EngineRequest(
+      DatasetContract contract,
+      CatalogSpec catalog,
+      ReconciliationMode mode,
+      Instant from,
+      Instant to,
+      Instant now,
+      int sampleSize,
+      Duration futureTolerance,
+      Long curatedSnapshot) {
+    this(
+        contract, catalog, mode, from, to, now, sampleSize, futureTolerance, curatedSnapshot, null);
+  }
+
   public EngineRequest {
     Objects.requireNonNull(contract, "contract is null");
     Objects.requireNonNull(catalog, "catalog is null");
@@ -71,6 +89,11 @@ public record EngineRequest(
   /** The contract's names in the older spec's shape, as the SQL takes them. */
   public DatasetSpec dataset() {
     return DatasetSpecs.of(contract);
+  }
+
+  /** Whether the request reads a raw file that arrived at this instant. */
+  public boolean reads(Instant arrived) {
+    return rawArrivedBy == null || arrived == null || !arrived.isAfter(rawArrivedBy);
   }
 
   /** The latest valid timestamp change marker: {@code now + futureTolerance}. */

@@ -54,6 +54,10 @@ public class ErrorMappers {
 
   @ServerExceptionMapper
   public Response malformedJson(JsonProcessingException e) {
+    InvalidDocumentException refusal = refusalIn(e);
+    if (refusal != null) {
+      return invalidDocument(refusal);
+    }
     String field = null;
     if (e instanceof com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException u) {
       field = u.getPropertyName();
@@ -73,8 +77,25 @@ public class ErrorMappers {
     return new ApiError(ErrorCode.MALFORMED_BODY, message, field, null).toResponse();
   }
 
+  /**
+   * A record that refuses its own values (a bad name, a missing field) does so while Jackson builds
+   * it, and the refusal reaches us wrapped: it names the field and why, so it is the answer.
+   */
+  private static InvalidDocumentException refusalIn(Throwable e) {
+    for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+      if (c instanceof InvalidDocumentException invalid) {
+        return invalid;
+      }
+    }
+    return null;
+  }
+
   @ServerExceptionMapper
   public Response web(WebApplicationException e) {
+    InvalidDocumentException refusal = refusalIn(e);
+    if (refusal != null) {
+      return invalidDocument(refusal);
+    }
     int status = e.getResponse().getStatus();
     if (status >= 500) {
       return internal(e);

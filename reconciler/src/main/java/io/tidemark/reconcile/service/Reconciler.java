@@ -101,9 +101,12 @@ public final class Reconciler {
   /** Held while acknowledgements are read and stored, so that none is lost to a run finishing. */
   private final Object acknowledging = new Object();
 
+  private final BranchAudits audits;
+
   private Reconciler(Builder b) {
     this.datasets = java.util.Collections.unmodifiableMap(new TreeMap<>(b.datasets));
     this.engines = Map.copyOf(b.engines);
+    this.audits = new BranchAudits(this.datasets, this.engines, b.clock, Reconciler::newId);
     this.reports = b.reports != null ? b.reports : new LocalReportStore(b.stateRoot);
     this.runReports = b.runReports != null ? b.runReports : new LocalRunReports(b.stateRoot);
     this.clock = b.clock;
@@ -859,6 +862,17 @@ public final class Reconciler {
       }
     }
     return out;
+  }
+
+  /**
+   * Audits an ingest run's branch before the run publishes it (verified publish); see {@link
+   * BranchAudits}. Not stored, not published, not alarmed on: the batch is not on {@code main}.
+   *
+   * @throws UnknownDatasetException for a dataset that is not configured
+   * @throws InvalidRequestException when the snapshot is not one of the curated table's
+   */
+  public ReconciliationReport audit(String dataset, io.tidemark.model.audit.AuditRequest request) {
+    return audits.audit(dataset, request);
   }
 
   /**

@@ -50,6 +50,23 @@ public final class RawFiles {
       files = List.copyOf(files);
       strays = List.copyOf(strays);
     }
+
+    /**
+     * The files that arrived after {@code by} (null: none): a reader as of {@code by} leaves them.
+     */
+    public List<RawFile> arrivedAfter(Instant by) {
+      return by == null
+          ? List.of()
+          : files.stream().filter(f -> f.arrived() != null && f.arrived().isAfter(by)).toList();
+    }
+
+    /** The listing without the files that arrived after {@code by} (null: all of it). */
+    public Listing asOf(Instant by) {
+      List<RawFile> later = arrivedAfter(by);
+      return later.isEmpty()
+          ? this
+          : new Listing(files.stream().filter(f -> !later.contains(f)).toList(), strays);
+    }
   }
 
   /** Every data file of a dataset, and every stray entry. */

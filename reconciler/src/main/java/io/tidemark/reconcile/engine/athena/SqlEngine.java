@@ -134,8 +134,14 @@ public final class SqlEngine implements ReconciliationEngine {
     Tables t = tables.apply(request.contract());
     Map<String, String> curatedTypes = curatedTypes(request);
     RawReadPlan plan = RawReadPlan.of(request);
-    RawFiles.Listing listing =
-        lister.list(request.contract(), plan.fromDate(), plan.arrivedSince());
+    RawFiles.Listing listed = lister.list(request.contract(), plan.fromDate(), plan.arrivedSince());
+    // An audit reads raw as the ingest run found it: later files are not read. A partition read
+    // whole leaves them out by path.
+    List<String> later =
+        listed.arrivedAfter(request.rawArrivedBy()).stream()
+            .map(f -> enginePath.apply(f.path()))
+            .toList();
+    RawFiles.Listing listing = listed.asOf(request.rawArrivedBy());
     boolean hive = DatasetSpecs.partitionColumn(request.contract().raw().layout()) != null;
     Map<String, String> rawTypes =
         hive ? RawTable.readTypes(spec, curatedTypes) : AthenaRawTables.columns(request.contract());
@@ -152,7 +158,7 @@ public final class SqlEngine implements ReconciliationEngine {
             rawTypes,
             curatedTypes,
             hive
-                ? scope(plan, listing)
+                ? scope(plan, listing, later)
                 : TrinoDialect.RawScope.byFile(fileScope(request.contract(), listing)),
             new TrinoDialect.Bounds(
                 Window.of(request),
@@ -169,7 +175,8 @@ public final class SqlEngine implements ReconciliationEngine {
   }
 
   /** The partitions a request reads whole, and the late files of older ones by engine path. */
-  private TrinoDialect.RawScope scope(RawReadPlan plan, RawFiles.Listing listing) {
+  private TrinoDialect.RawScope scope(
+      RawReadPlan plan, RawFiles.Listing listing, List<String> skipped) {
     List<String> lateFiles = new ArrayList<>();
     TreeSet<String> latePartitions = new TreeSet<>();
     for (RawFiles.RawFile f : listing.files()) {
@@ -182,7 +189,7 @@ public final class SqlEngine implements ReconciliationEngine {
         plan.fromDate() == null ? null : plan.fromDate().toString(),
         lateFiles,
         List.copyOf(latePartitions),
-        List.of());
+        skipped);
   }
 
   /**

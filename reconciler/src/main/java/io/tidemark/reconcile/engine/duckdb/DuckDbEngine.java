@@ -184,8 +184,10 @@ public final class DuckDbEngine implements ReconciliationEngine {
       throws SQLException {
     DatasetSpec spec = request.dataset();
     RawReadPlan plan = RawReadPlan.of(request);
+    // An audit reads raw as the ingest run found it: later files are not read.
     RawFiles.Listing listing =
-        RawFiles.list(request.contract(), plan.fromDate(), plan.arrivedSince());
+        RawFiles.list(request.contract(), plan.fromDate(), plan.arrivedSince())
+            .asOf(request.rawArrivedBy());
     for (StrayEntry stray : listing.strays()) {
       LOG.warn("Not reading {} of dataset {}: {}", stray.path(), spec.name(), stray.problem());
     }
