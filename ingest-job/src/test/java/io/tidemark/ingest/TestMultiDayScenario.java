@@ -165,6 +165,7 @@ class TestMultiDayScenario extends SparkTestSupport {
             null,
             null,
             null,
+            null,
             settings.clock(),
             null,
             null);

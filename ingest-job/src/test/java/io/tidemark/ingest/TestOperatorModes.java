@@ -210,6 +210,7 @@ class TestOperatorModes extends SparkTestSupport {
             b.cloudWatch(),
             b.events(),
             b.lineage(),
+            b.publish(),
             null,
             b.clock(),
             b.leaseTtl(),

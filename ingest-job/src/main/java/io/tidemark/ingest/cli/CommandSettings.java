@@ -1,5 +1,8 @@
 package io.tidemark.ingest.cli;
 
+import io.tidemark.ingest.audit.HeldBatch;
+import io.tidemark.ingest.audit.HttpBranchAudit;
+import io.tidemark.ingest.audit.VerifiedPublish;
 import io.tidemark.ingest.config.Durations;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.config.OperatorOptions;
@@ -61,6 +64,7 @@ final class CommandSettings {
     Optional<CloudWatchPublisher.Settings> cloudWatch = cloudWatch();
     Optional<RunEvents.Settings> events = events();
     Optional<RunLineage.Settings> lineage = lineage();
+    VerifiedPublish publish = option(null, null, this::publish);
     return option(
         fieldOption(null),
         null,
@@ -78,6 +82,7 @@ final class CommandSettings {
                 cloudWatch,
                 events,
                 lineage,
+                publish,
                 o.runId,
                 null,
                 lease,
@@ -262,6 +267,80 @@ final class CommandSettings {
                 .withApiKey(System.getenv(OPENLINEAGE_API_KEY_VARIABLE))
             : RunLineage.Settings.file(o.openLineageFile);
     return Optional.of(s.withNamespace(o.openLineageNamespace));
+  }
+
+  /** Verified publish: the reconciler that audits the run's branch, and the held-batch choice. */
+  private VerifiedPublish publish() {
+    HeldBatch held = HeldBatch.REFUSE;
+    if (o.heldBatch != null && !o.heldBatch.isBlank()) {
+      held =
+          switch (o.heldBatch.trim().toLowerCase(Locale.ROOT)) {
+            case "retry" -> HeldBatch.RETRY;
+            case "discard" -> HeldBatch.DISCARD;
+            default ->
+                throw new InvalidDocumentException(
+                    "--held-batch", o.heldBatch, "must be retry or discard");
+          };
+    }
+    if (o.verifiedPublish == null || o.verifiedPublish.isBlank()) {
+      if (held == HeldBatch.RETRY) {
+        throw new InvalidDocumentException(
+            "--held-batch",
+            o.heldBatch,
+            "retry audits the held batch again: give --verified-publish with the reconciler's URL");
+      }
+      return VerifiedPublish.OFF.onHeld(held);
+    }
+    URI url = endpoint("--verified-publish", o.verifiedPublish.trim());
+    if (url.getUserInfo() != null) {
+      throw new InvalidDocumentException(
+          "--verified-publish",
+          url.getHost(),
+          "must not carry credentials: the API key goes in $" + HttpBranchAudit.API_KEY_ENV);
+    }
+    String key = reconcilerApiKey();
+    Duration timeout =
+        option(
+            "--audit-timeout",
+            o.auditTimeout,
+            () -> Durations.parse("audit-timeout", o.auditTimeout));
+    return VerifiedPublish.by(new HttpBranchAudit(url, key.trim(), timeout), url.toString())
+        .onHeld(held);
+  }
+
+  /**
+   * The reconciler's API key: from {@code --reconciler-api-key-file} (where a job cannot be given
+   * an environment, as on Glue: a file on S3 its role may read), else from the environment. The key
+   * itself is never put in a message.
+   */
+  private String reconcilerApiKey() {
+    String key;
+    if (o.reconcilerApiKeyFile != null && !o.reconcilerApiKeyFile.isBlank()) {
+      String location = o.reconcilerApiKeyFile.trim();
+      try {
+        key = ContractSource.read(location).strip();
+      } catch (java.io.IOException | RuntimeException e) {
+        throw new InvalidDocumentException(
+            "--reconciler-api-key-file",
+            location,
+            "cannot be read: " + e.getClass().getSimpleName());
+      }
+      if (key.isEmpty() || key.contains("\n")) {
+        throw new InvalidDocumentException(
+            "--reconciler-api-key-file", location, "must hold the API key alone, on one line");
+      }
+      return key;
+    }
+    key = System.getenv(HttpBranchAudit.API_KEY_ENV);
+    if (key == null || key.isBlank()) {
+      throw new InvalidDocumentException(
+          "--verified-publish",
+          o.verifiedPublish,
+          "the reconciler's API key must be in $"
+              + HttpBranchAudit.API_KEY_ENV
+              + " or in the file --reconciler-api-key-file names");
+    }
+    return key;
   }
 
   /** The environment variable that holds the OpenLineage endpoint's bearer token. */

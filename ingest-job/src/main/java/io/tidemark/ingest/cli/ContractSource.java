@@ -31,14 +31,9 @@ final class ContractSource {
     if (!URI_SCHEME.matcher(location).matches()) {
       return ContractFile.load(Path.of(location));
     }
-    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(location);
     String text;
     try {
-      // A file system of its own, closed after: the run's are made from Spark's configuration.
-      try (FileSystem fs = FileSystem.newInstance(p.toUri(), hadoop());
-          InputStream in = fs.open(p)) {
-        text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      }
+      text = read(location);
     } catch (IOException | RuntimeException e) {
       throw new io.tidemark.model.contract.ContractException(
           "Cannot load contract "
@@ -51,6 +46,22 @@ final class ContractSource {
     }
     String base = location.substring(0, location.lastIndexOf('/'));
     return ContractFile.parse(location, text, base);
+  }
+
+  /**
+   * The text of a small file the command reads before the session exists: a local path, or a URI
+   * read through Hadoop's {@link FileSystem}.
+   */
+  static String read(String location) throws IOException {
+    if (!URI_SCHEME.matcher(location).matches()) {
+      return java.nio.file.Files.readString(Path.of(location), StandardCharsets.UTF_8);
+    }
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(location);
+    // A file system of its own, closed after: the run's are made from Spark's configuration.
+    try (FileSystem fs = FileSystem.newInstance(p.toUri(), hadoop());
+        InputStream in = fs.open(p)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
   }
 
   /** The launcher's Hadoop settings ({@code spark.hadoop.*}), {@code s3://} as S3A by default. */

@@ -62,6 +62,8 @@ import picocli.CommandLine.Option;
       "            2 bad usage or config (the message names the option or key and its value);",
       "            3 --check found raw data that does not fit the contract;",
       "            4 batch rejected: invalid ratio above --max-invalid-ratio, nothing committed;",
+      "            5 --verified-publish: the batch failed its audit, is held on a branch, nothing",
+      "              published (the next run needs --held-batch retry or discard);",
       "            1 any other failure (e.g. another run committed first: rerunning is safe);",
       "            137 only for --crash-at drills."
     })
@@ -451,6 +453,45 @@ public final class IngestCommand {
       defaultValue = io.tidemark.model.lineage.LineageNames.NAMESPACE_DEFAULT,
       description = "The OpenLineage namespace of the job. Default: ${DEFAULT-VALUE}.")
   String openLineageNamespace;
+
+  @Option(
+      names = "--verified-publish",
+      paramLabel = "URL",
+      description =
+          "Publish the batch to main only once the reconciler service at this URL has audited the"
+              + " run's branch (POST /api/datasets/<dataset>/audits: the record-level rules, FULL,"
+              + " against raw as the run listed it) and it PASSED. On FAILED nothing is published,"
+              + " the branch is held as tidemark_held_<...> and the run exits 5; if the reconciler"
+              + " gives no verdict the run fails (exit 1) and rerunning is safe. The service's API"
+              + " key from $TIDEMARK_RECONCILER_API_KEY. Default: publish without an audit.")
+  String verifiedPublish;
+
+  @Option(
+      names = "--reconciler-api-key-file",
+      paramLabel = "PATH",
+      description =
+          "A file holding the reconciler's API key for --verified-publish, on one line: a local"
+              + " path or an s3:// URI, for where the job has no environment of its own (a Glue"
+              + " job: keep it in an encrypted object only the job's role may read). Default: the"
+              + " key from $TIDEMARK_RECONCILER_API_KEY.")
+  String reconcilerApiKeyFile;
+
+  @Option(
+      names = "--audit-timeout",
+      paramLabel = "DURATION",
+      defaultValue = "PT30M",
+      description = "How long to wait for the audit's verdict. Default: ${DEFAULT-VALUE}.")
+  String auditTimeout;
+
+  @Option(
+      names = "--held-batch",
+      paramLabel = "retry|discard",
+      description =
+          "What to do with a batch a failed audit left held: retry (audit the held branch again,"
+              + " needs --verified-publish, and publish it on PASSED; the run ends there) or"
+              + " discard (drop it; the run then ingests its files again). Default: refuse to run"
+              + " while a batch is held (exit 2, naming the branch).")
+  String heldBatch;
 
   @Option(
       names = "--deployment",

@@ -82,6 +82,7 @@ public final class BatchCommitter {
   public CommitOutcome commit(CommitRequest batch) {
     String batchId = batch.batchId();
     RunPhases phases = resources.phases();
+    io.tidemark.model.report.BatchAudit[] audit = new io.tidemark.model.report.BatchAudit[1];
     try {
       if (batch.quarantine() != null) {
         phases.time(
@@ -94,8 +95,9 @@ public final class BatchCommitter {
       phases.time(
           "commit",
           () ->
-              new CuratedCommit(spark, settings, sql, tables, failurePoints, lease, resources)
-                  .commit(batch));
+              audit[0] =
+                  new CuratedCommit(spark, settings, sql, tables, failurePoints, lease, resources)
+                      .commit(batch));
     } catch (Exception e) {
       // Exception, not RuntimeException: Spark's Scala code throws checked exceptions.
       if (!isConflict(e) && !Causes.has(e, CommitStateUnknownException.class)) {
@@ -118,7 +120,7 @@ public final class BatchCommitter {
                             + " in the history of "
                             + settings.curatedSparkName()
                             + " after committing it"));
-    return new CommitOutcome.Committed(mine.snapshotId());
+    return new CommitOutcome.Committed(mine.snapshotId(), audit[0]);
   }
 
   /**

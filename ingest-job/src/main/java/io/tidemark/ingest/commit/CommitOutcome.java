@@ -5,7 +5,11 @@ import java.util.Objects;
 /** How committing a batch ended, when it did not fail outright. */
 public sealed interface CommitOutcome {
   /** The batch's data and checkpoint are published on main, in this snapshot. */
-  record Committed(long snapshotId) implements CommitOutcome {}
+  /**
+   * @param audit the audit that let the batch be published (verified publish); null without one
+   */
+  record Committed(long snapshotId, io.tidemark.model.report.BatchAudit audit)
+      implements CommitOutcome {}
 
   /** Another run committed this very batch first: nothing more to do. */
   record AlreadyCommitted(long snapshotId) implements CommitOutcome {}

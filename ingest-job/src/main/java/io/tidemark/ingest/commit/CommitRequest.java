@@ -24,6 +24,8 @@ import org.apache.spark.sql.Row;
  * @param counts the batch's counts
  * @param properties the checkpoint and run properties that go into the commit
  * @param now when the quarantine rows are quarantined
+ * @param rawArrivedBy the latest arrival of a raw file the run had listed: an audit reads raw as of
+ *     it; null to read raw as of the audit
  */
 public record CommitRequest(
     String batchId,
@@ -34,7 +36,8 @@ public record CommitRequest(
     Dataset<Row> planned,
     IngestCounts counts,
     Map<String, String> properties,
-    Instant now) {
+    Instant now,
+    Instant rawArrivedBy) {
   public CommitRequest {
     Objects.requireNonNull(batchId, "batchId is null");
     Objects.requireNonNull(run, "run is null");

@@ -3,6 +3,8 @@ package io.tidemark.ingest.commit;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 
+import io.tidemark.ingest.audit.AuditException;
+import io.tidemark.ingest.audit.VerifiedPublish;
 import io.tidemark.ingest.checkpoint.CheckpointCodec;
 import io.tidemark.ingest.checkpoint.CheckpointLog;
 import io.tidemark.ingest.config.IngestSettings;
@@ -16,8 +18,12 @@ import io.tidemark.ingest.lease.Lease;
 import io.tidemark.ingest.merge.Action;
 import io.tidemark.ingest.merge.MergePlanner;
 import io.tidemark.ingest.tables.OutputTables;
+import io.tidemark.model.audit.AuditRequest;
+import io.tidemark.model.report.BatchAudit;
 import io.tidemark.model.report.IngestCounts;
 import io.tidemark.model.report.IngestErrorCode;
+import io.tidemark.model.report.ReconciliationStatus;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -74,8 +80,16 @@ record CuratedCommit(
     }
   }
 
-  void commit(CommitRequest batch) {
+  /**
+   * Writes the batch to the run's branch and publishes it; with verified publish, only once the
+   * reconciler's audit of the branch passed.
+   *
+   * @return the audit; null without verified publish
+   * @throws AuditException when the audit failed (the branch is then held) or gave no verdict
+   */
+  BatchAudit commit(CommitRequest batch) {
     Writes writes = writes(batch);
+    BatchAudit audit;
     String branch = RunBranches.name(batch.run().runId(), batch.run().startedAt());
     String target = RunBranches.sparkName(settings.curatedSparkName(), branch);
     RunBranches.create(
@@ -85,6 +99,7 @@ record CuratedCommit(
       lease.confirm();
       writeBranch(batch, writes, target);
       failurePoints.reached(FailurePoint.BEFORE_PUBLISH, batch.batchId());
+      audit = audit(batch, branch);
       lease.confirm();
       publish(branch, batch.baseSnapshot());
     } catch (Exception e) {
@@ -94,6 +109,65 @@ record CuratedCommit(
     // Not in a finally: after a crash (an Error) nothing more happens, as in a real one; a later
     // run drops the branch once it is stale.
     dropRunBranch(branch);
+    return audit;
+  }
+
+  /**
+   * With verified publish, the reconciler's audit of the branch's head: PASSED lets the batch be
+   * published; FAILED holds the branch (see {@link HeldBranches}) and fails the run; no verdict
+   * fails the run and the branch is dropped. Without verified publish, null.
+   */
+  private BatchAudit audit(CommitRequest batch, String branch) {
+    VerifiedPublish verified = settings.publish();
+    if (!verified.on()) {
+      return null;
+    }
+    long head = HeldBranches.head(tables.loadCurated(), branch);
+    AuditRequest request =
+        new AuditRequest(
+            batch.run().runId(),
+            batch.batchId(),
+            branch,
+            head,
+            batch.rawArrivedBy() == null ? Instant.now() : batch.rawArrivedBy(),
+            batch.now());
+    RunLog.LOG.info(
+        "Batch {}: asking {} to audit branch {} (snapshot {}) before publishing it",
+        batch.batchId(),
+        verified.where(),
+        branch,
+        head);
+    BatchAudit audit = BranchAuditing.ask(verified, settings.dataset().name(), request);
+    if (audit.status() == ReconciliationStatus.PASSED) {
+      RunLog.LOG.info(
+          "Batch {}: audit {} PASSED; publishing it to main",
+          batch.batchId(),
+          audit.reconciliationId());
+      return audit;
+    }
+    if (audit.status() != ReconciliationStatus.FAILED) {
+      throw BranchAuditing.noVerdict(batch.batchId(), settings.curatedSparkName(), audit);
+    }
+    String held = HeldBranches.hold(tables::loadCurated, branch);
+    BatchAudit heldAudit = audit.heldAs(held);
+    throw new AuditException(
+        IngestErrorCode.AUDIT_FAILED,
+        "Batch "
+            + batch.batchId()
+            + " failed its audit "
+            + audit.reconciliationId()
+            + ": "
+            + audit.describeFailures()
+            + "; nothing was published to "
+            + settings.curatedSparkName()
+            + "'s main. The batch is held on branch "
+            + held
+            + " (snapshot "
+            + head
+            + ") for inspection; rerun with --held-batch retry to audit it again and publish it"
+            + " if it passes, or --held-batch discard to drop it and ingest its files again",
+        heldAudit,
+        null);
   }
 
   private Writes writes(CommitRequest batch) {

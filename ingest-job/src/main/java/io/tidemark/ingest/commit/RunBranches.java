@@ -142,7 +142,7 @@ public final class RunBranches {
    * when another commit swapped the table's metadata first (Iceberg does not replay a ref change on
    * new metadata itself).
    */
-  private static void update(Supplier<Table> table, RefChange change) {
+  static void update(Supplier<Table> table, RefChange change) {
     for (int attempt = 1; ; attempt++) {
       Table t = table.get();
       ManageSnapshots m = t.manageSnapshots();
@@ -167,7 +167,7 @@ public final class RunBranches {
   }
 
   @FunctionalInterface
-  private interface RefChange {
+  interface RefChange {
     /** Stages the change on {@code m}; false when there is nothing to commit. */
     boolean apply(Table t, ManageSnapshots m);
   }

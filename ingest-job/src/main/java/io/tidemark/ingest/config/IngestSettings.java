@@ -1,5 +1,6 @@
 package io.tidemark.ingest.config;
 
+import io.tidemark.ingest.audit.VerifiedPublish;
 import io.tidemark.ingest.metrics.CloudWatchPublisher;
 import io.tidemark.ingest.metrics.RunEvents;
 import io.tidemark.ingest.metrics.RunLineage;
@@ -41,6 +42,9 @@ import java.util.Optional;
  *     default)
  * @param lineage where the run's OpenLineage event goes when lineage is on, empty when off (the
  *     default)
+ * @param publish verified publish: whether the run's branch is audited by the reconciler before it
+ *     is published, and what to do with a batch a failed audit left held; default {@link
+ *     VerifiedPublish#OFF}
  * @param runId the run's id; null to generate one
  * @param clock the clock for "now" (run times, the future-marker check)
  * @param leaseTtl how long a run's lease on the table lasts unless renewed (state roots on S3, see
@@ -61,6 +65,7 @@ public record IngestSettings(
     Optional<CloudWatchPublisher.Settings> cloudWatch,
     Optional<RunEvents.Settings> events,
     Optional<RunLineage.Settings> lineage,
+    VerifiedPublish publish,
     String runId,
     Clock clock,
     Duration leaseTtl,
@@ -108,6 +113,7 @@ public record IngestSettings(
     cloudWatch = cloudWatch == null ? Optional.empty() : cloudWatch;
     events = events == null ? Optional.empty() : events;
     lineage = lineage == null ? Optional.empty() : lineage;
+    publish = publish == null ? VerifiedPublish.OFF : publish;
     if (runId != null) {
       Checks.name("runId", runId);
     }
@@ -153,6 +159,7 @@ public record IngestSettings(
         MAX_INVALID_RATIO_DEFAULT,
         null,
         stateRoot,
+        null,
         null,
         null,
         null,
@@ -209,6 +216,10 @@ public record IngestSettings(
     return with(c -> c.lineage = Optional.ofNullable(s));
   }
 
+  public IngestSettings withPublish(VerifiedPublish p) {
+    return with(c -> c.publish = p);
+  }
+
   public IngestSettings withClock(Clock c) {
     return with(x -> x.clock = c);
   }
@@ -250,6 +261,7 @@ public record IngestSettings(
     Optional<CloudWatchPublisher.Settings> cloudWatch;
     Optional<RunEvents.Settings> events;
     Optional<RunLineage.Settings> lineage;
+    VerifiedPublish publish;
     final String runId;
     Clock clock;
     Duration leaseTtl;
@@ -268,6 +280,7 @@ public record IngestSettings(
       cloudWatch = s.cloudWatch;
       events = s.events;
       lineage = s.lineage;
+      publish = s.publish;
       runId = s.runId;
       clock = s.clock;
       leaseTtl = s.leaseTtl;
@@ -288,6 +301,7 @@ public record IngestSettings(
           cloudWatch,
           events,
           lineage,
+          publish,
           runId,
           clock,
           leaseTtl,

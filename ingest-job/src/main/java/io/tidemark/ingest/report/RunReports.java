@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.slf4j.Logger;
@@ -54,6 +55,44 @@ public final class RunReports {
     }
     org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(location);
     return p.getFileSystem(conf).exists(p);
+  }
+
+  /** The report of a run that started on {@code day}; empty when there is none. */
+  public static Optional<IngestRunReport> read(
+      IngestSettings settings, LocalDate day, String runId, Configuration conf) throws IOException {
+    String stateRoot = settings.stateRoot();
+    String root =
+        stateRoot.endsWith("/") ? stateRoot.substring(0, stateRoot.length() - 1) : stateRoot;
+    String location = root + "/" + StateLayout.reportPath(RUNS_FOLDER, day, runId);
+    if (S3State.onS3(stateRoot)) {
+      S3State.Key at = S3State.Key.of(location);
+      try (S3Client s3 = S3State.client(settings)) {
+        return Optional.of(
+            Json.read(
+                s3.getObjectAsBytes(b -> b.bucket(at.bucket()).key(at.key())).asUtf8String(),
+                IngestRunReport.class));
+      } catch (software.amazon.awssdk.services.s3.model.NoSuchKeyException e) {
+        return Optional.empty();
+      } catch (SdkException e) {
+        throw new IOException("Cannot read run report " + location + ": " + e.getMessage(), e);
+      }
+    }
+    URI uri = URI.create(location.replace(" ", "%20"));
+    if (uri.getScheme() == null || "file".equals(uri.getScheme())) {
+      Path p = uri.getScheme() == null ? Path.of(location) : Path.of(uri);
+      return java.nio.file.Files.exists(p)
+          ? Optional.of(Json.read(p, IngestRunReport.class))
+          : Optional.empty();
+    }
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(location);
+    FileSystem fs = p.getFileSystem(conf);
+    if (!fs.exists(p)) {
+      return Optional.empty();
+    }
+    try (java.io.InputStream in = fs.open(p)) {
+      return Optional.of(
+          Json.read(new String(in.readAllBytes(), StandardCharsets.UTF_8), IngestRunReport.class));
+    }
   }
 
   /**

@@ -87,6 +87,9 @@ final class BatchPipeline {
       Batch batch, String batchId, ValidatedBatch v, IngestCounts counts, CommitOutcome outcome) {
     if (outcome instanceof CommitOutcome.Committed c) {
       trail.landed();
+      if (c.audit() != null) {
+        trail.audited(c.audit());
+      }
       RunLog.LOG.info(
           "Committed {} {} as snapshot {} of {}: inserted {}, updated {}, deleted {}, unchanged {},"
               + " deletes of unknown keys {}, superseded {}; {}",

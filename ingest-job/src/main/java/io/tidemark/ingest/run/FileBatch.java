@@ -135,7 +135,8 @@ record FileBatch(RunContext run, FileSelection mode, BatchPlan plan) implements 
         merge.planned(),
         counts,
         mode.commitProperties(plan, watermarkAfter(v), counts),
-        run.settings().clock().instant());
+        run.settings().clock().instant(),
+        mode.rawArrivedBy(plan));
   }
 
   @Override

@@ -68,6 +68,24 @@ abstract class FileSelection implements Selection {
    */
   record Window(LocalDate from, LocalDate to, List<String> warnings, String description) {}
 
+  /** When discovery began listing raw; null before. */
+  private Instant listedAt;
+
+  /**
+   * Raw as this run found it, for an audit of its branch: the files that had arrived when listing
+   * began, or the latest of the batch's files if one arrived (and was listed) later.
+   */
+  Instant rawArrivedBy(BatchPlan plan) {
+    Instant by = listedAt == null ? Instant.now() : listedAt;
+    for (RawFile f : plan.toRead()) {
+      Instant m = Instant.ofEpochMilli(f.modificationTime());
+      if (m.isAfter(by)) {
+        by = m;
+      }
+    }
+    return by;
+  }
+
   @Override
   public Choice select() {
     LOG.info(
@@ -85,6 +103,8 @@ abstract class FileSelection implements Selection {
     Window window = window(state);
     run.trail().warn(window.warnings());
     Discovery discovery = discovery();
+    // Wall time, not the run's clock: it is compared with the storage's modification times.
+    listedAt = Instant.now();
     DiscoveryResult found = discovery.discover(window.from(), window.to(), () -> processed(state));
     discovered(state, window, found);
     if (found.newFiles().isEmpty()) {

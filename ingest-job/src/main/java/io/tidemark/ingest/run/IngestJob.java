@@ -26,6 +26,7 @@ import io.tidemark.model.report.IngestRunReport;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -155,6 +156,12 @@ public final class IngestJob {
     IngestSpark.register(spark, settings.catalog());
     RunContext run =
         new RunContext(spark, settings, trail, hooks, resources, new OutputTables(spark, settings));
+    Optional<Ending> heldBatch =
+        resources.phases().time("select", () -> new HeldBatches(run, lease).settle());
+    if (heldBatch.isPresent()) {
+      trail.ended(heldBatch.get());
+      return;
+    }
     Selection.Choice choice = resources.phases().time("select", () -> Selection.of(run).select());
     if (choice instanceof Selection.Choice.End end) {
       trail.ended(end.ending());
@@ -165,6 +172,9 @@ public final class IngestJob {
 
   /** What a failure says in the report. */
   private void failed(RunTrail trail, Exception e) {
+    if (e instanceof io.tidemark.ingest.audit.AuditException audit && audit.audit() != null) {
+      trail.audited(audit.audit());
+    }
     if (e instanceof LandedUnseenException landed) {
       trail.landed();
       trail.fail(landed.code(), landed.getMessage(), landed);

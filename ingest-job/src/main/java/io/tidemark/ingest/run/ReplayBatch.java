@@ -210,7 +210,8 @@ record ReplayBatch(RunContext run, TableState state, QuarantinedRecords records,
         plan.planned(),
         counts,
         props,
-        run.settings().clock().instant());
+        run.settings().clock().instant(),
+        null);
   }
 
   @Override

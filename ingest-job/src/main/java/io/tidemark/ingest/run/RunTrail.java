@@ -35,6 +35,7 @@ final class RunTrail {
   private boolean landed;
   private Ending ending;
   private Failure failure;
+  private io.tidemark.model.report.BatchAudit audit;
 
   RunTrail(RunStart start, IngestSettings settings) {
     this.start = start;
@@ -128,6 +129,11 @@ final class RunTrail {
   /** A warning that goes before the others: what a dry run would have done. */
   void warnFirst(String warning) {
     warnings.add(0, warning);
+  }
+
+  /** The audit of the run's branch (verified publish). */
+  void audited(io.tidemark.model.report.BatchAudit a) {
+    this.audit = a;
   }
 
   /** How the run ended, when it did not fail. */
@@ -235,6 +241,7 @@ final class RunTrail {
         .strayEntries(d == null ? List.of() : d.listing().strayEntries())
         .undeclaredColumns(validated == null ? List.of() : validated.undeclaredColumns())
         .phaseMillis(phases)
+        .audit(audit)
         .build();
   }
 

@@ -162,6 +162,59 @@ class TestIngestCommand {
   }
 
   @Test
+  void verifiedPublishNamesWhatIsMissingAndNeverTheKey() throws Exception {
+    // A catalog of its own: the runs that start configure the shared session's catalog.
+    String[] base = concat(localRoots(), "--catalog-name", "cli_publish");
+    // The key is not in this test's environment: the option says where it must be.
+    assertThat(run(concat(base, "--verified-publish", "http://127.0.0.1:1"))).isEqualTo(2);
+    assertThat(err.toString())
+        .contains("'--verified-publish'")
+        .contains("$TIDEMARK_RECONCILER_API_KEY")
+        .contains("--reconciler-api-key-file");
+
+    assertThat(run(concat(base, "--held-batch", "retry"))).isEqualTo(2);
+    assertThat(err.toString()).contains("'--held-batch'").contains("give --verified-publish");
+    assertThat(run(concat(base, "--held-batch", "later"))).isEqualTo(2);
+    assertThat(err.toString()).contains("'later'").contains("must be retry or discard");
+
+    Path key = dir.resolve("reconciler.key");
+    Files.writeString(key, "s3cr3t-key\n");
+    String[] keyed = concat(base, "--reconciler-api-key-file", key.toString());
+    assertThat(run(concat(keyed, "--verified-publish", "http://me:pw@127.0.0.1:1"))).isEqualTo(2);
+    assertThat(err.toString()).contains("must not carry credentials").doesNotContain("pw@");
+    assertThat(
+            run(
+                concat(
+                    keyed, "--verified-publish", "http://127.0.0.1:1", "--audit-timeout", "soon")))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("'--audit-timeout'").contains("'soon'");
+    assertThat(
+            run(
+                concat(
+                    base,
+                    "--verified-publish",
+                    "http://127.0.0.1:1",
+                    "--reconciler-api-key-file",
+                    dir.resolve("absent.key").toString())))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("'--reconciler-api-key-file'").contains("absent.key");
+    assertThat(seen).isEmpty();
+
+    // Well formed: the run gets an audit by the service at the URL (the run itself then stops on
+    // the made-up paths, before any audit).
+    run(concat(keyed, "--verified-publish", "http://127.0.0.1:1/", "--held-batch", "DISCARD"));
+    IngestSettings s = seen.get(0);
+    assertThat(s.publish().on()).isTrue();
+    assertThat(s.publish().where()).isEqualTo("http://127.0.0.1:1/");
+    assertThat(s.publish().onHeld()).isEqualTo(io.tidemark.ingest.audit.HeldBatch.DISCARD);
+    assertThat(out.toString() + err.toString()).doesNotContain("s3cr3t-key");
+    // Without the option, no audit and the default for a held batch: refuse.
+    run(base);
+    assertThat(seen.get(1).publish().on()).isFalse();
+    assertThat(seen.get(1).publish().onHeld()).isEqualTo(io.tidemark.ingest.audit.HeldBatch.REFUSE);
+  }
+
+  @Test
   void operatorModesTakeTheirOwnOptionsAndRefuseOthersNamingThem() {
     String[] base = localRoots();
     assertThat(run(concat(base, "--mode", "backfill", "--from", "2024-03-01"))).isEqualTo(2);
@@ -511,7 +564,9 @@ class TestIngestCommand {
     assertThat(seen).isEmpty();
 
     // Before any ingest there is nothing to replay: not an error, and the output says why.
-    assertThat(run(concat(base, "--mode", "replay-quarantine", "--dry-run"))).isZero();
+    assertThat(run(concat(base, "--mode", "replay-quarantine", "--dry-run")))
+        .as(err.toString())
+        .isZero();
     assertThat(out.toString()).contains("NOTHING_TO_DO").contains("Nothing to replay");
     assertThat(seen).singleElement().satisfies(s -> assertThat(s.operator().dryRun()).isTrue());
   }
