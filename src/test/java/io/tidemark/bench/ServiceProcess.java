@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * as {@code bin/reconciler --demo} starts it over a pipeline folder, on a free loopback port: what
  * B3 and B4 measure is what an operator runs, resident set included.
  */
-final class ServiceProcess implements AutoCloseable {
+public final class ServiceProcess implements AutoCloseable {
   static final Path APP = Path.of("reconciler/target/quarkus-app/quarkus-run.jar");
   static final String CDS_ARCHIVE = "app-cds.jsa";
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -45,9 +45,11 @@ final class ServiceProcess implements AutoCloseable {
    * Starts the service over a pipeline folder ({@code raw/}, {@code warehouse/}, {@code state/})
    * and waits until it is ready; its log goes to {@code log}.
    */
-  static ServiceProcess start(Path pipelineRoot, Path log)
+  public static ServiceProcess start(Path pipelineRoot, Path log)
       throws IOException, InterruptedException {
-    if (!Files.isRegularFile(APP)) {
+    // From the repository's root (the benchmarks) or from the end-to-end module's folder.
+    Path app = Files.isRegularFile(APP) ? APP : Path.of("../..").resolve(APP);
+    if (!Files.isRegularFile(app)) {
       throw new IllegalStateException(
           "Cannot find the packaged reconciler at "
               + APP.toAbsolutePath()
@@ -62,7 +64,7 @@ final class ServiceProcess implements AutoCloseable {
     List<String> cmd = new ArrayList<>(List.of(java));
     // The package's class-data sharing archive, which the JVM only takes from a start in the
     // package's folder with the launcher named as when the archive was made.
-    Path folder = APP.toAbsolutePath().getParent();
+    Path folder = app.toAbsolutePath().normalize().getParent();
     boolean cds = Files.exists(folder.resolve(CDS_ARCHIVE));
     if (cds) {
       cmd.add("-XX:SharedArchiveFile=" + CDS_ARCHIVE);
@@ -74,7 +76,7 @@ final class ServiceProcess implements AutoCloseable {
             // The pipeline's own contract file: the datasets, their raw folders and the catalog.
             "-Dtidemark.contract=" + pipelineRoot.resolve("tidemark.yaml"),
             "-jar",
-            cds ? APP.getFileName().toString() : APP.toAbsolutePath().toString()));
+            cds ? app.getFileName().toString() : app.toAbsolutePath().normalize().toString()));
     ProcessBuilder pb =
         new ProcessBuilder(cmd)
             .directory(folder.toFile())
@@ -100,6 +102,16 @@ final class ServiceProcess implements AutoCloseable {
       }
       Thread.sleep(10);
     }
+  }
+
+  /** The service's base URL on loopback. */
+  public URI base() {
+    return base;
+  }
+
+  /** The API key the service accepts. */
+  public String apiKey() {
+    return apiKey;
   }
 
   private boolean ready() throws InterruptedException {
