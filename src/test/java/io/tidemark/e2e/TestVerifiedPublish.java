@@ -29,6 +29,9 @@ class TestVerifiedPublish {
                       .runReports(new LocalRunReports(pipeline.stateRoot()))
                       .build(),
               "duckdb");
+    } finally {
+      // A session's catalog is bound to one warehouse: the next class starts its own.
+      spark.stop();
     }
   }
 }

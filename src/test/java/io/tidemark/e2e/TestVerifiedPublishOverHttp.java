@@ -76,6 +76,9 @@ class TestVerifiedPublishOverHttp {
             .isEqualTo(
                 ExpectedState.of(p.landed(), Instant.now(), p.ingestSettings().futureTolerance()));
       }
+    } finally {
+      // A session's catalog is bound to one warehouse: the next class starts its own.
+      spark.stop();
     }
   }
 

@@ -45,6 +45,8 @@ class TestVerifiedPublishOnTrino {
               EngineNames.ATHENA);
     } finally {
       started.forEach(EngineAgreement::close);
+      // A session's catalog is bound to one warehouse: the next class starts its own.
+      spark.stop();
     }
   }
 }
