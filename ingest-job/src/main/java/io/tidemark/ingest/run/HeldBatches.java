@@ -67,7 +67,7 @@ final class HeldBatches {
               IngestErrorCode.HELD_BATCH,
               "Cannot ingest into "
                   + run.settings().curatedSparkName()
-                  + ": "
+                  + ": a failed audit holds "
                   + describe(table, held)
                   + ". Inspect it, then rerun with --held-batch retry (audit it again and publish"
                   + " it if it passes) or --held-batch discard (drop it; the run then ingests its"
@@ -75,7 +75,10 @@ final class HeldBatches {
       case DISCARD -> {
         lease.confirm();
         HeldBranches.drop(run.tables()::loadCurated, held);
-        String note = "Discarded " + describe(table, held) + "; its files are ingested again";
+        String note =
+            "Discarded "
+                + describe(table, held)
+                + ", held after a failed audit; its files are ingested again";
         RunLog.LOG.warn("Run {}: {}", run.start().runId(), note);
         run.trail().warn(note);
         yield Optional.empty();
@@ -89,7 +92,7 @@ final class HeldBatches {
     if (held.size() > 1) {
       throw new IngestException(
           IngestErrorCode.HELD_BATCH,
-          "Cannot retry: "
+          "Cannot retry: failed audits hold "
               + describe(table, held)
               + "; retry one at a time: discard the others first (--held-batch discard drops"
               + " them all)");
@@ -257,7 +260,7 @@ final class HeldBatches {
     return n;
   }
 
-  /** The held batches, each with its branch, snapshot, batch and run. */
+  /** The held batches, each with its batch, run, branch and snapshot. */
   private static String describe(Table table, List<String> held) {
     List<String> parts = new ArrayList<>();
     for (String b : held) {
@@ -269,11 +272,11 @@ final class HeldBatches {
               + summary.getOrDefault(CheckpointCodec.BATCH_ID, "?")
               + " of run "
               + summary.getOrDefault(CheckpointCodec.RUN_ID, "?")
-              + " is held on branch "
+              + " on branch "
               + b
               + " (snapshot "
               + head
-              + ") after a failed audit");
+              + ")");
     }
     return String.join("; ", parts);
   }
