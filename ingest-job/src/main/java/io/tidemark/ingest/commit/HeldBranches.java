@@ -63,22 +63,6 @@ public final class HeldBranches {
 
   /** Drops held branches that still exist, in one metadata commit. */
   public static void drop(Supplier<Table> table, List<String> branches) {
-    for (String b : branches) {
-      if (!b.startsWith(PREFIX)) {
-        throw new IllegalArgumentException("Cannot drop branch " + b + ": not a held branch");
-      }
-    }
-    RunBranches.update(
-        table,
-        (t, m) -> {
-          boolean any = false;
-          for (String b : branches) {
-            if (t.refs().containsKey(b)) {
-              m.removeBranch(b);
-              any = true;
-            }
-          }
-          return any;
-        });
+    RunBranches.drop(table, branches, PREFIX, "a held branch");
   }
 }

@@ -118,9 +118,17 @@ public final class RunBranches {
 
   /** Drops the branches that still exist, in one metadata commit; a no-op when none does. */
   public static void drop(Supplier<Table> table, List<String> branches) {
+    drop(table, branches, PREFIX, "a run branch");
+  }
+
+  /**
+   * Removes the branches, each of which must start with {@code prefix} (Tidemark drops only its
+   * own), in one commit; a branch already gone is no error.
+   */
+  static void drop(Supplier<Table> table, List<String> branches, String prefix, String what) {
     for (String b : branches) {
-      if (!b.startsWith(PREFIX)) {
-        throw new IllegalArgumentException("Cannot drop branch " + b + ": not a run branch");
+      if (!b.startsWith(prefix)) {
+        throw new IllegalArgumentException("Cannot drop branch " + b + ": not " + what);
       }
     }
     update(
