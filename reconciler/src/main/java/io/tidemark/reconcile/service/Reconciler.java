@@ -794,13 +794,25 @@ public final class Reconciler {
     }
     try {
       org.apache.iceberg.catalog.Catalog catalog = IcebergTables.catalog(ds.catalog());
+      boolean moved;
       try {
-        IcebergTables.tag(
-            IcebergTables.load(catalog, ds.spec().curatedTable()),
-            tag.get(),
-            done.curatedSnapshot().id());
+        moved =
+            IcebergTables.tag(
+                IcebergTables.load(catalog, ds.spec().curatedTable()),
+                tag.get(),
+                done.curatedSnapshot().id());
       } finally {
         IcebergTables.close(catalog);
+      }
+      if (!moved) {
+        LOG.info(
+            "Reconciliation {} of {}: tag {} stays on a later proven snapshot than {}, the one it"
+                + " proved",
+            done.id(),
+            ds.name(),
+            tag.get(),
+            done.curatedSnapshot().id());
+        return;
       }
       LOG.info(
           "Reconciliation {} of {}: tag {} now on snapshot {}, the one it proved",

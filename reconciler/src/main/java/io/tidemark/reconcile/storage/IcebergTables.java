@@ -167,26 +167,43 @@ public final class IcebergTables {
   }
 
   /**
-   * Points a tag at a snapshot, creating it or moving it; expiry keeps a tagged snapshot, so a
-   * reader who pins the tag always finds its files.
+   * Points a tag at a snapshot, creating it or moving it forward; expiry keeps a tagged snapshot,
+   * so a reader who pins the tag always finds its files. A tag is never moved back to an ancestor
+   * of the snapshot it is on while that one is still on main's history: two reconcilers (or a run
+   * that pinned early and finished late) would otherwise hand readers older proven data than they
+   * had. After a rollback past the tagged snapshot, it moves.
    *
+   * @return whether the tag now points at {@code snapshotId}
    * @throws EngineException when the name is a branch, not a tag
    */
-  public static void tag(Table table, String name, long snapshotId) {
+  public static boolean tag(Table table, String name, long snapshotId) {
     SnapshotRef ref = table.refs().get(name);
     if (ref != null && !ref.isTag()) {
       throw new EngineException(
           "Cannot move tag " + name + " of " + table.name() + ": it is a branch");
     }
+    if (ref != null && ref.snapshotId() == snapshotId) {
+      return true;
+    }
+    if (ref != null && newerOnMain(table, ref.snapshotId(), snapshotId)) {
+      return false;
+    }
     ManageSnapshots manage = table.manageSnapshots();
     if (ref == null) {
       manage.createTag(name, snapshotId);
-    } else if (ref.snapshotId() != snapshotId) {
-      manage.replaceTag(name, snapshotId);
     } else {
-      return;
+      manage.replaceTag(name, snapshotId);
     }
     manage.commit();
+    return true;
+  }
+
+  /** Whether {@code tagged} is on main's history and {@code candidate} is one of its ancestors. */
+  private static boolean newerOnMain(Table table, long tagged, long candidate) {
+    Snapshot main = table.currentSnapshot();
+    return main != null
+        && SnapshotUtil.isAncestorOf(table, main.snapshotId(), tagged)
+        && SnapshotUtil.isAncestorOf(table, tagged, candidate);
   }
 
   /** The snapshot a tag points at; empty when the table has no such tag. */

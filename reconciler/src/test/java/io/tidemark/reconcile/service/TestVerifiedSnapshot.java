@@ -265,6 +265,33 @@ class TestVerifiedSnapshot {
   }
 
   /**
+   * Two reconcilers, or a run that pinned early and finished late: a pass on an older snapshot does
+   * not take the tag back from a later proven one while that is on main; after a rollback past the
+   * tagged snapshot, it does.
+   */
+  @Test
+  void theTagNeverMovesBackToAnOlderSnapshotOnMain() {
+    long older = current();
+    s.curated.delete(List.of(CustomersScenario.key(19)));
+    long newer = current();
+    org.apache.iceberg.Table table = s.curated.table();
+    assertThat(io.tidemark.reconcile.storage.IcebergTables.tag(table, TAG, newer)).isTrue();
+
+    table.refresh();
+    assertThat(io.tidemark.reconcile.storage.IcebergTables.tag(table, TAG, older))
+        .as("the late pass of the older snapshot")
+        .isFalse();
+    assertThat(tag(TAG).snapshotId()).isEqualTo(newer);
+
+    table.manageSnapshots().rollbackTo(older).commit();
+    table.refresh();
+    assertThat(io.tidemark.reconcile.storage.IcebergTables.tag(table, TAG, older))
+        .as("main rolled back past the tagged snapshot")
+        .isTrue();
+    assertThat(tag(TAG).snapshotId()).isEqualTo(older);
+  }
+
+  /**
    * The embedded engine reads the pinned snapshot, not whatever is current when it gets to the
    * curated table: a commit that lands during a reconciliation is the next run's to check.
    */
