@@ -157,9 +157,17 @@ public final class Reconciler {
    */
   public List<ReconciliationReport> recover() {
     List<ReconciliationReport> abandoned = reports.abandonRunning(clock.instant());
-    for (ReconciliationReport r : reports.list(Optional.empty(), Integer.MAX_VALUE)) {
+    // Oldest first, so that each report's datapoints carry the age of the snapshot proven by then.
+    List<ReconciliationReport> stored =
+        new java.util.ArrayList<>(reports.list(Optional.empty(), Integer.MAX_VALUE));
+    java.util.Collections.reverse(stored);
+    Map<String, io.tidemark.model.report.CuratedSnapshot> proven = new java.util.HashMap<>();
+    for (ReconciliationReport r : stored) {
       if (datasets.containsKey(r.dataset())) {
-        history.record(ReconciliationDatapoints.of(r, null));
+        if (Verdict.proves(r)) {
+          proven.put(r.dataset(), r.curatedSnapshot());
+        }
+        history.record(ReconciliationDatapoints.of(r, null, proven.get(r.dataset())));
       }
     }
     return abandoned;

@@ -163,8 +163,9 @@ class TestVerifiedSnapshot {
                 .map(io.tidemark.model.metrics.Datum::value)
                 .toList();
 
-    at.apply(now)
-        .run("customers", ReconciliationMode.WINDOW, now.minus(Duration.ofDays(30)), now, "t");
+    Instant before = now.minusSeconds(60);
+    at.apply(before)
+        .run("customers", ReconciliationMode.WINDOW, now.minus(Duration.ofDays(30)), before, "t");
     assertThat(ages.get()).as("nothing proven yet").isEmpty();
 
     ReconciliationReport full =
@@ -180,6 +181,22 @@ class TestVerifiedSnapshot {
         .as("a WINDOW run reports the age of the snapshot the FULL run proved")
         .last()
         .isEqualTo(Duration.between(committed, window.finishedAt()).toMillis() / 1000.0);
+
+    // A restarted service rebuilds the series from the stored reports, as its alarms read it.
+    Reconciler restarted = at.apply(later);
+    restarted.recover();
+    assertThat(
+            restarted
+                .history()
+                .series(
+                    io.tidemark.model.metrics.Metric.VERIFIED_SNAPSHOT_AGE,
+                    java.util.Map.of(
+                        io.tidemark.model.metrics.Dimension.PIPELINE,
+                        full.pipeline(),
+                        io.tidemark.model.metrics.Dimension.DATASET,
+                        "customers")))
+        .extracting(io.tidemark.model.metrics.Datum::value)
+        .containsExactlyElementsOf(ages.get());
   }
 
   @Test
