@@ -100,6 +100,9 @@ public final class StackTemplate {
    */
   public static final String HOST_NAMES_DEFAULT = "*";
 
+  /** The condition under which the ingest job publishes only audited batches. */
+  public static final String VERIFIED_PUBLISH = "VerifiedPublish";
+
   /** The API keys come from Secrets Manager through the task definition's {@code Secrets}. */
   public static final String API_KEYS_VARIABLE = "TIDEMARK_API_KEYS";
 
@@ -316,6 +319,7 @@ public final class StackTemplate {
     TemplateGenerator.alarmParameters(params);
     ObjectNode conditions = t.putObject("Conditions");
     conditions.set("CreateLakeBucket", equalsNode(ref("CreateLakeBucket"), text("true")));
+    conditions.set(VERIFIED_PUBLISH, notEmpty("ReconcilerUrl"));
     TemplateGenerator.alarmConditions(conditions);
     rules(t.putObject("Rules"), plan);
 
@@ -472,6 +476,22 @@ public final class StackTemplate {
         ".+",
         "Key of the contract file this stack was generated from: the ingest job (--contract) and"
             + " the reconciler (TIDEMARK_CONTRACT) read every dataset from it.");
+    string(
+        p,
+        "ReconcilerUrl",
+        "",
+        "(https?://[^\\s@/]+(/[^\\s@]*)?)?",
+        "Verified publish: the reconciler's URL as the ingest job reaches it (its load balancer or"
+            + " Cloud Map name; a Glue connection in its subnets). Each run then publishes its batch"
+            + " only after the reconciler's audit of it passed. Empty: publish without an audit.");
+    string(
+        p,
+        "ReconcilerApiKeyKey",
+        "tidemark/reconciler-api-key",
+        ".+",
+        "Verified publish: key, in ArtifactBucketName, of an object holding one of the"
+            + " reconciler's API keys alone on one line (encrypt it; only the job's role may read"
+            + " it). Used when ReconcilerUrl is set.");
     string(
         p,
         "IngestSchedule",
@@ -737,7 +757,19 @@ public final class StackTemplate {
     a.put("--events", text("true"));
     a.put("--events-region", ref("AWS::Region"));
     a.put("--deployment", ref("DeploymentName"));
+    // Verified publish, when ReconcilerUrl is set: the audit's URL and the API key's object.
+    a.put("--verified-publish", ifVerifiedPublish(ref("ReconcilerUrl")));
+    a.put(
+        "--reconciler-api-key-file",
+        ifVerifiedPublish(sub("s3://${ArtifactBucketName}/${ReconcilerApiKeyKey}")));
     return a;
+  }
+
+  /** {@code value} when ReconcilerUrl is set, else no value (the argument is left out). */
+  private static JsonNode ifVerifiedPublish(JsonNode value) {
+    ObjectNode n = MAPPER.createObjectNode();
+    n.putArray("Fn::If").add(VERIFIED_PUBLISH).add(value).add(ref("AWS::NoValue"));
+    return n;
   }
 
   private static void ingestJob(ObjectNode r, Plan plan) {
@@ -750,7 +782,8 @@ public final class StackTemplate {
             List.of("s3:GetObject"),
             sub("arn:${AWS::Partition}:s3:::${ArtifactBucketName}/${JobScriptKey}"),
             sub("arn:${AWS::Partition}:s3:::${ArtifactBucketName}/${JobJarKey}"),
-            sub("arn:${AWS::Partition}:s3:::${ArtifactBucketName}/${ContractKey}")));
+            sub("arn:${AWS::Partition}:s3:::${ArtifactBucketName}/${ContractKey}"),
+            sub("arn:${AWS::Partition}:s3:::${ArtifactBucketName}/${ReconcilerApiKeyKey}")));
     listRawAndWarehouse(statements, plan);
     statements.add(listLake("ListState", List.of("${StatePrefix}")));
     statements.add(allow("ReadRaw", List.of("s3:GetObject"), rawObjects(plan)));

@@ -451,8 +451,14 @@ class TestContractStack {
             "--cloudwatch-region",
             "--events",
             "--events-region",
-            "--deployment");
+            "--deployment",
+            "--verified-publish",
+            "--reconciler-api-key-file");
     assertThat(args.path("--deployment").path("Ref").asText()).isEqualTo("DeploymentName");
+    // Verified publish only when the deployment names its reconciler: else no argument at all.
+    assertThat(args.path("--verified-publish").toString())
+        .isEqualTo(
+            "{\"Fn::If\":[\"VerifiedPublish\",{\"Ref\":\"ReconcilerUrl\"},{\"Ref\":\"AWS::NoValue\"}]}");
     assertThat(args.path("--contract").path("Fn::Sub").asText())
         .isEqualTo("s3://${ArtifactBucketName}/${ContractKey}");
     // One run per dataset at a time; a dataset's own runs are kept apart by its lease.

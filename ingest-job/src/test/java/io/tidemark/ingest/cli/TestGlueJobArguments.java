@@ -38,31 +38,43 @@ class TestGlueJobArguments {
       "jr_5d8e4f0a9b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e";
   private static final Pattern VAR = Pattern.compile("\\$\\{([A-Za-z0-9_:.]+)}");
 
-  private static final Map<String, String> VALUES =
-      Map.of(
-          "LakeBucketName", "acme-lake",
-          "RawPrefix", "raw",
-          "WarehousePrefix", "warehouse",
-          "StatePrefix", "state",
-          // Ref of the Glue database: its name.
-          "GlueDatabase", "lake_db",
-          "AWS::Region", "eu-west-1",
-          "ArtifactBucketName", "acme-artifacts",
-          "JobJarKey", "tidemark/tidemark-ingest.jar",
-          "ContractKey", "tidemark/tidemark.yaml",
-          "DeploymentName", "main");
+  /** The stack's parameters as a deployment sets them (and Refs' values); a test may change one. */
+  private final Map<String, String> values =
+      new java.util.HashMap<>(
+          Map.ofEntries(
+              Map.entry("LakeBucketName", "acme-lake"),
+              Map.entry("RawPrefix", "raw"),
+              Map.entry("WarehousePrefix", "warehouse"),
+              Map.entry("StatePrefix", "state"),
+              // Ref of the Glue database: its name.
+              Map.entry("GlueDatabase", "lake_db"),
+              Map.entry("AWS::Region", "eu-west-1"),
+              Map.entry("ArtifactBucketName", "acme-artifacts"),
+              Map.entry("JobJarKey", "tidemark/tidemark-ingest.jar"),
+              Map.entry("ContractKey", "tidemark/tidemark.yaml"),
+              Map.entry("DeploymentName", "main"),
+              Map.entry("ReconcilerUrl", ""),
+              Map.entry("ReconcilerApiKeyKey", "tidemark/reconciler-api-key")));
 
-  private static String resolve(JsonNode node) {
+  /** A value as CloudFormation resolves it; null for {@code AWS::NoValue} (no argument). */
+  private String resolve(JsonNode node) {
     if (node.isTextual()) {
       return node.asText();
     }
+    if (node.has("Fn::If")) {
+      String condition = node.get("Fn::If").get(0).asText();
+      assertThat(condition).isEqualTo(StackTemplate.VERIFIED_PUBLISH);
+      boolean holds = !values.get("ReconcilerUrl").isEmpty();
+      return resolve(node.get("Fn::If").get(holds ? 1 : 2));
+    }
     if (node.has("Ref")) {
-      return VALUES.get(node.get("Ref").asText());
+      String name = node.get("Ref").asText();
+      return name.equals("AWS::NoValue") ? null : values.get(name);
     }
     Matcher m = VAR.matcher(node.get("Fn::Sub").asText());
     StringBuilder sb = new StringBuilder();
     while (m.find()) {
-      m.appendReplacement(sb, Matcher.quoteReplacement(VALUES.get(m.group(1))));
+      m.appendReplacement(sb, Matcher.quoteReplacement(values.get(m.group(1))));
     }
     return m.appendTail(sb).toString();
   }
@@ -100,8 +112,11 @@ class TestGlueJobArguments {
         .fields()
         .forEachRemaining(
             a -> {
-              args.add(a.getKey());
-              args.add(local(resolve(a.getValue())));
+              String value = resolve(a.getValue());
+              if (value != null) {
+                args.add(a.getKey());
+                args.add(local(value));
+              }
             });
     template
         .path("Resources")
@@ -157,7 +172,7 @@ class TestGlueJobArguments {
 
   /** The artifact bucket's objects, read from the local stand-in. */
   private String local(String value) {
-    String bucket = "s3://" + VALUES.get("ArtifactBucketName") + "/";
+    String bucket = "s3://" + values.get("ArtifactBucketName") + "/";
     return value.startsWith(bucket)
         ? artifacts.resolve(value.substring(bucket.length())).toUri().toString()
         : value;
@@ -199,6 +214,24 @@ class TestGlueJobArguments {
     IngestSettings sweep = settingsOf(template, "OrdersSweepTrigger");
     assertThat(sweep.mode()).isEqualTo(IngestMode.SWEEP);
     assertThat(sweep.dataset().name()).isEqualTo("orders");
+  }
+
+  @Test
+  void verifiedPublishIsOffByDefaultAndOnWithTheReconcilersUrlAndTheKeyObject() throws Exception {
+    JsonNode template =
+        new ObjectMapper().readTree(Path.of("..").resolve(StackTemplate.PATH).toFile());
+    IngestSettings plain = settingsOf(template, "CustomersIngestTrigger");
+    assertThat(plain.publish().on()).as("ReconcilerUrl empty: no audit").isFalse();
+
+    // The key object, in the artifact bucket's stand-in, as an operator uploads it.
+    Path key = artifacts.resolve("tidemark/reconciler-api-key");
+    Files.createDirectories(key.getParent());
+    Files.writeString(key, "k3y-from-the-artifact-bucket\n");
+    values.put("ReconcilerUrl", "https://reconciler.internal:8080");
+    IngestSettings verified = settingsOf(template, "CustomersIngestTrigger");
+    assertThat(verified.publish().on()).isTrue();
+    assertThat(verified.publish().where()).isEqualTo("https://reconciler.internal:8080");
+    assertThat(verified.dataset().name()).isEqualTo("customers");
   }
 
   @Test
