@@ -12,6 +12,8 @@ import io.tidemark.model.json.InvalidDocumentException;
  * @param tolerance for {@code count_match} only: ABSOLUTE (default) or RATIO
  * @param severity CRITICAL (default) or WARNING
  * @param sampleSize how many offending keys a result carries, 1..1000, default 20
+ * @param dynamic a threshold learned from the rule's history, which replaces {@code threshold} once
+ *     enough history exists; null: the static threshold always applies
  */
 public record RuleSpec(
     String id,
@@ -19,7 +21,8 @@ public record RuleSpec(
     Double threshold,
     ToleranceMode tolerance,
     Severity severity,
-    Integer sampleSize) {
+    Integer sampleSize,
+    DynamicThreshold dynamic) {
 
   public static final int SAMPLE_SIZE_DEFAULT = 20;
   public static final int SAMPLE_SIZE_MAX = 1000;
@@ -43,9 +46,25 @@ public record RuleSpec(
     }
   }
 
+  /** A rule with a static threshold only. */
+  public RuleSpec(
+      String id,
+      RuleKind kind,
+      Double threshold,
+      ToleranceMode tolerance,
+      Severity severity,
+      Integer sampleSize) {
+    this(id, kind, threshold, tolerance, severity, sampleSize, null);
+  }
+
   /** A rule of the given kind with every default. */
   public static RuleSpec of(RuleKind kind) {
     return new RuleSpec(null, kind, null, null, null, null);
+  }
+
+  /** The same rule judged by another threshold (a dynamic threshold, once learned). */
+  public RuleSpec withThreshold(double learned) {
+    return new RuleSpec(id, kind, learned, tolerance, severity, sampleSize, dynamic);
   }
 
   /** One rule of every kind, with defaults: what a dataset gets when none are configured. */

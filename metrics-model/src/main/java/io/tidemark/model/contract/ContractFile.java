@@ -8,6 +8,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.ChangeMarker;
 import io.tidemark.model.config.ChangeMarkerType;
+import io.tidemark.model.config.DynamicThreshold;
 import io.tidemark.model.config.RuleKind;
 import io.tidemark.model.config.RuleSpec;
 import io.tidemark.model.config.Severity;
@@ -413,7 +414,16 @@ public record ContractFile(
         Map.Entry<String, JsonNode> e = it.next();
         String at = path + "." + e.getKey();
         ObjectNode spec = object(e.getValue(), at);
-        keys(spec, at, "kind", "threshold", "tolerance", "severity", "sample-size", "enabled");
+        keys(
+            spec,
+            at,
+            "kind",
+            "threshold",
+            "tolerance",
+            "severity",
+            "sample-size",
+            "enabled",
+            "dynamic");
         JsonNode enabled = spec.get("enabled");
         if (enabled != null && !enabled.isBoolean()) {
           throw fail(at + ".enabled", enabled.asText(), "must be true or false");
@@ -427,7 +437,7 @@ public record ContractFile(
       return List.copyOf(out.values());
     }
 
-    private static RuleSpec rule(String id, ObjectNode spec, String at) {
+    private RuleSpec rule(String id, ObjectNode spec, String at) {
       String kind = spec.has("kind") ? spec.get("kind").asText() : id;
       Double threshold = spec.has("threshold") ? number(spec, "threshold", at) : null;
       String tolerance = spec.has("tolerance") ? spec.get("tolerance").asText() : null;
@@ -440,7 +450,34 @@ public record ContractFile(
           threshold,
           tolerance == null ? null : enumOf(ToleranceMode.class, tolerance, "tolerance"),
           severity == null ? null : enumOf(Severity.class, severity, "severity"),
-          sampleSize);
+          sampleSize,
+          spec.has("dynamic") ? dynamic(spec.get("dynamic"), at + ".dynamic") : null);
+    }
+
+    /** {@code dynamic: {last: N, stddevs: k}} or {@code {last: N, percent-of-mean: p}}. */
+    private DynamicThreshold dynamic(JsonNode node, String at) {
+      ObjectNode d = object(node, at);
+      keys(d, at, "last", "stddevs", "percent-of-mean");
+      if (!d.has("last")) {
+        throw fail(at + ".last", null, "is required: how many past runs to learn from");
+      }
+      double last = number(d, "last", at);
+      if (last != Math.rint(last)) {
+        throw fail(at + ".last", d.get("last").asText(), "must be a whole number");
+      }
+      if (d.has("stddevs") == d.has("percent-of-mean")) {
+        throw fail(
+            at,
+            null,
+            "needs exactly one of stddevs (mean + k standard deviations) and percent-of-mean");
+      }
+      return build(
+          at,
+          () ->
+              new DynamicThreshold(
+                  (int) last,
+                  d.has("stddevs") ? number(d, "stddevs", at) : null,
+                  d.has("percent-of-mean") ? number(d, "percent-of-mean", at) : null));
     }
 
     private static <E extends Enum<E>> E enumOf(Class<E> type, String value, String field) {

@@ -207,6 +207,57 @@ class TestContractFile {
     assertThat(r.rules().stream().filter(x -> x.id().equals("big_orders_fresh")).toList())
         .singleElement()
         .satisfies(x -> assertThat(x.kind()).isEqualTo(RuleKind.FRESHNESS));
+    assertThat(r.rule(RuleKind.COUNT_MATCH).orElseThrow().dynamic()).isNull();
+  }
+
+  @Test
+  void aThresholdCanBeLearnedFromTheRulesHistory() {
+    DatasetContract d =
+        parse(
+                with(
+                    "  orders:\n",
+                    "  orders:\n"
+                        + "    reconcile:\n"
+                        + "      rules:\n"
+                        + "        freshness: {threshold: 86400, dynamic: {last: 10, stddevs: 3}}\n"
+                        + "        count_match: {dynamic: {last: 7, percent-of-mean: 150}}\n"))
+            .dataset("orders");
+    io.tidemark.model.config.DynamicThreshold fresh =
+        d.reconcile().rule(RuleKind.FRESHNESS).orElseThrow().dynamic();
+    assertThat(fresh.last()).isEqualTo(10);
+    assertThat(fresh.stddevs()).isEqualTo(3.0);
+    assertThat(d.reconcile().rule(RuleKind.FRESHNESS).orElseThrow().threshold())
+        .as("the static threshold, while the rule learns")
+        .isEqualTo(86400.0);
+    io.tidemark.model.config.DynamicThreshold count =
+        d.reconcile().rule(RuleKind.COUNT_MATCH).orElseThrow().dynamic();
+    assertThat(count.percentOfMean()).isEqualTo(150.0);
+    assertThat(count.threshold(java.util.List.of(2.0, 4.0, 6.0, 0.0, 2.0, 4.0, 3.0)))
+        .isEqualTo(4.5);
+    assertThat(fresh.threshold(java.util.List.of(1.0, 3.0, 5.0, 1.0, 3.0, 5.0, 1.0, 3.0, 5.0, 3.0)))
+        .as("mean 3 + 3 x population standard deviation")
+        .isCloseTo(3 + 3 * Math.sqrt(2.4), org.assertj.core.data.Offset.offset(1e-9));
+
+    String rule = "  orders:\n    reconcile: {rules: {freshness: {dynamic: %s}}}\n";
+    assertThatThrownBy(() -> parse(with("  orders:\n", rule.formatted("{last: 1, stddevs: 2}"))))
+        .hasMessage(
+            "Cannot load contract orders.yaml: datasets.orders.reconcile.rules.freshness.dynamic.last"
+                + " '1' must be between 2 and 100");
+    assertThatThrownBy(() -> parse(with("  orders:\n", rule.formatted("{last: 5}"))))
+        .hasMessage(
+            "Cannot load contract orders.yaml: datasets.orders.reconcile.rules.freshness.dynamic"
+                + " needs exactly one of stddevs (mean + k standard deviations) and"
+                + " percent-of-mean");
+    assertThatThrownBy(
+            () -> parse(with("  orders:\n", rule.formatted("{last: 5, percent-of-mean: -10}"))))
+        .hasMessage(
+            "Cannot load contract orders.yaml:"
+                + " datasets.orders.reconcile.rules.freshness.dynamic.percent-of-mean '-10.0' must"
+                + " be a number of at least 0");
+    assertThatThrownBy(() -> parse(with("  orders:\n", rule.formatted("{last: 5, mean: 2}"))))
+        .hasMessageStartingWith(
+            "Cannot load contract orders.yaml:"
+                + " datasets.orders.reconcile.rules.freshness.dynamic.mean is not a key here");
   }
 
   @Test
