@@ -12,6 +12,7 @@ import io.tidemark.reconcile.config.ReconciledDataset;
 import io.tidemark.reconcile.engine.EngineRequest;
 import io.tidemark.reconcile.engine.Observations;
 import io.tidemark.reconcile.engine.ReconciliationEngine;
+import io.tidemark.reconcile.rules.DynamicThresholds;
 import io.tidemark.reconcile.rules.RuleEvaluator;
 import io.tidemark.reconcile.rules.SampleMask;
 import io.tidemark.reconcile.storage.IcebergTables;
@@ -59,15 +60,26 @@ final class BranchAudits {
   private final Clock clock;
   private final Function<Instant, String> ids;
 
+  private final java.util.function.BiFunction<
+          ReconciledDataset, ReconciliationMode, DynamicThresholds.Applied>
+      thresholds;
+
+  /**
+   * @param thresholds a dataset's rules with the thresholds they learned from its runs of a mode
+   */
   BranchAudits(
       Map<String, ReconciledDataset> datasets,
       Map<String, ReconciliationEngine> engines,
       Clock clock,
-      Function<Instant, String> ids) {
+      Function<Instant, String> ids,
+      java.util.function.BiFunction<
+              ReconciledDataset, ReconciliationMode, DynamicThresholds.Applied>
+          thresholds) {
     this.datasets = datasets;
     this.engines = engines;
     this.clock = clock;
     this.ids = ids;
+    this.thresholds = thresholds;
   }
 
   /**
@@ -88,7 +100,10 @@ final class BranchAudits {
     // Every valid version counts: the run quarantined markers past its own clock's limit, so
     // nothing it kept is in flight.
     Instant to = request.now().plus(ds.futureTolerance());
-    List<RuleSpec> rules = ds.rules().stream().filter(r -> AUDITED.contains(r.kind())).toList();
+    // An audit is a FULL comparison: a rule that learns its threshold learns it from FULL runs.
+    DynamicThresholds.Applied learned = thresholds.apply(ds, ReconciliationMode.FULL);
+    List<RuleSpec> rules =
+        learned.rules().stream().filter(r -> AUDITED.contains(r.kind())).toList();
     ReconciliationReport report =
         new ReconciliationReport(
             ReconciliationReport.SCHEMA_VERSION,
@@ -146,6 +161,7 @@ final class BranchAudits {
                 null,
                 null,
                 null));
+    results = DynamicThresholds.annotate(results, learned.notes());
     results =
         new SampleMask(ds.contract().keyColumns(), ds.contract().reconcile().sampleColumns())
             .apply(results);

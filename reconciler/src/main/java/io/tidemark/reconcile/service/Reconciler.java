@@ -28,6 +28,7 @@ import io.tidemark.reconcile.report.LocalRunReports;
 import io.tidemark.reconcile.report.ReportStore;
 import io.tidemark.reconcile.report.RunReportSource;
 import io.tidemark.reconcile.report.UnreadableReport;
+import io.tidemark.reconcile.rules.DynamicThresholds;
 import io.tidemark.reconcile.rules.ForeignCommits;
 import io.tidemark.reconcile.rules.RuleEvaluator;
 import io.tidemark.reconcile.rules.RunAccounting;
@@ -106,8 +107,14 @@ public final class Reconciler {
   private Reconciler(Builder b) {
     this.datasets = java.util.Collections.unmodifiableMap(new TreeMap<>(b.datasets));
     this.engines = Map.copyOf(b.engines);
-    this.audits = new BranchAudits(this.datasets, this.engines, b.clock, Reconciler::newId);
     this.reports = b.reports != null ? b.reports : new LocalReportStore(b.stateRoot);
+    this.audits =
+        new BranchAudits(
+            this.datasets,
+            this.engines,
+            b.clock,
+            Reconciler::newId,
+            (ds, mode) -> dynamicThresholds(ds, mode));
     this.runReports = b.runReports != null ? b.runReports : new LocalRunReports(b.stateRoot);
     this.clock = b.clock;
     this.listeners = List.copyOf(b.listeners);
@@ -268,6 +275,19 @@ public final class Reconciler {
     return start;
   }
 
+  /**
+   * The dataset's rules with the thresholds they learned from its stored reports of runs in {@code
+   * mode}; the reports are read only when a rule learns.
+   */
+  private DynamicThresholds.Applied dynamicThresholds(
+      ReconciledDataset ds, ReconciliationMode mode) {
+    if (ds.rules().stream().noneMatch(r -> r.dynamic() != null)) {
+      return new DynamicThresholds.Applied(ds.rules(), Map.of());
+    }
+    return DynamicThresholds.apply(
+        ds.rules(), mode, reports.list(Optional.of(ds.name()), Integer.MAX_VALUE));
+  }
+
   /** Runs a begun reconciliation to its end and stores the outcome; never throws. */
   public ReconciliationReport execute(Started started) {
     ReconciliationReport report = started.report();
@@ -295,9 +315,10 @@ public final class Reconciler {
               : new Step<>(curated.value().history(), null);
       Step<RunAccounting.Outcome> runs = runAccounting(report, commits, allReports);
       Step<UnprocessedFiles.Outcome> unprocessed = unprocessedFiles(report, ds, allReports);
+      DynamicThresholds.Applied thresholds = dynamicThresholds(ds, report.mode());
       List<RuleResult> results =
           RuleEvaluator.evaluate(
-              ds.rules(),
+              thresholds.rules(),
               new RuleEvaluator.Inputs(
                   observed.value(),
                   observed.error(),
@@ -316,6 +337,7 @@ public final class Reconciler {
                       : ForeignCommits.check(
                           commits.value().foreign(), report.windowFrom(), report.windowTo()),
                   commits.error()));
+      results = DynamicThresholds.annotate(results, thresholds.notes());
       // Masked before anything stores or shows them; carried-over results were masked when
       // their own run stored them.
       results =
