@@ -914,7 +914,14 @@ public final class Reconciler {
    * @throws InvalidRequestException when the snapshot is not one of the curated table's
    */
   public ReconciliationReport audit(String dataset, io.tidemark.model.audit.AuditRequest request) {
-    return audits.audit(dataset, request);
+    // An audit runs on the caller's (an HTTP worker's) thread: its lines name the dataset, the
+    // mode and the ingest run that asked, and the thread is left as it was found.
+    try (org.slf4j.MDC.MDCCloseable d = org.slf4j.MDC.putCloseable("dataset", dataset);
+        org.slf4j.MDC.MDCCloseable m =
+            org.slf4j.MDC.putCloseable("mode", ReconciliationMode.FULL.name());
+        org.slf4j.MDC.MDCCloseable r = org.slf4j.MDC.putCloseable("runId", request.runId())) {
+      return audits.audit(dataset, request);
+    }
   }
 
   /**

@@ -79,5 +79,48 @@ class TestJsonLogs {
         .filteredOn(l -> l.path("message").asText().contains("damaged"))
         .isNotEmpty()
         .allMatch(l -> l.path("mdc").path("reconciliationId").asText().equals(id));
+
+    // An audit (verified publish) runs on an HTTP worker's thread: its lines name the dataset, the
+    // mode and the ingest run that asked.
+    long snapshot =
+        given()
+            .header(ApiKeyFilter.HEADER, QuarkusFixtures.API_KEY)
+            .get("/api/reconciliations/" + id)
+            .then()
+            .extract()
+            .jsonPath()
+            .getLong("curatedSnapshot.id");
+    String now = java.time.Instant.now().toString();
+    String audit =
+        given()
+            .header(ApiKeyFilter.HEADER, QuarkusFixtures.API_KEY)
+            .contentType(ContentType.JSON)
+            .body(
+                "{\"runId\":\"run-7\",\"batchId\":\"b7\",\"branch\":\"tidemark_run_7\","
+                    + "\"snapshotId\":"
+                    + snapshot
+                    + ",\"rawArrivedBy\":\""
+                    + now
+                    + "\",\"now\":\""
+                    + now
+                    + "\"}")
+            .post("/api/datasets/damaged/audits")
+            .then()
+            .statusCode(200)
+            .extract()
+            .path("id");
+    List<JsonNode> audited = new ArrayList<>();
+    for (String line : Files.readAllLines(LOG)) {
+      JsonNode l = json.readTree(line);
+      if (l.path("message").asText().contains(audit)) {
+        audited.add(l);
+      }
+    }
+    assertThat(audited).isNotEmpty();
+    for (JsonNode l : audited) {
+      assertThat(l.path("mdc").path("runId").asText()).as(l.toString()).isEqualTo("run-7");
+      assertThat(l.path("mdc").path("dataset").asText()).isEqualTo("damaged");
+      assertThat(l.path("mdc").path("mode").asText()).isEqualTo("FULL");
+    }
   }
 }
