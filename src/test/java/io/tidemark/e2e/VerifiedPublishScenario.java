@@ -42,7 +42,8 @@ import org.apache.spark.sql.SparkSession;
  * the branch between the MERGE and the publish, as a bug in the job's write would leave them:
  *
  * <ol>
- *   <li>a clean batch is audited, PASSED, and published;
+ *   <li>a commit made to the run's branch while its audit runs is not published (the audited head
+ *       is, or nothing); a clean batch is audited, PASSED, and published;
  *   <li>a batch whose branch got an altered value and a lost row fails its audit: exit 5, nothing
  *       published, the branch held, the report naming the failing rules and keys;
  *   <li>the next run refuses while the batch is held (exit 2, naming the branch);
@@ -84,8 +85,32 @@ public final class VerifiedPublishScenario {
     VerifiedPublish verified = VerifiedPublish.by(auditor::audit, "the reconciler on " + engine);
     IngestSettings settings = p.ingestSettings().withPublish(verified);
 
-    // 1. A clean batch: audited, PASSED, published.
+    // 1. A clean batch: audited, PASSED, published. But first, a commit made to the run's branch
+    // while its audit runs: what was audited is what would be published, so nothing is.
     p.land(days.get(1));
+    long beforeDay2 = mainSnapshot();
+    String meddledKey = changedKeys(days.get(1)).get(0);
+    VerifiedPublish meddled =
+        VerifiedPublish.by(
+            (dataset, request) -> {
+              spark.sql(
+                  "DELETE FROM "
+                      + p.sparkTable()
+                      + ".branch_"
+                      + request.branch()
+                      + " WHERE customer_id = '"
+                      + meddledKey
+                      + "'");
+              return auditor.audit(dataset, request);
+            },
+            "the reconciler on " + engine);
+    IngestOutcome moved = run(p.ingestSettings().withPublish(meddled), FailurePoints.none());
+    assertThat(moved.exitCode()).as(moved.report().error()).isEqualTo(1);
+    assertThat(moved.report().errorCode()).isEqualTo(IngestErrorCode.AUDIT_UNAVAILABLE);
+    assertThat(moved.report().error()).contains("moved from the audited snapshot");
+    assertThat(mainSnapshot()).as("nothing published").isEqualTo(beforeDay2);
+    assertThat(heldBranches()).isEmpty();
+
     IngestRunReport clean = run(settings, FailurePoints.none()).report();
     assertThat(clean.status()).as(clean.error()).isEqualTo(IngestStatus.SUCCEEDED);
     assertThat(clean.audit()).isNotNull();

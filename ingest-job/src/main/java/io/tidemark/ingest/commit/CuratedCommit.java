@@ -100,8 +100,12 @@ record CuratedCommit(
       writeBranch(batch, writes, target);
       failurePoints.reached(FailurePoint.BEFORE_PUBLISH, batch.batchId());
       audit = audit(batch, branch);
+      if (audit != null) {
+        // The audit may take long: a stop asked meanwhile stops the run before it publishes.
+        failurePoints.reached(FailurePoint.BEFORE_PUBLISH, batch.batchId());
+      }
       lease.confirm();
-      publish(branch, batch.baseSnapshot());
+      publish(branch, batch.baseSnapshot(), audit == null ? null : audit.snapshotId());
     } catch (Exception e) {
       dropRunBranch(branch);
       throw e;
@@ -148,6 +152,8 @@ record CuratedCommit(
     if (audit.status() != ReconciliationStatus.FAILED) {
       throw BranchAuditing.noVerdict(batch.batchId(), settings.curatedSparkName(), audit);
     }
+    // Only the run that holds the lease keeps a branch that blocks the runs after it.
+    lease.confirm();
     String held = HeldBranches.hold(tables::loadCurated, branch);
     BatchAudit heldAudit = audit.heldAs(held);
     throw new AuditException(
@@ -217,9 +223,14 @@ record CuratedCommit(
         RuntimeException.class);
   }
 
-  private void publish(String branch, long base) {
+  private void publish(String branch, long base, Long audited) {
     try {
-      RunBranches.fastForwardMain(tables::loadCurated, branch);
+      RunBranches.fastForwardMain(tables::loadCurated, branch, audited);
+    } catch (RunBranches.BranchMovedException e) {
+      throw new IngestException(
+          IngestErrorCode.AUDIT_UNAVAILABLE,
+          "Cannot publish: " + e.getMessage() + "; rerunning is safe",
+          e);
     } catch (IllegalArgumentException e) {
       throw new ConcurrentCommit(
           new CommitOutcome.Conflict(

@@ -108,12 +108,41 @@ public final class RunBranches {
    *     commit reached {@code main}) or either ref is missing
    */
   public static void fastForwardMain(Supplier<Table> table, String branch) {
+    fastForwardMain(table, branch, null);
+  }
+
+  /**
+   * {@link #fastForwardMain(Supplier, String)}, only while the branch's head is {@code head}: what
+   * was audited is what is published, never a commit made to the branch meanwhile.
+   *
+   * @param head the snapshot the branch must be at; null: whatever it is at
+   * @throws BranchMovedException when the branch's head is another snapshot
+   */
+  public static void fastForwardMain(Supplier<Table> table, String branch, Long head) {
     update(
         table,
         (t, m) -> {
+          SnapshotRef ref = t.refs().get(branch);
+          if (head != null && ref != null && ref.snapshotId() != head) {
+            throw new BranchMovedException(branch, head, ref.snapshotId());
+          }
           m.fastForwardBranch(SnapshotRef.MAIN_BRANCH, branch);
           return true;
         });
+  }
+
+  /** A branch that moved after it was audited: nothing was published. */
+  public static final class BranchMovedException extends IllegalStateException {
+    BranchMovedException(String branch, long expected, long actual) {
+      super(
+          "branch "
+              + branch
+              + " moved from the audited snapshot "
+              + expected
+              + " to "
+              + actual
+              + " while it was audited; nothing was published");
+    }
   }
 
   /** Drops the branches that still exist, in one metadata commit; a no-op when none does. */

@@ -175,7 +175,17 @@ final class HeldBatches {
     }
     lease.confirm();
     try {
-      RunBranches.fastForwardMain(run.tables()::loadCurated, branch);
+      // The audited head, not a repair committed to the branch while the audit ran.
+      RunBranches.fastForwardMain(run.tables()::loadCurated, branch, head);
+    } catch (RunBranches.BranchMovedException e) {
+      throw new IngestException(
+          IngestErrorCode.AUDIT_UNAVAILABLE,
+          "Cannot publish held batch "
+              + batchId
+              + ": "
+              + e.getMessage()
+              + "; it stays held: retry again to audit its new head",
+          e);
     } catch (IllegalArgumentException e) {
       throw new IngestException(
           IngestErrorCode.CONCURRENT_COMMIT,
