@@ -55,14 +55,23 @@ public final class HttpBranchAudit implements BranchAudit {
   @Override
   public ReconciliationReport audit(String dataset, AuditRequest request) {
     URI uri = endpoint(dataset);
-    HttpRequest http =
-        HttpRequest.newBuilder(uri)
-            .timeout(timeout)
-            .header("Content-Type", "application/json")
-            .header("Accept", "application/json")
-            .header(API_KEY_HEADER, apiKey)
-            .POST(HttpRequest.BodyPublishers.ofString(Json.write(request)))
-            .build();
+    HttpRequest http;
+    try {
+      http =
+          HttpRequest.newBuilder(uri)
+              .timeout(timeout)
+              .header("Content-Type", "application/json")
+              .header("Accept", "application/json")
+              .header(API_KEY_HEADER, apiKey)
+              .POST(HttpRequest.BodyPublishers.ofString(Json.write(request)))
+              .build();
+    } catch (IllegalArgumentException e) {
+      // The JDK's message quotes the header's value: the key. Neither it nor the cause goes on.
+      throw new IllegalStateException(
+          "Cannot send the API key to "
+              + uri
+              + ": it holds a character an HTTP header cannot carry (visible ASCII only)");
+    }
     HttpResponse<String> response;
     try {
       response = client.send(http, HttpResponse.BodyHandlers.ofString());

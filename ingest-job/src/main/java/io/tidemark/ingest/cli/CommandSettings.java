@@ -325,9 +325,14 @@ final class CommandSettings {
             location,
             "cannot be read: " + e.getClass().getSimpleName());
       }
+      // An editor's byte order mark is no part of the key.
+      key = key.replace("\uFEFF", "");
       if (key.isEmpty() || key.contains("\n")) {
         throw new InvalidDocumentException(
             "--reconciler-api-key-file", location, "must hold the API key alone, on one line");
+      }
+      if (!headerSafe(key)) {
+        throw new InvalidDocumentException("--reconciler-api-key-file", location, KEY_CHARACTERS);
       }
       return key;
     }
@@ -340,7 +345,22 @@ final class CommandSettings {
               + HttpBranchAudit.API_KEY_ENV
               + " or in the file --reconciler-api-key-file names");
     }
+    key = key.strip();
+    if (!headerSafe(key)) {
+      throw new InvalidDocumentException(
+          "--verified-publish", "$" + HttpBranchAudit.API_KEY_ENV, KEY_CHARACTERS);
+    }
     return key;
+  }
+
+  /** What a key may hold (the message never shows the key). */
+  private static final String KEY_CHARACTERS =
+      "the API key must be visible ASCII characters only (no spaces or control characters), as an"
+          + " HTTP header carries it";
+
+  /** Whether a key fits in an HTTP header as it is: visible ASCII only. */
+  static boolean headerSafe(String key) {
+    return key.chars().allMatch(c -> c > 0x20 && c < 0x7F);
   }
 
   /** The environment variable that holds the OpenLineage endpoint's bearer token. */

@@ -198,6 +198,19 @@ class TestIngestCommand {
                     dir.resolve("absent.key").toString())))
         .isEqualTo(2);
     assertThat(err.toString()).contains("'--reconciler-api-key-file'").contains("absent.key");
+    // A key an HTTP header cannot carry is refused without being shown.
+    Path spaced = dir.resolve("spaced.key");
+    Files.writeString(spaced, "\uFEFFs3cr3t key\n");
+    assertThat(
+            run(
+                concat(
+                    base,
+                    "--verified-publish",
+                    "http://127.0.0.1:1",
+                    "--reconciler-api-key-file",
+                    spaced.toString())))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("visible ASCII characters only").doesNotContain("s3cr3t");
     assertThat(seen).isEmpty();
 
     // Well formed: the run gets an audit by the service at the URL (the run itself then stops on
