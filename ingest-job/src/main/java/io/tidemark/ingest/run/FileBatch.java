@@ -135,7 +135,7 @@ record FileBatch(RunContext run, FileSelection mode, BatchPlan plan) implements 
         merge.planned(),
         counts,
         mode.commitProperties(plan, watermarkAfter(v), counts),
-        run.settings().clock().instant(),
+        v.validatedAt(),
         mode.rawArrivedBy(plan));
   }
 

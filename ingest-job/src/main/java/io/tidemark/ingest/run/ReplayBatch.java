@@ -210,7 +210,7 @@ record ReplayBatch(RunContext run, TableState state, QuarantinedRecords records,
         plan.planned(),
         counts,
         props,
-        run.settings().clock().instant(),
+        v.validatedAt(),
         null);
   }
 

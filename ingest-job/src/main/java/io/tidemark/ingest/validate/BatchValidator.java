@@ -70,9 +70,11 @@ public final class BatchValidator {
   }
 
   private ValidatedBatch validate(BatchSource source, NormalizedBatch batch) {
+    // One instant judges the batch's markers, and is what an audit of the batch judges them by.
+    java.time.Instant validatedAt = settings.clock().instant();
     Column futureLimit =
         spec.changeMarker().type() == ChangeMarkerType.TIMESTAMP
-            ? lit(Timestamp.from(settings.clock().instant().plus(settings.futureTolerance())))
+            ? lit(Timestamp.from(validatedAt.plus(settings.futureTolerance())))
             : null;
     Column validCandidate = col(Cols.CANDIDATE).and(col(Cols.REASON).isNull());
     // Ranked here, so that the versions the dedup collapses are counted in the pass below rather
@@ -89,7 +91,11 @@ public final class BatchValidator {
     long problemRecords =
         problemRows == null ? 0 : problemRows.filter(col("row_number").geq(0)).count();
     return new ValidatedBatch(
-        batch, validated, ReadCounts.of(agg, problemRecords), byReason(validated, problemRows));
+        batch,
+        validated,
+        ReadCounts.of(agg, problemRecords),
+        byReason(validated, problemRows),
+        validatedAt);
   }
 
   /** The one-row aggregate that counts the batch (see {@link ReadCounts}). */

@@ -19,12 +19,19 @@ import org.apache.spark.sql.types.DataType;
  *     run
  * @param counts the record counts
  * @param byReason invalid candidates by reason; a reason of whole files ends in {@code (files)}
+ * @param validatedAt the clock that judged the change markers (a marker past it plus the future
+ *     tolerance is invalid); an audit of the batch judges them by the same
  */
 public record ValidatedBatch(
-    NormalizedBatch read, Dataset<Row> rows, ReadCounts counts, Map<String, Long> byReason) {
+    NormalizedBatch read,
+    Dataset<Row> rows,
+    ReadCounts counts,
+    Map<String, Long> byReason,
+    java.time.Instant validatedAt) {
   public ValidatedBatch {
     Objects.requireNonNull(read, "read is null");
     Objects.requireNonNull(rows, "rows is null");
+    Objects.requireNonNull(validatedAt, "validatedAt is null");
   }
 
   /** Quarantine rows of the files quarantined whole; null when there are none. */
