@@ -193,8 +193,23 @@ public final class VerifiedPublishScenario {
         .anyMatch(w -> w.startsWith("2 commit(s) made on branch " + audit.branch()));
     assertThat(heldBranches()).isEmpty();
     assertThat(p.curated()).as("day 3 published, day 4 not yet").isEqualTo(afterDay3);
+    // A held branch main already holds (a retry that published but could not drop it) holds
+    // nothing back: the next run drops it and goes on.
+    spark.sql(
+        "ALTER TABLE "
+            + p.sparkTable()
+            + " CREATE BRANCH "
+            + HeldBranches.PREFIX
+            + "published AS OF VERSION "
+            + mainSnapshot());
     IngestRunReport day4 = run(settings, FailurePoints.none()).report();
     assertThat(day4.status()).as(day4.error()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(day4.warnings())
+        .contains(
+            "Dropped held branch(es) "
+                + HeldBranches.PREFIX
+                + "published: main already holds them, they were published");
+    assertThat(heldBranches()).isEmpty();
     assertThat(day4.audit().status()).isEqualTo(ReconciliationStatus.PASSED);
     assertThat(p.curated()).isEqualTo(expected());
 

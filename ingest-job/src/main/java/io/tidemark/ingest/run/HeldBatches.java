@@ -56,7 +56,22 @@ final class HeldBatches {
     if (table == null) {
       return Optional.empty();
     }
-    List<String> held = HeldBranches.of(table);
+    List<String> held = new ArrayList<>(HeldBranches.of(table));
+    // A held branch main already holds was published (a retry that could not drop it after):
+    // it holds nothing back, so it is dropped, not refused.
+    List<String> published = published(table, held);
+    if (!published.isEmpty()) {
+      lease.confirm();
+      HeldBranches.drop(run.tables()::loadCurated, published);
+      held.removeAll(published);
+      String note =
+          "Dropped held branch(es) "
+              + String.join(", ", published)
+              + ": main already holds them, they were published";
+      RunLog.LOG.warn("Run {}: {}", run.start().runId(), note);
+      run.trail().warn(note);
+      table = run.tables().loadCurated();
+    }
     if (held.isEmpty()) {
       return Optional.empty();
     }
@@ -239,6 +254,22 @@ final class HeldBatches {
       RunLog.LOG.warn("Cannot read the report of run {}: {}", runId, e.toString());
       return Optional.empty();
     }
+  }
+
+  /** The held branches whose head is main's head or one of its ancestors. */
+  private static List<String> published(Table table, List<String> held) {
+    if (table.currentSnapshot() == null) {
+      return List.of();
+    }
+    long main = table.currentSnapshot().snapshotId();
+    List<String> out = new ArrayList<>();
+    for (String b : held) {
+      long head = HeldBranches.head(table, b);
+      if (head == main || SnapshotUtil.isAncestorOf(table, main, head)) {
+        out.add(b);
+      }
+    }
+    return out;
   }
 
   /**
