@@ -23,6 +23,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Semaphore;
 import java.util.function.Function;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -80,7 +81,19 @@ final class BranchAudits {
     this.clock = clock;
     this.ids = ids;
     this.thresholds = thresholds;
+    this.running = new Semaphore(concurrency(datasets.size()), true);
   }
+
+  /**
+   * How many audits compare at once: as many as the service's reconciliations (one per dataset, at
+   * most 4). Audits run on the callers' HTTP threads, so without a bound every ingest run that asks
+   * at 03:00 would hold a FULL comparison in memory at once; the others wait their turn, in order.
+   */
+  static int concurrency(int datasets) {
+    return Math.max(1, Math.min(4, datasets));
+  }
+
+  private final Semaphore running;
 
   /**
    * Audits the snapshot the request names.
@@ -127,6 +140,19 @@ final class BranchAudits {
     Observations observed = null;
     String engineError = null;
     try {
+      if (!running.tryAcquire()) {
+        LOG.info(
+            "Audit of {} branch {} waits: {} audit(s) compare already",
+            dataset,
+            request.branch(),
+            concurrency(datasets.size()));
+        running.acquire();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while waiting to audit " + dataset, e);
+    }
+    try {
       observed =
           engines
               .get(ds.engine())
@@ -145,6 +171,8 @@ final class BranchAudits {
     } catch (RuntimeException | LinkageError e) {
       engineError = e.getMessage() == null ? e.toString() : e.getMessage();
       LOG.warn("Audit of {} branch {}: the engine failed: {}", dataset, request.branch(), e);
+    } finally {
+      running.release();
     }
     List<RuleResult> results =
         RuleEvaluator.evaluate(
