@@ -102,21 +102,13 @@ public final class RunBranches {
    * Moves {@code main} to the branch's head if {@code main}'s head is an ancestor of it; otherwise
    * throws and changes nothing. Iceberg checks the ancestry against the metadata it then swaps
    * atomically; when other metadata changes (another run's branch) win the swap, the check is made
-   * again on the new metadata.
-   *
-   * @throws IllegalArgumentException when {@code main} is not an ancestor of the branch (another
-   *     commit reached {@code main}) or either ref is missing
-   */
-  public static void fastForwardMain(Supplier<Table> table, String branch) {
-    fastForwardMain(table, branch, null);
-  }
-
-  /**
-   * {@link #fastForwardMain(Supplier, String)}, only while the branch's head is {@code head}: what
-   * was audited is what is published, never a commit made to the branch meanwhile.
+   * again on the new metadata. With {@code head}, only while the branch is still at it: what was
+   * audited is what is published, never a commit made to the branch meanwhile.
    *
    * @param head the snapshot the branch must be at; null: whatever it is at
-   * @throws BranchMovedException when the branch's head is another snapshot
+   * @throws IllegalArgumentException when {@code main} is not an ancestor of the branch (another
+   *     commit reached {@code main}) or either ref is missing
+   * @throws BranchMovedException when the branch's head is not {@code head}
    */
   public static void fastForwardMain(Supplier<Table> table, String branch, Long head) {
     update(

@@ -34,20 +34,21 @@ public final class RunReports {
 
   /** {@code <stateRoot>/_runs/dt=YYYY-MM-DD/<run-id>.json}, dated by the run's start (UTC). */
   public static String location(String stateRoot, IngestRunReport report) {
+    return location(
+        stateRoot, report.startedAt().atZone(ZoneOffset.UTC).toLocalDate(), report.runId());
+  }
+
+  /** {@code <stateRoot>/_runs/dt=<day>/<run-id>.json}. */
+  private static String location(String stateRoot, LocalDate day, String runId) {
     String root =
         stateRoot.endsWith("/") ? stateRoot.substring(0, stateRoot.length() - 1) : stateRoot;
-    return root
-        + "/"
-        + StateLayout.reportPath(
-            RUNS_FOLDER, report.startedAt().atZone(ZoneOffset.UTC).toLocalDate(), report.runId());
+    return root + "/" + StateLayout.reportPath(RUNS_FOLDER, day, runId);
   }
 
   /** Whether the report of a run that started on {@code day} exists. */
   public static boolean exists(String stateRoot, LocalDate day, String runId, Configuration conf)
       throws IOException {
-    String root =
-        stateRoot.endsWith("/") ? stateRoot.substring(0, stateRoot.length() - 1) : stateRoot;
-    String location = root + "/" + StateLayout.reportPath(RUNS_FOLDER, day, runId);
+    String location = location(stateRoot, day, runId);
     URI uri = URI.create(location.replace(" ", "%20"));
     if (uri.getScheme() == null || "file".equals(uri.getScheme())) {
       Path p = uri.getScheme() == null ? Path.of(location) : Path.of(uri);
@@ -61,9 +62,7 @@ public final class RunReports {
   public static Optional<IngestRunReport> read(
       IngestSettings settings, LocalDate day, String runId, Configuration conf) throws IOException {
     String stateRoot = settings.stateRoot();
-    String root =
-        stateRoot.endsWith("/") ? stateRoot.substring(0, stateRoot.length() - 1) : stateRoot;
-    String location = root + "/" + StateLayout.reportPath(RUNS_FOLDER, day, runId);
+    String location = location(stateRoot, day, runId);
     if (S3State.onS3(stateRoot)) {
       S3State.Key at = S3State.Key.of(location);
       try (S3Client s3 = S3State.client(settings)) {

@@ -91,11 +91,6 @@ public record EngineRequest(
     return DatasetSpecs.of(contract);
   }
 
-  /** Whether the request reads a raw file that arrived at this instant. */
-  public boolean reads(Instant arrived) {
-    return rawArrivedBy == null || arrived == null || !arrived.isAfter(rawArrivedBy);
-  }
-
   /** The latest valid timestamp change marker: {@code now + futureTolerance}. */
   public Instant futureLimit() {
     return now.plus(futureTolerance);

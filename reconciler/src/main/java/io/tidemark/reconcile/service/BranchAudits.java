@@ -85,9 +85,10 @@ final class BranchAudits {
   }
 
   /**
-   * How many audits compare at once: as many as the service's reconciliations (one per dataset, at
-   * most 4). Audits run on the callers' HTTP threads, so without a bound every ingest run that asks
-   * at 03:00 would hold a FULL comparison in memory at once; the others wait their turn, in order.
+   * How many reconciliations the service runs at once (one per dataset, at most 4), and so how many
+   * audits compare at once. Audits run on the callers' HTTP threads: without a bound every ingest
+   * run that asks at 03:00 would hold a FULL comparison in memory at once; the others wait their
+   * turn, in order.
    */
   static int concurrency(int datasets) {
     return Math.max(1, Math.min(4, datasets));

@@ -86,7 +86,7 @@ public class ReconciliationService {
     AtomicInteger n = new AtomicInteger();
     this.executor =
         Executors.newFixedThreadPool(
-            Math.max(1, Math.min(4, settings.datasets().size())),
+            BranchAudits.concurrency(settings.datasets().size()),
             r -> {
               Thread t = new Thread(r, "reconciliation-" + n.incrementAndGet());
               t.setDaemon(true);

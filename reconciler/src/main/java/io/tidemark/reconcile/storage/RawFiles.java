@@ -55,17 +55,18 @@ public final class RawFiles {
      * The files that arrived after {@code by} (null: none): a reader as of {@code by} leaves them.
      */
     public List<RawFile> arrivedAfter(Instant by) {
-      return by == null
-          ? List.of()
-          : files.stream().filter(f -> f.arrived() != null && f.arrived().isAfter(by)).toList();
+      return files.stream().filter(f -> arrivedAfter(f, by)).toList();
     }
 
     /** The listing without the files that arrived after {@code by} (null: all of it). */
     public Listing asOf(Instant by) {
-      List<RawFile> later = arrivedAfter(by);
-      return later.isEmpty()
+      return by == null
           ? this
-          : new Listing(files.stream().filter(f -> !later.contains(f)).toList(), strays);
+          : new Listing(files.stream().filter(f -> !arrivedAfter(f, by)).toList(), strays);
+    }
+
+    private static boolean arrivedAfter(RawFile f, Instant by) {
+      return by != null && f.arrived() != null && f.arrived().isAfter(by);
     }
   }
 
