@@ -932,7 +932,8 @@ public final class StackTemplate {
     // A FULL reconciliation that passes moves the contract's verified tag on the curated table:
     // a new metadata file in the table's folder (where Glue's Iceberg catalog puts a table of a
     // database without a location: <warehouse>/<database>.db/<table>), and the catalog pointed
-    // at it. No data file is written.
+    // at it. No data file or manifest is written, so the grant names metadata files only
+    // (NNNNN-<uuid>.metadata.json, or .gz.metadata.json when compressed).
     List<JsonNode> taggedTables = new ArrayList<>();
     List<JsonNode> tagMetadata = new ArrayList<>();
     for (DatasetPlan d : plan.datasets()) {
@@ -940,10 +941,18 @@ public final class StackTemplate {
         String[] table = d.contract().curatedTable().toLowerCase(Locale.ROOT).split("\\.");
         taggedTables.add(glueArn("table/" + literal(table[0] + "/" + table[1])));
         tagMetadata.add(
-            objects(
-                new S3Location(
-                    plan.warehouse().bucket(),
-                    plan.warehouse().prefix() + "/" + table[0] + ".db/" + table[1] + "/metadata")));
+            sub(
+                "arn:${AWS::Partition}:s3:::"
+                    + literal(
+                        plan.warehouse().bucket()
+                            + "/"
+                            + plan.warehouse().prefix()
+                            + "/"
+                            + table[0]
+                            + ".db/"
+                            + table[1]
+                            + "/metadata")
+                    + "/*.metadata.json"));
       }
     }
     if (!taggedTables.isEmpty()) {

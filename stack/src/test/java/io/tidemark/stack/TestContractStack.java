@@ -616,9 +616,9 @@ class TestContractStack {
             "arn:${AWS::Partition}:glue:${AWS::Region}:${AWS::AccountId}:table/curated/refunds");
     assertThat(resources(reconciler.get("WriteTagMetadata")))
         .containsExactly(
-            "arn:${AWS::Partition}:s3:::acme-lake/warehouse/curated.db/orders/metadata/*",
-            "arn:${AWS::Partition}:s3:::acme-lake/warehouse/curated.db/customers/metadata/*",
-            "arn:${AWS::Partition}:s3:::acme-lake/warehouse/curated.db/refunds/metadata/*");
+            "arn:${AWS::Partition}:s3:::acme-lake/warehouse/curated.db/orders/metadata/*.metadata.json",
+            "arn:${AWS::Partition}:s3:::acme-lake/warehouse/curated.db/customers/metadata/*.metadata.json",
+            "arn:${AWS::Partition}:s3:::acme-lake/warehouse/curated.db/refunds/metadata/*.metadata.json");
     assertThat(resources(reconciler.get("BucketLocations")))
         .containsExactly(
             "arn:${AWS::Partition}:s3:::${LakeBucketName}",

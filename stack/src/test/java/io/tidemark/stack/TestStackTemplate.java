@@ -96,8 +96,9 @@ class TestStackTemplate {
         if (r.equals("*")) {
           starred.add(e.getKey() + "/" + s.path("Sid").asText() + " " + s.path("Action"));
         } else {
-          // A wildcard may only end an ARN below a named prefix or log group: objects or streams.
-          assertThat(r.replaceAll("(/|:)\\*$", ""))
+          // A wildcard may only end an ARN below a named prefix or log group: objects or streams,
+          // or objects of one kind there (/*.metadata.json).
+          assertThat(r.replaceAll("(/|:)\\*(\\.[a-z]+)*$", ""))
               .as("%s %s", e.getKey(), s.path("Sid"))
               .doesNotContain("*");
         }
@@ -150,10 +151,10 @@ class TestStackTemplate {
           assertThat(r)
               .as(
                   "the reconciler writes only its reports, Athena's results and the curated"
-                      + " tables' metadata (the verified tag)")
+                      + " tables' metadata files (the verified tag)")
               .matches(
                   ".*/\\$\\{(StatePrefix}/_reconciliation|AthenaResultsPrefix})/\\*"
-                      + "|.*/warehouse/curated\\.db/[a-z_]+/metadata/\\*");
+                      + "|.*/warehouse/curated\\.db/[a-z_]+/metadata/\\*\\.metadata\\.json");
         }
       }
     }
