@@ -16,12 +16,15 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.ManageSnapshots;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.util.SnapshotUtil;
@@ -177,33 +180,64 @@ public final class IcebergTables {
    * @throws EngineException when the name is a branch, not a tag
    */
   public static boolean tag(Table table, String name, long snapshotId) {
-    SnapshotRef ref = table.refs().get(name);
-    if (ref != null && !ref.isTag()) {
-      throw new EngineException(
-          "Cannot move tag " + name + " of " + table.name() + ": it is a branch");
+    // The check and the move are made on the same metadata and committed only if no one changed
+    // the table in between (the catalog's compare-and-swap); else both are made again. A check on
+    // the metadata this table was loaded with would let a reconciler with a stale view move the
+    // tag back past another's newer one.
+    TableOperations ops = ((HasTableOperations) table).operations();
+    for (int attempt = 1; ; attempt++) {
+      TableMetadata base = ops.refresh();
+      SnapshotRef ref = base.ref(name);
+      if (ref != null && !ref.isTag()) {
+        throw new EngineException(
+            "Cannot move tag " + name + " of " + table.name() + ": it is a branch");
+      }
+      if (ref != null && ref.snapshotId() == snapshotId) {
+        return true;
+      }
+      if (ref != null && newerOnMain(base, ref.snapshotId(), snapshotId)) {
+        return false;
+      }
+      if (base.snapshot(snapshotId) == null) {
+        throw new EngineException(
+            "Cannot tag snapshot "
+                + snapshotId
+                + " of "
+                + table.name()
+                + ": it is not in the table");
+      }
+      SnapshotRef moved =
+          ref == null
+              ? SnapshotRef.tagBuilder(snapshotId).build()
+              : SnapshotRef.builderFrom(ref, snapshotId).build();
+      try {
+        ops.commit(base, TableMetadata.buildFrom(base).setRef(name, moved).build());
+        table.refresh();
+        return true;
+      } catch (CommitFailedException e) {
+        if (attempt >= TAG_ATTEMPTS) {
+          throw new EngineException(
+              "Cannot move tag "
+                  + name
+                  + " of "
+                  + table.name()
+                  + ": the table changed under each of "
+                  + TAG_ATTEMPTS
+                  + " attempts",
+              e);
+        }
+      }
     }
-    if (ref != null && ref.snapshotId() == snapshotId) {
-      return true;
-    }
-    if (ref != null && newerOnMain(table, ref.snapshotId(), snapshotId)) {
-      return false;
-    }
-    ManageSnapshots manage = table.manageSnapshots();
-    if (ref == null) {
-      manage.createTag(name, snapshotId);
-    } else {
-      manage.replaceTag(name, snapshotId);
-    }
-    manage.commit();
-    return true;
   }
 
+  private static final int TAG_ATTEMPTS = 5;
+
   /** Whether {@code tagged} is on main's history and {@code candidate} is one of its ancestors. */
-  private static boolean newerOnMain(Table table, long tagged, long candidate) {
-    Snapshot main = table.currentSnapshot();
+  private static boolean newerOnMain(TableMetadata m, long tagged, long candidate) {
+    Snapshot main = m.currentSnapshot();
     return main != null
-        && SnapshotUtil.isAncestorOf(table, main.snapshotId(), tagged)
-        && SnapshotUtil.isAncestorOf(table, tagged, candidate);
+        && SnapshotUtil.isAncestorOf(main.snapshotId(), tagged, m::snapshot)
+        && SnapshotUtil.isAncestorOf(tagged, candidate, m::snapshot);
   }
 
   /** The snapshot a tag points at; empty when the table has no such tag. */

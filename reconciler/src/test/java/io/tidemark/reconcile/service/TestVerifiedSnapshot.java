@@ -11,6 +11,7 @@ import io.tidemark.reconcile.engine.Observations;
 import io.tidemark.reconcile.engine.duckdb.DuckDbEngine;
 import io.tidemark.reconcile.fixtures.Contracts;
 import io.tidemark.reconcile.fixtures.CustomersScenario;
+import io.tidemark.reconcile.storage.IcebergTables;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -306,6 +307,37 @@ class TestVerifiedSnapshot {
         .as("main rolled back past the tagged snapshot")
         .isTrue();
     assertThat(tag(TAG).snapshotId()).isEqualTo(older);
+  }
+
+  /**
+   * Two reconcilers that loaded the table before either moved the tag: the one that commits last,
+   * with the older proven snapshot, must not take the tag back. Its view of the table is stale, so
+   * the check has to be made against the metadata it commits on, not the metadata it loaded.
+   */
+  @Test
+  void aReconcilerWithAStaleViewOfTheTableDoesNotMoveTheTagBack() {
+    long oldest = current();
+    assertThat(IcebergTables.tag(s.curated.table(), TAG, oldest)).isTrue();
+    s.curated.delete(List.of(CustomersScenario.key(18)));
+    long older = current();
+    s.curated.delete(List.of(CustomersScenario.key(19)));
+    long newer = current();
+    String name = s.contract().curatedTable();
+    org.apache.iceberg.catalog.Catalog one = IcebergTables.catalog(s.catalog());
+    org.apache.iceberg.catalog.Catalog other = IcebergTables.catalog(s.catalog());
+    try {
+      org.apache.iceberg.Table first = IcebergTables.load(one, name);
+      org.apache.iceberg.Table late = IcebergTables.load(other, name);
+
+      assertThat(IcebergTables.tag(first, TAG, newer)).isTrue();
+      assertThat(IcebergTables.tag(late, TAG, older))
+          .as("the pass of the older snapshot, committed after the newer one's")
+          .isFalse();
+      assertThat(tag(TAG).snapshotId()).isEqualTo(newer);
+    } finally {
+      IcebergTables.close(one);
+      IcebergTables.close(other);
+    }
   }
 
   /**
