@@ -108,4 +108,55 @@ class TestGlueCatalogOnMoto {
       IcebergTables.close(reader);
     }
   }
+
+  /**
+   * The verified tag on a Glue table: moved by a compare-and-swap of the table's metadata location
+   * in Glue, never back by a reconciler with a stale view, and written as a {@code *.metadata.json}
+   * object, the only kind the stack lets the reconciler write in the warehouse.
+   */
+  @AwsTest
+  void theVerifiedTagMovesForwardOnlyOnGlue() {
+    try (S3Client s3 = S3Clients.on(aws)) {
+      s3.createBucket(r -> r.bucket(BUCKET));
+    }
+    Catalog writer = IcebergTables.catalog(glue());
+    long older;
+    long newer;
+    try {
+      ((SupportsNamespaces) writer).createNamespace(Namespace.of("curated"));
+      Table t =
+          writer.createTable(
+              TableIdentifier.of("curated", "customers"),
+              new Schema(Types.NestedField.required(1, "customer_id", Types.StringType.get())));
+      t.newAppend().commit();
+      older = t.currentSnapshot().snapshotId();
+      t.newAppend().commit();
+      newer = t.currentSnapshot().snapshotId();
+    } finally {
+      IcebergTables.close(writer);
+    }
+
+    Catalog one = IcebergTables.catalog(glue());
+    Catalog other = IcebergTables.catalog(glue());
+    try {
+      Table first = IcebergTables.load(one, "curated.customers");
+      Table late = IcebergTables.load(other, "curated.customers");
+      assertThat(IcebergTables.tag(first, "tidemark_verified", newer)).isTrue();
+      assertThat(IcebergTables.tag(late, "tidemark_verified", older)).isFalse();
+
+      Table fresh = IcebergTables.load(one, "curated.customers");
+      assertThat(IcebergTables.tagged(fresh, "tidemark_verified")).contains(newer);
+      String written =
+          ((org.apache.iceberg.HasTableOperations) fresh)
+              .operations()
+              .current()
+              .metadataFileLocation();
+      assertThat(written)
+          .startsWith("s3://" + BUCKET + "/warehouse/curated.db/customers/metadata/")
+          .endsWith(".metadata.json");
+    } finally {
+      IcebergTables.close(one);
+      IcebergTables.close(other);
+    }
+  }
 }
