@@ -177,7 +177,8 @@ public final class IcebergTables {
    * had. After a rollback past the tagged snapshot, it moves.
    *
    * @return whether the tag now points at {@code snapshotId}
-   * @throws EngineException when the name is a branch, not a tag
+   * @throws EngineException when the name is a branch, not a tag; when the snapshot is not in the
+   *     table; when the table changed under each of a few attempts to commit the move
    */
   public static boolean tag(Table table, String name, long snapshotId) {
     // The check and the move are made on the same metadata and committed only if no one changed
