@@ -941,18 +941,11 @@ public final class StackTemplate {
         String[] table = d.contract().curatedTable().toLowerCase(Locale.ROOT).split("\\.");
         taggedTables.add(glueArn("table/" + literal(table[0] + "/" + table[1])));
         tagMetadata.add(
-            sub(
-                "arn:${AWS::Partition}:s3:::"
-                    + literal(
-                        plan.warehouse().bucket()
-                            + "/"
-                            + plan.warehouse().prefix()
-                            + "/"
-                            + table[0]
-                            + ".db/"
-                            + table[1]
-                            + "/metadata")
-                    + "/*.metadata.json"));
+            objects(
+                new S3Location(
+                    plan.warehouse().bucket(),
+                    plan.warehouse().prefix() + "/" + table[0] + ".db/" + table[1] + "/metadata"),
+                "*.metadata.json"));
       }
     }
     if (!taggedTables.isEmpty()) {
@@ -1183,8 +1176,16 @@ public final class StackTemplate {
 
   /** The objects below a folder. */
   private static JsonNode objects(S3Location folder) {
+    return objects(folder, "*");
+  }
+
+  /** The objects below a folder whose names match {@code pattern} (an IAM wildcard). */
+  private static JsonNode objects(S3Location folder, String pattern) {
     return sub(
-        "arn:${AWS::Partition}:s3:::" + literal(folder.bucket() + "/" + folder.prefix()) + "/*");
+        "arn:${AWS::Partition}:s3:::"
+            + literal(folder.bucket() + "/" + folder.prefix())
+            + "/"
+            + pattern);
   }
 
   private static JsonNode lakeObjects(String keyPattern) {

@@ -20,6 +20,8 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import org.apache.iceberg.SnapshotRef;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -323,11 +325,11 @@ class TestVerifiedSnapshot {
     s.curated.delete(List.of(CustomersScenario.key(19)));
     long newer = current();
     String name = s.contract().curatedTable();
-    org.apache.iceberg.catalog.Catalog one = IcebergTables.catalog(s.catalog());
-    org.apache.iceberg.catalog.Catalog other = IcebergTables.catalog(s.catalog());
+    Catalog one = IcebergTables.catalog(s.catalog());
+    Catalog other = IcebergTables.catalog(s.catalog());
     try {
-      org.apache.iceberg.Table first = IcebergTables.load(one, name);
-      org.apache.iceberg.Table late = IcebergTables.load(other, name);
+      Table first = IcebergTables.load(one, name);
+      Table late = IcebergTables.load(other, name);
 
       assertThat(IcebergTables.tag(first, TAG, newer)).isTrue();
       assertThat(IcebergTables.tag(late, TAG, older))

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tidemark.model.config.CatalogSpec;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.testing.AwsEmulator;
 import io.tidemark.model.testing.AwsService;
 import io.tidemark.model.testing.AwsSuite;
@@ -114,6 +115,8 @@ class TestGlueCatalogOnMoto {
    * in Glue, never back by a reconciler with a stale view, and written as a {@code *.metadata.json}
    * object, the only kind the stack lets the reconciler write in the warehouse.
    */
+  private static final String TAG = DatasetContract.Reconcile.VERIFIED_TAG_DEFAULT;
+
   @AwsTest
   void theVerifiedTagMovesForwardOnlyOnGlue() {
     try (S3Client s3 = S3Clients.on(aws)) {
@@ -126,8 +129,8 @@ class TestGlueCatalogOnMoto {
       ((SupportsNamespaces) writer).createNamespace(Namespace.of("curated"));
       Table t =
           writer.createTable(
-              TableIdentifier.of("curated", "customers"),
-              new Schema(Types.NestedField.required(1, "customer_id", Types.StringType.get())));
+              TableIdentifier.of("curated", "tagged"),
+              new Schema(Types.NestedField.required(1, "id", Types.StringType.get())));
       t.newAppend().commit();
       older = t.currentSnapshot().snapshotId();
       t.newAppend().commit();
@@ -139,20 +142,20 @@ class TestGlueCatalogOnMoto {
     Catalog one = IcebergTables.catalog(glue());
     Catalog other = IcebergTables.catalog(glue());
     try {
-      Table first = IcebergTables.load(one, "curated.customers");
-      Table late = IcebergTables.load(other, "curated.customers");
-      assertThat(IcebergTables.tag(first, "tidemark_verified", newer)).isTrue();
-      assertThat(IcebergTables.tag(late, "tidemark_verified", older)).isFalse();
+      Table first = IcebergTables.load(one, "curated.tagged");
+      Table late = IcebergTables.load(other, "curated.tagged");
+      assertThat(IcebergTables.tag(first, TAG, newer)).isTrue();
+      assertThat(IcebergTables.tag(late, TAG, older)).isFalse();
 
-      Table fresh = IcebergTables.load(one, "curated.customers");
-      assertThat(IcebergTables.tagged(fresh, "tidemark_verified")).contains(newer);
+      Table fresh = IcebergTables.load(one, "curated.tagged");
+      assertThat(IcebergTables.tagged(fresh, TAG)).contains(newer);
       String written =
           ((org.apache.iceberg.HasTableOperations) fresh)
               .operations()
               .current()
               .metadataFileLocation();
       assertThat(written)
-          .startsWith("s3://" + BUCKET + "/warehouse/curated.db/customers/metadata/")
+          .startsWith("s3://" + BUCKET + "/warehouse/curated.db/tagged/metadata/")
           .endsWith(".metadata.json");
     } finally {
       IcebergTables.close(one);
