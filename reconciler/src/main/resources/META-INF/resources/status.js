@@ -600,6 +600,46 @@
     return el('div', { class: 'ack row' }, by, note, button, out);
   }
 
+  /** The commit that wrote a curated row: a Tidemark run, or something else, named. */
+  function blame(c) {
+    if (c.snapshotId == null) return 'snapshot unknown (expired)';
+    const made = c.runId ? 'run ' + c.runId : 'not a Tidemark run: ' + (c.operation || 'a commit') + ' by ' + (c.engine || 'an unnamed writer');
+    return 'snapshot ' + c.snapshotId + ' · ' + made;
+  }
+
+  /**
+   * A failing key rule's difference: per compared column how many keys differ, then each sample
+   * key's raw version beside its curated row, the cells that differ marked.
+   */
+  function diffPanel(d) {
+    const columns = Object.keys(d.differingKeys || {});
+    const byColumn = columns.length
+      ? el('p', { class: 'small', 'data-testid': 'diff-columns' }, 'Keys differing per column, of ' + fmtNumber(d.keys) + ': ',
+          columns.map((c, i) => [i ? ', ' : '', el('code', {}, c), ' ' + fmtNumber(d.differingKeys[c])]))
+      : null;
+    const keys = d.samples.map((k) => {
+      const raw = k.raw, cur = k.curated;
+      const valueNames = Object.keys((raw && raw.values) || (cur && cur.values) || {});
+      const cell = (v, differs) => el('td', { class: differs ? 'differs' : '' }, v == null ? el('span', { class: 'muted' }, 'NULL') : String(v));
+      const rows = [
+        el('tr', {}, el('th', {}, 'file'), el('td', { class: 'small' }, raw ? raw.file + (raw.position != null ? ' #' + raw.position : '') : '—'),
+          el('td', { class: 'small' }, cur ? cur.dataFile : '—')),
+        el('tr', {}, el('th', {}, 'change marker'), cell(raw ? raw.changeMarker : '—', raw && cur && raw.changeMarker !== cur.changeMarker),
+          cell(cur ? cur.changeMarker : '—', raw && cur && raw.changeMarker !== cur.changeMarker)),
+        el('tr', {}, el('th', {}, 'written by'), el('td', {}, raw ? (raw.delete ? 'a delete' : 'an upsert') : 'no valid version'),
+          el('td', { 'data-testid': 'diff-blame' }, cur ? blame(cur) : 'no row'))
+      ].concat(valueNames.map((c) => {
+        const differs = k.differingColumns.includes(c);
+        return el('tr', { 'data-column': c }, el('th', {}, c), cell(raw ? raw.values[c] : '—', differs), cell(cur ? cur.values[c] : '—', differs));
+      }));
+      return el('table', { class: 'table diff', 'data-testid': 'diff-key', 'data-key': k.key },
+        el('caption', {}, el('code', {}, k.key), k.differingColumns.length ? ' · differs in ' + k.differingColumns.join(', ') : ''),
+        el('thead', {}, el('tr', {}, el('th', {}, ''), el('th', {}, 'raw (latest valid version)'), el('th', {}, 'curated'))),
+        el('tbody', {}, rows));
+    });
+    return el('div', { class: 'diff-panel', 'data-testid': 'diff' }, byColumn, el('div', { class: 'scroll' }, keys));
+  }
+
   function ruleRows(r, done, keyColumns, report, isLatest) {
     const failing = r.status !== 'PASS';
     const ack = report ? acknowledgementOf(report, r.ruleId) : null;
@@ -621,6 +661,7 @@
           ? el('div', {}, el('span', { class: 'muted small' }, sampleKeysLabel(r.sampleKeys.length, keyColumns, r.kind)),
               el('ul', { class: 'keys', 'data-testid': 'sample-keys' }, r.sampleKeys.map((k) => el('li', {}, el('code', {}, k)))))
           : el('p', { class: 'muted small' }, 'no sample keys'),
+        r.diff ? diffPanel(r.diff) : null,
         report && isLatest ? acknowledgementPanel(r, report) : null));
     const button = row.querySelector('button');
     button.addEventListener('click', () => {

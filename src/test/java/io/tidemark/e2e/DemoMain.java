@@ -204,6 +204,19 @@ public final class DemoMain {
       ReconciliationReport damaged =
           pipeline.reconciler().run(Pipeline.DATASET, ReconciliationMode.FULL, null, null, "demo");
       printReconciliation(damaged);
+      io.tidemark.model.report.RuleResult values =
+          damaged.results().stream()
+              .filter(r -> r.ruleId().equals("value_mismatches"))
+              .findFirst()
+              .orElseThrow();
+      Summaries.diff(values).forEach(line -> out.println("   " + line));
+      check(
+          values.diff() != null
+              && values.diff().samples().stream()
+                  .anyMatch(
+                      k ->
+                          k.key().equals(altered) && k.differingColumns().equals(List.of("email"))),
+          "the value_mismatches difference does not name the altered email of " + altered);
       List<AlarmStatus> alarms = pipeline.reconciler().alarms();
       printAlarms(alarms);
       damageCaught = alarms.stream().anyMatch(a -> a.state() == AlarmState.ALARM);

@@ -47,6 +47,83 @@ public final class Summaries {
         sample);
   }
 
+  /**
+   * A failing key rule's difference as a person reads it: per compared column how many keys differ,
+   * then each sample key's raw version beside its curated row, differing columns starred. Files are
+   * shown by name.
+   */
+  public static java.util.List<String> diff(RuleResult r) {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    io.tidemark.model.report.ValueDiff d = r.diff();
+    if (d == null) {
+      return out;
+    }
+    StringBuilder head = new StringBuilder("the difference of " + r.ruleId());
+    if (!d.differingKeys().isEmpty()) {
+      head.append(" (keys differing per column, of ").append(d.keys()).append(":");
+      d.differingKeys().forEach((c, n) -> head.append(' ').append(c).append(' ').append(n));
+      head.append(")");
+    }
+    out.add(head.append(':').toString());
+    for (var k : d.samples()) {
+      var raw = k.raw();
+      var cur = k.curated();
+      out.add(row("  " + k.key(), "raw (latest valid version)", "curated"));
+      out.add(
+          row(
+              "  file",
+              raw == null
+                  ? "-"
+                  : fileName(raw.file()) + (raw.position() == null ? "" : " #" + raw.position()),
+              cur == null ? "-" : fileName(cur.dataFile())));
+      out.add(
+          row(
+              "  marker",
+              raw == null ? "-" : raw.changeMarker(),
+              cur == null ? "-" : cur.changeMarker()));
+      out.add(
+          row(
+              "  written by",
+              raw == null ? "no valid version" : raw.delete() ? "a delete" : "an upsert",
+              cur == null ? "no row" : blame(cur)));
+      java.util.Set<String> columns = new java.util.LinkedHashSet<>();
+      if (raw != null) {
+        columns.addAll(raw.values().keySet());
+      }
+      if (cur != null) {
+        columns.addAll(cur.values().keySet());
+      }
+      for (String c : columns) {
+        out.add(
+            row(
+                (k.differingColumns().contains(c) ? "* " : "  ") + c,
+                raw == null ? "-" : String.valueOf(raw.values().get(c)),
+                cur == null ? "-" : String.valueOf(cur.values().get(c))));
+      }
+    }
+    return out;
+  }
+
+  private static String row(String label, String raw, String curated) {
+    return String.format("%-14s %-40s %s", label, raw, curated);
+  }
+
+  private static String fileName(String path) {
+    return path.substring(path.lastIndexOf('/') + 1);
+  }
+
+  private static String blame(io.tidemark.model.report.ValueDiff.CuratedRow c) {
+    if (c.snapshotId() == null) {
+      return "a snapshot no longer in the history";
+    }
+    return "snapshot "
+        + c.snapshotId()
+        + ": "
+        + (c.runId() != null
+            ? "run " + c.runId()
+            : "not a Tidemark run (" + c.operation() + " by " + c.engine() + ")");
+  }
+
   private static String trim(double d) {
     return d == Math.rint(d) ? String.format("%,d", (long) d) : String.format("%.4f", d);
   }

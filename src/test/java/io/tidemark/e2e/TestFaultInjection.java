@@ -425,6 +425,46 @@ public class TestFaultInjection {
     return null;
   }
 
+  /** The rules whose failing keys show both sides. */
+  private static final List<String> DIFF_RULES =
+      List.of("missing_keys", "unexpected_keys", "stale_versions", "value_mismatches");
+
+  /**
+   * Why a failing key rule of {@code r} does not show the difference of its sample keys, or null:
+   * every sample key has its two sides, and a key on both sides names a differing column or
+   * version.
+   */
+  private static String undiffed(ReconciliationReport r) {
+    for (RuleResult x : r.results()) {
+      if (x.status() != RuleStatus.FAIL || !DIFF_RULES.contains(x.ruleId())) {
+        continue;
+      }
+      if (x.diff() == null) {
+        return x.ruleId() + " fails without showing the difference";
+      }
+      List<String> shown =
+          x.diff().samples().stream().map(io.tidemark.model.report.ValueDiff.KeyDiff::key).toList();
+      if (!shown.equals(x.sampleKeys())) {
+        return x.ruleId() + " shows " + shown + " for sample keys " + x.sampleKeys();
+      }
+      for (var k : x.diff().samples()) {
+        boolean bothSides = k.raw() != null && k.curated() != null && !k.raw().delete();
+        if (x.ruleId().equals("value_mismatches") && k.differingColumns().isEmpty()) {
+          return "value_mismatches key " + k.key() + " names no differing column: " + k;
+        }
+        if (x.ruleId().equals("stale_versions")
+            && bothSides
+            && k.raw().changeMarker().equals(k.curated().changeMarker())) {
+          return "stale_versions key " + k.key() + " shows one version on both sides: " + k;
+        }
+        if (x.ruleId().equals("missing_keys") && (k.raw() == null || k.curated() != null)) {
+          return "missing_keys key " + k.key() + " is not on raw's side only: " + k;
+        }
+      }
+    }
+    return null;
+  }
+
   @Test
   void everyFaultFailsTheRulesTheReadmeNamesInFullAndInWindowMode() throws Exception {
     List<Row> table = readTable();
@@ -459,6 +499,10 @@ public class TestFaultInjection {
           String wrong = wrongSamples(r);
           if (wrong != null) {
             mismatches.put(row.fault() + " " + r.mode(), wrong);
+          }
+          String undiffed = undiffed(r);
+          if (undiffed != null) {
+            mismatches.put(row.fault() + " " + r.mode() + " difference", undiffed);
           }
         }
         engines.put(row.fault() + " FULL", agreement.disagreements(fullRequest()));

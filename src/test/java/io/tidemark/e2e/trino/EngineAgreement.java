@@ -5,6 +5,7 @@ import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.contract.DatasetSpecs;
 import io.tidemark.model.contract.athena.AthenaRawTables;
 import io.tidemark.model.report.ReconciliationMode;
+import io.tidemark.model.report.ValueDiff;
 import io.tidemark.reconcile.engine.EngineRequest;
 import io.tidemark.reconcile.engine.Finding;
 import io.tidemark.reconcile.engine.Freshness;
@@ -204,6 +205,67 @@ public final class EngineAgreement implements AutoCloseable {
     }
     same(out, name + ".count", e.count(), a.count());
     same(out, name + ".sample", e.sample(), a.sample());
+    same(out, name + ".diff", comparable(e.diff()), comparable(a.diff()));
+  }
+
+  /**
+   * A difference as both engines must show it: everything but the raw row position, which Athena
+   * cannot give, with timestamps to the millisecond, the precision the Athena SQL compares them at
+   * (rounded, as its cast rounds).
+   */
+  private static ValueDiff comparable(ValueDiff d) {
+    if (d == null) {
+      return null;
+    }
+    return new ValueDiff(
+        d.keys(),
+        d.differingKeys(),
+        d.samples().stream()
+            .map(
+                k ->
+                    new ValueDiff.KeyDiff(
+                        k.key(),
+                        k.raw() == null
+                            ? null
+                            : new ValueDiff.RawVersion(
+                                k.raw().file(),
+                                null,
+                                millis(k.raw().changeMarker()),
+                                k.raw().delete(),
+                                millisValues(k.raw().values())),
+                        k.curated() == null
+                            ? null
+                            : new ValueDiff.CuratedRow(
+                                k.curated().dataFile(),
+                                k.curated().snapshotId(),
+                                k.curated().runId(),
+                                k.curated().operation(),
+                                k.curated().engine(),
+                                millis(k.curated().changeMarker()),
+                                millisValues(k.curated().values())),
+                        k.differingColumns()))
+            .toList());
+  }
+
+  private static java.util.Map<String, String> millisValues(java.util.Map<String, String> values) {
+    java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+    values.forEach((k, v) -> out.put(k, millis(v)));
+    return out;
+  }
+
+  /** An ISO-8601 instant rounded to the millisecond; any other text as it is. */
+  private static String millis(String text) {
+    if (text == null) {
+      return null;
+    }
+    try {
+      Instant i = Instant.parse(text);
+      return Instant.ofEpochMilli(
+              Math.floorDiv(i.getEpochSecond() * 1_000_000L + i.getNano() / 1000 + 500, 1000))
+          .toString();
+    } catch (java.time.format.DateTimeParseException e) {
+      return text;
+    }
   }
 
   private static void same(List<String> out, String name, Object e, Object a) {

@@ -387,7 +387,8 @@ public record ContractFile(
           "unprocessed-file-grace",
           "sample-columns",
           "rules",
-          "verified-tag");
+          "verified-tag",
+          "sensitive-columns");
       List<RuleSpec> rules = r.has("rules") ? rules(r.get("rules"), path + ".rules") : null;
       List<String> sample = r.has("sample-columns") ? strings(r, "sample-columns", path) : keys;
       return build(
@@ -400,7 +401,8 @@ public record ContractFile(
                   duration(r, "unprocessed-file-grace", path),
                   sample,
                   rules,
-                  text(r, "verified-tag", path)));
+                  text(r, "verified-tag", path),
+                  strings(r, "sensitive-columns", path)));
     }
 
     /** Every kind with its defaults, changed or disabled by the file's entries. */

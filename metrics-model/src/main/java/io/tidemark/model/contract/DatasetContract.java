@@ -162,6 +162,15 @@ public record DatasetContract(
                 + " others hashed");
       }
     }
+    for (int i = 0; i < reconcile.sensitiveColumns().size(); i++) {
+      String column = reconcile.sensitiveColumns().get(i);
+      if (!compared.contains(column)) {
+        throw new InvalidDocumentException(
+            "reconcile.sensitiveColumns[" + i + "]",
+            column,
+            "is not a compared column: a difference shows the compared columns' values only");
+      }
+    }
   }
 
   private static ColumnType known(Map<String, ColumnType> columns, String field, String column) {
@@ -343,6 +352,8 @@ public record DatasetContract(
    * @param verifiedTag the Iceberg tag a FULL reconciliation that passes moves to the curated
    *     snapshot it checked, so readers can pin proven data; empty for none (default {@value
    *     #VERIFIED_TAG_DEFAULT})
+   * @param sensitiveColumns compared columns whose values a failing rule's difference shows as a
+   *     hash, never in clear (default: none)
    */
   public record Reconcile(
       String schedule,
@@ -351,7 +362,8 @@ public record DatasetContract(
       Duration unprocessedFileGrace,
       List<String> sampleColumns,
       List<RuleSpec> rules,
-      String verifiedTag) {
+      String verifiedTag,
+      List<String> sensitiveColumns) {
     public static final String SCHEDULE_DEFAULT = "0 0 2 * * ?";
     public static final String VERIFIED_TAG_DEFAULT = "tidemark_verified";
     private static final Pattern TAG = Pattern.compile("[A-Za-z_][A-Za-z0-9_-]{0,99}");
@@ -395,6 +407,27 @@ public record DatasetContract(
         throw new InvalidDocumentException(
             "verifiedTag", verifiedTag, "is the table's main branch, not a tag name");
       }
+      sensitiveColumns = Checks.identifiers("sensitiveColumns", sensitiveColumns, false);
+    }
+
+    /** A reconcile section that hides no column's values. */
+    public Reconcile(
+        String schedule,
+        String scheduleMode,
+        Duration futureTolerance,
+        Duration unprocessedFileGrace,
+        List<String> sampleColumns,
+        List<RuleSpec> rules,
+        String verifiedTag) {
+      this(
+          schedule,
+          scheduleMode,
+          futureTolerance,
+          unprocessedFileGrace,
+          sampleColumns,
+          rules,
+          verifiedTag,
+          null);
     }
 
     /** The tag a passing FULL reconciliation moves, unless the contract turned it off. */

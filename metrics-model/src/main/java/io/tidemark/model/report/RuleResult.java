@@ -22,6 +22,8 @@ import java.util.List;
  * @param carriedOverFrom the id of the FULL reconciliation whose failure this result repeats: a
  *     WINDOW run sees only what changed in its window, so it cannot clear damage a FULL run found
  *     (only a FULL run that passes can); null for a result of the run's own observations
+ * @param diff what the failing rule's keys hold on each side, column by column; null for a passing
+ *     rule, a rule that does not sample keys, or an engine that could not say
  */
 public record RuleResult(
     String ruleId,
@@ -33,7 +35,10 @@ public record RuleResult(
     String reason,
     List<String> sampleKeys,
     long bytesScanned,
-    String carriedOverFrom) {
+    String carriedOverFrom,
+    @com.fasterxml.jackson.annotation.JsonInclude(
+            com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        ValueDiff diff) {
 
   /** The prefix of a carried-over result's reason. */
   public static final String CARRIED_OVER = "carried over from FULL reconciliation ";
@@ -59,6 +64,51 @@ public record RuleResult(
       throw new InvalidDocumentException(
           "carriedOverFrom", carriedOverFrom, "only a FAIL result can be carried over");
     }
+    if (diff != null && status != RuleStatus.FAIL) {
+      throw new InvalidDocumentException("diff", status, "only a FAIL result shows a difference");
+    }
+  }
+
+  /** A result without a difference. */
+  public RuleResult(
+      String ruleId,
+      RuleKind kind,
+      Severity severity,
+      Double observed,
+      double threshold,
+      RuleStatus status,
+      String reason,
+      List<String> sampleKeys,
+      long bytesScanned,
+      String carriedOverFrom) {
+    this(
+        ruleId,
+        kind,
+        severity,
+        observed,
+        threshold,
+        status,
+        reason,
+        sampleKeys,
+        bytesScanned,
+        carriedOverFrom,
+        null);
+  }
+
+  /** The same result showing this difference. */
+  public RuleResult withDiff(ValueDiff d) {
+    return new RuleResult(
+        ruleId,
+        kind,
+        severity,
+        observed,
+        threshold,
+        status,
+        reason,
+        sampleKeys,
+        bytesScanned,
+        carriedOverFrom,
+        d);
   }
 
   /** The same result saying {@code reason} instead. */
@@ -82,7 +132,8 @@ public record RuleResult(
         reason,
         keys,
         bytesScanned,
-        carriedOverFrom);
+        carriedOverFrom,
+        diff);
   }
 
   /**
@@ -113,7 +164,8 @@ public record RuleResult(
         CARRIED_OVER + origin + " (only a FULL run that passes clears it): " + reason,
         fullFailure.sampleKeys(),
         0,
-        origin);
+        origin,
+        fullFailure.diff());
   }
 
   /** Evaluates an observed value against a rule: FAIL when greater than the threshold. */

@@ -143,6 +143,30 @@ class TestContractFile {
                 + " in clear and the others hashed");
   }
 
+  /**
+   * A difference shows compared columns only: a sensitive column that is not one would hide
+   * nothing and suggest a protection that is not there, so it is refused; a compared one is kept.
+   */
+  @Test
+  void sensitiveColumnsAreComparedColumns() {
+    assertThat(
+            parse(with("  orders:\n", "  orders:\n    reconcile: {sensitive-columns: [amount]}\n"))
+                .dataset("orders")
+                .reconcile()
+                .sensitiveColumns())
+        .containsExactly("amount");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    with(
+                        "  orders:\n",
+                        "  orders:\n    reconcile: {sensitive-columns: [order_id]}\n")))
+        .hasMessage(
+            "Cannot load contract orders.yaml: datasets.orders.reconcile.sensitive-columns[0]"
+                + " 'order_id' is not a compared column: a difference shows the compared columns'"
+                + " values only");
+  }
+
   /** Readers pin the verified tag by name, so the name is checked where it is declared. */
   @Test
   void theVerifiedTagIsNamedOnceOrTurnedOff() {

@@ -1,5 +1,6 @@
 package io.tidemark.reconcile.engine;
 
+import io.tidemark.model.report.ValueDiff;
 import java.util.List;
 
 /**
@@ -11,13 +12,20 @@ import java.util.List;
  * @param error why the measure failed; null when it succeeded
  * @param bytesScanned bytes the measure's own queries scanned; 0 when the engine read everything
  *     once up front (the embedded engine) and counts it in {@link Observations#bytesScanned()} only
+ * @param diff what the sample keys hold on each side ({@code engine.sql.ValueDiffs}); null when not
+ *     shown
  */
-public record Finding(long count, List<String> sample, String error, long bytesScanned) {
+public record Finding(
+    long count, List<String> sample, String error, long bytesScanned, ValueDiff diff) {
   public Finding {
     sample = sample == null ? List.of() : List.copyOf(sample);
     if (bytesScanned < 0) {
       throw new IllegalArgumentException("bytesScanned is negative: " + bytesScanned);
     }
+  }
+
+  public Finding(long count, List<String> sample, String error, long bytesScanned) {
+    this(count, sample, error, bytesScanned, null);
   }
 
   public Finding(long count, List<String> sample, String error) {
@@ -34,7 +42,12 @@ public record Finding(long count, List<String> sample, String error, long bytesS
 
   /** This finding, with the bytes its queries scanned. */
   public Finding withBytesScanned(long bytes) {
-    return new Finding(count, sample, error, bytes);
+    return new Finding(count, sample, error, bytes, diff);
+  }
+
+  /** This finding, showing what its sample keys hold on each side. */
+  public Finding withDiff(ValueDiff d) {
+    return new Finding(count, sample, error, bytesScanned, d);
   }
 
   public boolean failed() {

@@ -3,6 +3,8 @@ package io.tidemark.reconcile.rest;
 import io.tidemark.model.json.Checks;
 import io.tidemark.model.report.ReconciliationMode;
 import io.tidemark.model.report.ReconciliationReport;
+import io.tidemark.model.report.RuleResult;
+import io.tidemark.model.report.ValueDiff;
 import io.tidemark.reconcile.report.UnreadableReport;
 import io.tidemark.reconcile.service.InvalidRequestException;
 import io.tidemark.reconcile.service.ReconciliationService;
@@ -222,6 +224,57 @@ public class ReconciliationResource {
       throw new ReconciliationNotFoundException(id);
     }
     return service.find(id).orElseThrow(() -> new ReconciliationNotFoundException(id));
+  }
+
+  @GET
+  @ReadKeyRequired
+  @Path("/{id}/rules/{rule}/diff")
+  @Operation(
+      summary =
+          "What a failing key rule's keys hold on each side: per compared column how many keys"
+              + " differ, and each sample key's raw version beside its curated row, with the"
+              + " commit that wrote the row")
+  @APIResponse(
+      responseCode = "200",
+      description = "The difference",
+      content = @Content(schema = @Schema(implementation = ValueDiff.class)))
+  @APIResponse(
+      responseCode = "404",
+      description =
+          "No such reconciliation, no such rule in it, or a rule that shows no difference (it"
+              + " passed, errored, or does not sample keys of both layers)",
+      content = @Content(schema = @Schema(implementation = ApiError.class)))
+  public Response diff(
+      @PathParam("id") String id, @PathParam("rule") String rule, @Context UriInfo uri) {
+    ReconciliationReport report = get(id, uri);
+    Optional<RuleResult> result =
+        report.results().stream().filter(r -> r.ruleId().equals(rule)).findFirst();
+    if (result.isEmpty()) {
+      return ApiError.of(
+              ErrorCode.NOT_FOUND,
+              "Reconciliation '" + report.id() + "' has no rule '" + shorten(rule) + "'")
+          .toResponse();
+    }
+    RuleResult r = result.get();
+    if (r.diff() == null) {
+      return ApiError.of(
+              ErrorCode.NOT_FOUND,
+              "Rule '"
+                  + r.ruleId()
+                  + "' of reconciliation '"
+                  + report.id()
+                  + "' shows no difference: it is "
+                  + r.status()
+                  + (r.status() == io.tidemark.model.report.RuleStatus.FAIL
+                      ? " on " + r.kind().id() + ", which shows none"
+                      : ""))
+          .toResponse();
+    }
+    return Response.ok(r.diff()).build();
+  }
+
+  private static String shorten(String s) {
+    return s.length() > 100 ? s.substring(0, 100) + "..." : s;
   }
 
   /** A dataset name: refused as malformed before it is looked up, and looked up before use. */

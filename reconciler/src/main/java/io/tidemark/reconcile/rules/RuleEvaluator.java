@@ -5,6 +5,7 @@ import io.tidemark.model.config.RuleSpec;
 import io.tidemark.model.config.ToleranceMode;
 import io.tidemark.model.contract.RawLayout.StrayEntry;
 import io.tidemark.model.report.RuleResult;
+import io.tidemark.model.report.ValueDiff;
 import io.tidemark.reconcile.engine.ExcludedFile;
 import io.tidemark.reconcile.engine.Finding;
 import io.tidemark.reconcile.engine.Freshness;
@@ -117,12 +118,23 @@ public final class RuleEvaluator {
     if (f.failed()) {
       return RuleResult.error(rule, f.error());
     }
-    return RuleResult.evaluate(
-        rule,
-        f.count(),
-        f.count() + " " + what + " (threshold " + rule.threshold() + ")",
-        f.sample(),
-        f.bytesScanned());
+    RuleResult r =
+        RuleResult.evaluate(
+            rule,
+            f.count(),
+            f.count() + " " + what + " (threshold " + rule.threshold() + ")",
+            f.sample(),
+            f.bytesScanned());
+    if (r.status() != io.tidemark.model.report.RuleStatus.FAIL || f.diff() == null) {
+      return r;
+    }
+    // The difference of the keys the result keeps (a rule may sample fewer than the engine).
+    ValueDiff d = f.diff();
+    return r.withDiff(
+        new ValueDiff(
+            d.keys(),
+            d.differingKeys(),
+            d.samples().stream().filter(k -> r.sampleKeys().contains(k.key())).toList()));
   }
 
   /** How many excluded files a reason names; the rest are counted. */

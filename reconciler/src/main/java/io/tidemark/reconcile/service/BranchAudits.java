@@ -191,9 +191,7 @@ final class BranchAudits {
                 null,
                 null));
     results = DynamicThresholds.annotate(results, learned.notes());
-    results =
-        new SampleMask(ds.contract().keyColumns(), ds.contract().reconcile().sampleColumns())
-            .apply(results);
+    results = SampleMask.of(ds.contract()).apply(results);
     ReconciliationStatus status =
         observed == null ? ReconciliationStatus.ERROR : ReconciliationReport.statusOf(results);
     Instant finished = clock.instant().truncatedTo(ChronoUnit.MICROS);

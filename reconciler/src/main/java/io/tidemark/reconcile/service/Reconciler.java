@@ -340,9 +340,7 @@ public final class Reconciler {
       results = DynamicThresholds.annotate(results, thresholds.notes());
       // Masked before anything stores or shows them; carried-over results were masked when
       // their own run stored them.
-      results =
-          new SampleMask(ds.contract().keyColumns(), ds.contract().reconcile().sampleColumns())
-              .apply(results);
+      results = SampleMask.of(ds.contract()).apply(results);
       if (report.mode() == ReconciliationMode.WINDOW) {
         results = carryOverFullFailures(report, results);
       }

@@ -349,6 +349,59 @@ public final class IcebergTables {
   }
 
   /**
+   * The commit that added a data file: the last change of every row the file holds (an update
+   * writes the new row to a new file; a delete removes the row).
+   *
+   * @param snapshotId the snapshot that added the file
+   * @param runId the Tidemark run that made it; null for a commit by anything else
+   * @param operation the snapshot's operation
+   * @param writer what made it, from its summary (engine, app), as {@link ForeignCommit} names it
+   */
+  public record FileCommit(long snapshotId, String runId, String operation, String writer) {}
+
+  /**
+   * The commits that added the given data files of a snapshot, by file location: each live file's
+   * sequence number names the snapshot of the same sequence number in the snapshot's ancestry. A
+   * file whose snapshot has expired, or of a table without sequence numbers (format 1), is left
+   * out.
+   *
+   * @param snapshotId the snapshot whose files to look at; null for the current one
+   */
+  public static Map<String, FileCommit> addedBy(
+      Table table, Long snapshotId, java.util.Set<String> locations) {
+    Snapshot snapshot = snapshot(table, snapshotId);
+    Map<String, FileCommit> out = new LinkedHashMap<>();
+    if (snapshot == null || locations.isEmpty()) {
+      return out;
+    }
+    Map<Long, Snapshot> bySequence = new java.util.HashMap<>();
+    for (Snapshot s : SnapshotUtil.ancestorsOf(snapshot.snapshotId(), table::snapshot)) {
+      bySequence.put(s.sequenceNumber(), s);
+    }
+    try (CloseableIterable<FileScanTask> tasks =
+        table.newScan().useSnapshot(snapshot.snapshotId()).planFiles()) {
+      for (FileScanTask task : tasks) {
+        String location = task.file().location();
+        Long sequence = task.file().fileSequenceNumber();
+        Snapshot s = sequence == null || sequence == 0 ? null : bySequence.get(sequence);
+        if (s != null && locations.contains(location)) {
+          Map<String, String> summary = s.summary() == null ? Map.of() : s.summary();
+          out.put(
+              location,
+              new FileCommit(
+                  s.snapshotId(),
+                  summary.get(IngestCommit.RUN_ID_PROPERTY),
+                  s.operation(),
+                  writer(summary)));
+        }
+      }
+    } catch (IOException e) {
+      throw new EngineException("Cannot list the data files of " + table.name(), e);
+    }
+    return out;
+  }
+
+  /**
    * Whether a snapshot is a commit no Tidemark run made that may have changed rows. Iceberg leaves
    * a count of zero out of the summary, so a summary with Iceberg's totals and no added or removed
    * file changed no file; one without the totals cannot be shown harmless and is counted.

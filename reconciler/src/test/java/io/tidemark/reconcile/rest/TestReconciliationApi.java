@@ -2,10 +2,14 @@ package io.tidemark.reconcile.rest;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.anEmptyMap;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItems;
 import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.nullValue;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.scheduler.Scheduler;
@@ -171,6 +175,34 @@ public class TestReconciliationApi {
             "findAll { it.rule != null && it.rule != 'missing_keys'"
                 + " && it.rule != 'foreign_commits' }.state",
             not(hasItems("ALARM")));
+  }
+
+  /** The failing rule's difference is served on its own; a rule without one says why not. */
+  @Test
+  void aFailingKeyRuleServesItsDifferenceAndOtherRulesSayWhyTheyHaveNone() {
+    String id = start("{\"dataset\":\"damaged\",\"mode\":\"full\"}");
+    awaitFinished(id);
+
+    given()
+        .get("/api/reconciliations/" + id + "/rules/missing_keys/diff")
+        .then()
+        .statusCode(200)
+        .body("differingKeys", anEmptyMap())
+        .body("samples.key", contains("k10"))
+        .body("samples[0].raw.file", endsWith(".parquet"))
+        .body("samples[0].raw.values.keySet()", hasItems("customer_name", "email"))
+        .body("samples[0].curated", nullValue());
+    given()
+        .get("/api/reconciliations/" + id + "/rules/value_mismatches/diff")
+        .then()
+        .statusCode(404)
+        .body("code", equalTo("NOT_FOUND"))
+        .body("message", containsString("shows no difference: it is PASS"));
+    given()
+        .get("/api/reconciliations/" + id + "/rules/no_such_rule/diff")
+        .then()
+        .statusCode(404)
+        .body("message", containsString("has no rule 'no_such_rule'"));
   }
 
   @Test
@@ -370,6 +402,7 @@ public class TestReconciliationApi {
             hasItems(
                 "/api/reconciliations",
                 "/api/reconciliations/{id}",
+                "/api/reconciliations/{id}/rules/{rule}/diff",
                 "/api/datasets",
                 "/api/alarms"))
         .body(

@@ -206,6 +206,134 @@ class TestReconcilerDiscrepancies {
   }
 
   /**
+   * A failing value rule shows, without any SQL by hand, which column differs on how many keys, and
+   * for its sample key raw's winning version beside curated's row and the commit that wrote it.
+   */
+  @Test
+  void aValueMismatchShowsBothSidesColumnByColumnAndTheCommitThatWroteIt() {
+    scenario
+        .curated
+        .withSummary("engine-name", "someone-else")
+        .upsert(List.of(new CuratedTable.Row(key(9), name(9, 1), "changed@example.com", at(30))));
+    long foreign = scenario.curated.table().currentSnapshot().snapshotId();
+
+    ReconciliationReport report = runFull(rules(0));
+
+    io.tidemark.model.report.ValueDiff diff = byKind(report).get(RuleKind.VALUE_MISMATCHES).diff();
+    assertThat(diff).isNotNull();
+    assertThat(diff.keys()).isEqualTo(1);
+    assertThat(diff.differingKeys())
+        .containsExactly(Map.entry("customer_name", 0L), Map.entry("email", 1L));
+    assertThat(diff.samples())
+        .singleElement()
+        .satisfies(
+            k -> {
+              assertThat(k.key()).isEqualTo(key(9));
+              assertThat(k.differingColumns()).containsExactly("email");
+              assertThat(k.raw().file()).endsWith(".parquet");
+              assertThat(k.raw().position()).isNotNull();
+              assertThat(k.raw().changeMarker()).isEqualTo(at(30).toString());
+              assertThat(k.raw().delete()).isFalse();
+              assertThat(k.raw().values())
+                  .containsExactly(
+                      Map.entry("customer_name", name(9, 1)), Map.entry("email", email(9, 1)));
+              assertThat(k.curated().values())
+                  .containsExactly(
+                      Map.entry("customer_name", name(9, 1)),
+                      Map.entry("email", "changed@example.com"));
+              assertThat(k.curated().changeMarker()).isEqualTo(at(30).toString());
+              assertThat(k.curated().dataFile()).endsWith(".parquet");
+              // Blame: the foreign commit, not a Tidemark run.
+              assertThat(k.curated().snapshotId()).isEqualTo(foreign);
+              assertThat(k.curated().runId()).isNull();
+              assertThat(k.curated().operation()).isEqualTo("overwrite");
+              assertThat(k.curated().engine()).startsWith("someone-else");
+            });
+  }
+
+  @Test
+  void aStaleVersionShowsRawsNewerVersionBesideCuratedsAndOneSidedKeysShowOneSide() {
+    scenario
+        .curated
+        .asIngestRun("run-7", "batch-7")
+        .upsert(List.of(new CuratedTable.Row(key(1), name(1, 1), email(1, 1), at(30))));
+    scenario.curated.delete(List.of(key(10)));
+
+    ReconciliationReport report = runFull(rules(0));
+
+    io.tidemark.model.report.ValueDiff stale = byKind(report).get(RuleKind.STALE_VERSIONS).diff();
+    assertThat(stale.keys()).isEqualTo(1);
+    assertThat(stale.samples())
+        .singleElement()
+        .satisfies(
+            k -> {
+              assertThat(k.raw().changeMarker()).isNotEqualTo(k.curated().changeMarker());
+              assertThat(k.curated().changeMarker()).isEqualTo(at(30).toString());
+              assertThat(k.curated().runId()).isEqualTo("run-7");
+              assertThat(k.differingColumns()).isEqualTo(diffOf(k));
+              assertThat(stale.differingKeys().values()).allMatch(n -> n <= 1);
+            });
+    io.tidemark.model.report.ValueDiff missing = byKind(report).get(RuleKind.MISSING_KEYS).diff();
+    assertThat(missing.differingKeys()).isEmpty();
+    assertThat(missing.samples())
+        .singleElement()
+        .satisfies(
+            k -> {
+              assertThat(k.key()).isEqualTo(key(10));
+              assertThat(k.raw()).isNotNull();
+              assertThat(k.curated()).isNull();
+              assertThat(k.differingColumns()).isEmpty();
+            });
+  }
+
+  private static List<String> diffOf(io.tidemark.model.report.ValueDiff.KeyDiff k) {
+    return k.raw().values().keySet().stream()
+        .filter(
+            c -> !java.util.Objects.equals(k.raw().values().get(c), k.curated().values().get(c)))
+        .toList();
+  }
+
+  /**
+   * Sensitive columns never show in clear: both sides hashed alike, so a difference still shows.
+   */
+  @Test
+  void sensitiveColumnsShowHashedOnBothSides() {
+    scenario.curated.upsert(
+        List.of(new CuratedTable.Row(key(9), name(9, 1), "changed@example.com", at(30))));
+    io.tidemark.model.contract.DatasetContract c = scenario.contract(rules(0));
+    io.tidemark.model.contract.DatasetContract.Reconcile r = c.reconcile();
+    io.tidemark.model.contract.DatasetContract hidden =
+        c.toBuilder()
+            .reconcile(
+                new io.tidemark.model.contract.DatasetContract.Reconcile(
+                    r.schedule(),
+                    r.scheduleMode(),
+                    r.futureTolerance(),
+                    r.unprocessedFileGrace(),
+                    r.sampleColumns(),
+                    r.rules(),
+                    r.verifiedTag(),
+                    List.of("email")))
+            .build();
+    ReconciliationReport report =
+        Reconciler.builder(scenario.stateRoot)
+            .dataset(hidden, scenario.catalog())
+            .clock(Clock.fixed(NOW, ZoneOffset.UTC))
+            .build()
+            .run("customers", ReconciliationMode.FULL, null, null, "test");
+
+    io.tidemark.model.report.ValueDiff.KeyDiff k =
+        byKind(report).get(RuleKind.VALUE_MISMATCHES).diff().samples().get(0);
+    assertThat(k.raw().values().get("email")).startsWith("hash:").doesNotContain("example");
+    assertThat(k.curated().values().get("email"))
+        .startsWith("hash:")
+        .isNotEqualTo(k.raw().values().get("email"));
+    assertThat(k.raw().values().get("customer_name")).isEqualTo(name(9, 1));
+    assertThat(k.differingColumns()).containsExactly("email");
+    assertThat(io.tidemark.model.json.Json.write(report)).doesNotContain("changed@example.com");
+  }
+
+  /**
    * A dataset that compares no column: before this change value_mismatches passed over a damaged
    * email, as a comparison of nothing finds no difference.
    */

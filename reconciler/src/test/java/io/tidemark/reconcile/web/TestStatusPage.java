@@ -205,6 +205,24 @@ class TestStatusPage {
           .containsExactly(ruleAndKey[1]);
       assertThat(detail.getText()).as("the key's columns are named").contains("order_id|line_nr");
     }
+    // The one-cent difference, shown column by column: raw's amount beside curated's, marked.
+    WebElement diff = visible("tr[data-detail=value_mismatches] [data-testid=diff]");
+    assertThat(diff.findElement(By.cssSelector("[data-testid=diff-columns]")).getText())
+        .isEqualTo("Keys differing per column, of 1: amount 1, order_date 0, paid 0");
+    WebElement key = diff.findElement(By.cssSelector("[data-testid=diff-key][data-key='O-2|1']"));
+    WebElement amount = key.findElement(By.cssSelector("tr[data-column=amount]"));
+    assertThat(amount.findElements(By.cssSelector("td")))
+        .extracting(WebElement::getText)
+        .containsExactly("99.99", "99.98");
+    assertThat(amount.findElements(By.cssSelector("td.differs"))).hasSize(2);
+    assertThat(key.findElements(By.cssSelector("tr[data-column=paid] td.differs"))).isEmpty();
+    assertThat(key.findElement(By.cssSelector("[data-testid=diff-blame]")).getText())
+        .startsWith("snapshot ");
+    // A missing line has raw's side only.
+    WebElement missing =
+        visible("tr[data-detail=missing_keys] [data-testid=diff-key][data-key='O-1|2']");
+    assertThat(missing.findElement(By.cssSelector("[data-testid=diff-blame]")).getText())
+        .isEqualTo("no row");
     browser.screenshot("composite-key.png");
   }
 

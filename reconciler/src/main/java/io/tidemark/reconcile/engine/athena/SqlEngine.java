@@ -18,6 +18,7 @@ import io.tidemark.reconcile.engine.sql.KeySamples;
 import io.tidemark.reconcile.engine.sql.RawReadPlan;
 import io.tidemark.reconcile.engine.sql.ReconciliationSql;
 import io.tidemark.reconcile.engine.sql.Sql;
+import io.tidemark.reconcile.engine.sql.ValueDiffs;
 import io.tidemark.reconcile.engine.sql.Window;
 import io.tidemark.reconcile.kernel.EngineException;
 import io.tidemark.reconcile.storage.IcebergTables;
@@ -149,26 +150,34 @@ public final class SqlEngine implements ReconciliationEngine {
         .strays()
         .forEach(
             s -> LOG.warn("Not reading {} of dataset {}: {}", s.path(), spec.name(), s.problem()));
-    Sql prelude =
-        TrinoDialect.prelude(
-            request.contract(),
-            t.raw(),
-            t.curated(),
-            request.curatedSnapshot(),
-            rawTypes,
-            curatedTypes,
-            hive
-                ? scope(plan, listing, later)
-                : TrinoDialect.RawScope.byFile(fileScope(request.contract(), listing)),
-            new TrinoDialect.Bounds(
-                Window.of(request),
-                Window.micros(request.futureLimit()),
-                request.mode() == ReconciliationMode.WINDOW));
+    TrinoDialect.RawScope rawScope =
+        hive
+            ? scope(plan, listing, later)
+            : TrinoDialect.RawScope.byFile(fileScope(request.contract(), listing));
+    TrinoDialect.Bounds bounds =
+        new TrinoDialect.Bounds(
+            Window.of(request),
+            Window.micros(request.futureLimit()),
+            request.mode() == ReconciliationMode.WINDOW);
+    Function<Boolean, Sql> preludes =
+        withValues ->
+            TrinoDialect.prelude(
+                request.contract(),
+                t.raw(),
+                t.curated(),
+                request.curatedSnapshot(),
+                rawTypes,
+                curatedTypes,
+                rawScope,
+                bounds,
+                withValues);
     Map<String, Instant> arrivals = new HashMap<>();
     listing.files().forEach(f -> arrivals.put(enginePath.apply(f.path()), f.arrived()));
     ExecutorService pool = Executors.newFixedThreadPool(maxInFlight, daemon(spec.name()));
     try (QueryRunner runner = runners.get()) {
-      return new Run(pool, runner, prelude, request).observe(arrivals, listing);
+      return new Run(
+              pool, runner, preludes.apply(false), preludes.apply(true), request, curatedTypes)
+          .observe(arrivals, listing);
     } finally {
       pool.shutdownNow();
     }
@@ -233,16 +242,29 @@ public final class SqlEngine implements ReconciliationEngine {
     private final ExecutorService pool;
     private final QueryRunner runner;
     private final Sql prelude;
+    private final Sql valuedPrelude;
     private final EngineRequest request;
+    private final Map<String, String> curatedTypes;
+    private long diffBytes;
 
-    Run(ExecutorService pool, QueryRunner runner, Sql prelude, EngineRequest request) {
+    Run(
+        ExecutorService pool,
+        QueryRunner runner,
+        Sql prelude,
+        Sql valuedPrelude,
+        EngineRequest request,
+        Map<String, String> curatedTypes) {
       this.pool = pool;
       this.runner = runner;
       this.prelude = prelude;
+      this.valuedPrelude = valuedPrelude;
       this.request = request;
+      this.curatedTypes = curatedTypes;
     }
 
     Observations observe(Map<String, Instant> arrivals, RawFiles.Listing listing) {
+      Map<String, String> listedPaths = new HashMap<>();
+      listing.files().forEach(f -> listedPaths.put(enginePath.apply(f.path()), f.path()));
       // Bucket sums first: when every bucket agrees, no key measure can find anything.
       Future<Measured> counts =
           pool.submit(() -> measure("count_match rows", SQL.checkedBucketsDiffering()));
@@ -272,6 +294,19 @@ public final class SqlEngine implements ReconciliationEngine {
         keyMeasures.forEach(m -> perQuery.add(m.bytes())); // only the queries that ran are billed
       }
       perQuery.add(fresh.bytesScanned());
+      if (compare) {
+        findings =
+            ValueDiffs.attach(
+                SQL,
+                request.dataset(),
+                SQL.cap(request.dataset().changeMarker().type(), Window.of(request)),
+                findings,
+                curatedTypes,
+                this::valuedRows,
+                file -> listedPaths.getOrDefault(file, file),
+                ValueDiffs.blame(request));
+        perQuery.add(diffBytes);
+      }
       long bytes = perQuery.stream().mapToLong(Long::longValue).sum();
       return Observations.builder(expectedRows, curatedRows)
           .keyFindings(findings)
@@ -296,6 +331,14 @@ public final class SqlEngine implements ReconciliationEngine {
           "Dataset {}: every key bucket agrees; no key measure runs", request.dataset().name());
       Measured none = new Measured(new QueryResult(null, List.of(), 0), null, 0);
       return Collections.nCopies(SQL.keyMeasures().size(), none);
+    }
+
+    /** A query after the prelude with the valued relations; a failure is thrown. */
+    private List<List<String>> valuedRows(String label, Sql query) throws QueryFailedException {
+      Sql sql = new Sql().append(valuedPrelude).append(query);
+      QueryResult r = runner.run(label, sql.text(), sql.params());
+      diffBytes += r.bytesScanned();
+      return r.rows();
     }
 
     Measured measure(String label, String query) {

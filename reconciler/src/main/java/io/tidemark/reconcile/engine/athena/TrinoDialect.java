@@ -268,6 +268,9 @@ public final class TrinoDialect implements SqlDialect {
    * @param curatedSnapshot the curated snapshot to read ({@code FOR VERSION AS OF}); null for the
    *     current one
    * @param curatedTypes the curated table's column types, likewise
+   * @param withValues whether to add {@code raw_valued} and {@code curated_valued}, which only the
+   *     queries that show a difference read (Trino analyses every relation of a prelude, used or
+   *     not, so the other queries go without them)
    */
   static Sql prelude(
       DatasetContract contract,
@@ -277,12 +280,24 @@ public final class TrinoDialect implements SqlDialect {
       Map<String, String> rawTypes,
       Map<String, String> curatedTypes,
       RawScope scope,
-      Bounds b) {
+      Bounds b,
+      boolean withValues) {
     DatasetSpec spec = DatasetSpecs.of(contract);
     Sql cap = SQL.cap(spec.changeMarker().type(), b.window());
+    Sql valued = new Sql();
+    if (withValues) {
+      valued
+          .append(", raw_valued AS (")
+          .append(SQL.rawValued(spec, new Sql().append("raw_src"), b.futureLimitMicros()))
+          .append("), curated_valued AS (")
+          .append(
+              SQL.curatedValued(
+                  spec, curatedTypes, curatedRelation(curatedTable, curatedSnapshot), PATH_COLUMN))
+          .append(")");
+    }
     return new Sql()
         .append("WITH raw_src AS (")
-        .append(rawSource(contract, rawTable, rawTypes, scope))
+        .append(rawSource(contract, rawTable, rawTypes, scope, withValues))
         .append("), raw_versions AS (")
         .append(SQL.rawVersions(spec, new Sql().append("raw_src"), b.futureLimitMicros()))
         .append("), expected AS (")
@@ -299,24 +314,30 @@ public final class TrinoDialect implements SqlDialect {
         .append(SQL.checkedCuratedRows(spec, null, null))
         .append("), cur AS (")
         .append(ReconciliationSql.CHECKED_CURATED)
-        .append(") ");
+        .append(")")
+        .append(valued)
+        .append(" ");
   }
 
   /** The raw rows a request reads: its partitions, and the late files of older ones by name. */
   private static Sql rawSource(
-      DatasetContract contract, String rawTable, Map<String, String> types, RawScope scope) {
+      DatasetContract contract,
+      String rawTable,
+      Map<String, String> types,
+      RawScope scope,
+      boolean withValues) {
     if (scope.files() != null) {
-      return rawSourceByFile(contract, rawTable, types, scope.files());
+      return rawSourceByFile(contract, rawTable, types, scope.files(), withValues);
     }
     DatasetSpec spec = DatasetSpecs.of(contract);
     ReconciliationSql.RawSource from =
         new ReconciliationSql.RawSource(
             quoteTable(rawTable), quote(spec.raw().partitionColumn()), Optional.empty());
-    Sql sql = new Sql().append(SQL.rawRows(contract, types, from));
+    Sql sql = new Sql().append(SQL.rawRows(contract, types, from, withValues));
     sql.append(" WHERE ").append(rawScope(spec, scope));
     if (!scope.lateFiles().isEmpty()) {
       sql.append(" UNION ALL ")
-          .append(SQL.rawRows(contract, types, from))
+          .append(SQL.rawRows(contract, types, from, withValues))
           .append(" WHERE ")
           .append(quote(spec.raw().partitionColumn()))
           .append(" IN (")
@@ -335,7 +356,19 @@ public final class TrinoDialect implements SqlDialect {
    * (where it has any), {@code "$path"} picks the files, and the day is the listing's, by path.
    */
   private static Sql rawSourceByFile(
-      DatasetContract contract, String rawTable, Map<String, String> types, Files files) {
+      DatasetContract contract,
+      String rawTable,
+      Map<String, String> types,
+      Files files,
+      boolean withValues) {
+    int compared = withValues ? contract.comparedColumns().size() : 0;
+    StringBuilder values = new StringBuilder();
+    StringBuilder nullValues = new StringBuilder();
+    for (int i = 0; i < compared; i++) {
+      String v = ReconciliationSql.valueColumn(i);
+      values.append(", ").append(v);
+      nullValues.append(", CAST(NULL AS varchar) AS ").append(v);
+    }
     if (files.dates().isEmpty()) {
       // Nothing listed: no row, with the columns every later relation reads.
       return new Sql()
@@ -343,7 +376,9 @@ public final class TrinoDialect implements SqlDialect {
               "SELECT CAST(NULL AS varchar) AS key, CAST(NULL AS bigint) AS marker,"
                   + " false AS is_delete, false AS op_ok, CAST(NULL AS varchar) AS row_hash,"
                   + " CAST(NULL AS varchar) AS src, CAST(NULL AS varchar) AS part_date,"
-                  + " false AS key_ok FROM (VALUES 1) AS e(x) WHERE false");
+                  + " false AS key_ok"
+                  + nullValues
+                  + " FROM (VALUES 1) AS e(x) WHERE false");
     }
     ReconciliationSql.RawSource from =
         new ReconciliationSql.RawSource(
@@ -352,8 +387,8 @@ public final class TrinoDialect implements SqlDialect {
     for (Map.Entry<String, String> f : files.dates().entrySet()) {
       sql.append(" WHEN ").param(f.getKey()).append(" THEN ").param(f.getValue());
     }
-    sql.append(" END AS part_date, key_ok FROM (")
-        .append(SQL.rawRows(contract, types, from))
+    sql.append(" END AS part_date, key_ok" + values + " FROM (")
+        .append(SQL.rawRows(contract, types, from, withValues))
         .append(" WHERE ");
     for (Map.Entry<String, List<String>> p : files.partitions().entrySet()) {
       sql.append(quote(p.getKey())).append(" IN (").append(params(p.getValue())).append(") AND ");

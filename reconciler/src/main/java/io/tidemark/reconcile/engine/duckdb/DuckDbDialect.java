@@ -170,6 +170,23 @@ final class DuckDbDialect implements SqlDialect {
     return SQL.rawVersions(DatasetSpecs.of(contract), rows, futureLimitMicros);
   }
 
+  /**
+   * {@code raw_valued}: the valid raw versions with their compared columns' values, a view read
+   * only to show a difference.
+   */
+  static Sql rawValued(
+      DatasetContract contract, Map<String, String> types, long futureLimitMicros) {
+    Sql rows =
+        new Sql().append("(").append(SQL.rawRows(contract, types, RAW_SOURCE, true)).append(")");
+    return SQL.rawValued(DatasetSpecs.of(contract), rows, futureLimitMicros);
+  }
+
+  /** {@code curated_valued}: the live rows with their data file and compared values, a view. */
+  static String createCuratedValued(DatasetSpec spec, Map<String, String> types) {
+    return "CREATE TEMP VIEW curated_valued AS "
+        + SQL.curatedValued(spec, types, DuckDbFiles.CURATED_LOCATED, "f.location");
+  }
+
   /** The curated table's live rows in canonical form: a view, read once per pass. */
   static String createCuratedRows(DatasetSpec spec, Map<String, String> types) {
     return "CREATE TEMP VIEW curated_rows AS " + SQL.curatedRows(spec, types, "curated_live s");

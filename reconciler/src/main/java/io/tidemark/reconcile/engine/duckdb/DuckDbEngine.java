@@ -20,6 +20,7 @@ import io.tidemark.reconcile.engine.sql.KeySamples;
 import io.tidemark.reconcile.engine.sql.RawReadPlan;
 import io.tidemark.reconcile.engine.sql.ReconciliationSql;
 import io.tidemark.reconcile.engine.sql.Sql;
+import io.tidemark.reconcile.engine.sql.ValueDiffs;
 import io.tidemark.reconcile.engine.sql.Window;
 import io.tidemark.reconcile.kernel.EngineException;
 import io.tidemark.reconcile.storage.IcebergTables;
@@ -92,7 +93,8 @@ public final class DuckDbEngine implements ReconciliationEngine {
       // Curated first: its column types are what raw files' compared columns must keep.
       CuratedLoad curated = loadCurated(c, request);
       RawLoad raw = loadRaw(c, request, curated.types());
-      return analyse(c, request, raw.bytes() + curated.bytes(), raw, curated.liveTypes());
+      return analyse(
+          c, request, raw.bytes() + curated.bytes(), raw, curated.liveTypes(), curated.types());
     } catch (SQLException e) {
       throw new EngineException(
           "Cannot reconcile dataset " + request.dataset().name() + " on DuckDB: " + e.getMessage(),
@@ -198,6 +200,7 @@ public final class DuckDbEngine implements ReconciliationEngine {
       s.execute(DuckDbFiles.createFileTable("raw_files"));
       if (files.isEmpty()) {
         s.execute(DuckDbFiles.emptyCanonicalRaw());
+        s.execute(DuckDbFiles.emptyRawValued(spec.comparedColumns().size()));
         return new RawLoad(0, excluded, listing.strays(), Map.of());
       }
     }
@@ -222,6 +225,10 @@ public final class DuckDbEngine implements ReconciliationEngine {
     } else {
       execute(c, DuckDbDialect.createTable("raw_versions", versions));
     }
+    createView(
+        c,
+        "raw_valued",
+        DuckDbDialect.rawValued(request.contract(), types, micros(request.futureLimit())));
     Map<String, Instant> arrivals = new HashMap<>();
     files.forEach(f -> arrivals.put(f.path(), f.arrived()));
     return new RawLoad(
@@ -297,6 +304,7 @@ public final class DuckDbEngine implements ReconciliationEngine {
       if (live.dataFiles().isEmpty()) {
         try (Statement s = c.createStatement()) {
           s.execute(DuckDbFiles.emptyCanonicalCurated());
+          s.execute(DuckDbFiles.emptyCuratedValued(request.dataset().comparedColumns().size()));
         }
         return new CuratedLoad(0, tableTypes, null);
       }
@@ -304,6 +312,7 @@ public final class DuckDbEngine implements ReconciliationEngine {
       Map<String, String> types = columnTypes(c, "curated_live");
       try (Statement s = c.createStatement()) {
         s.execute(DuckDbDialect.createCuratedRows(request.dataset(), types));
+        s.execute(DuckDbDialect.createCuratedValued(request.dataset(), types));
       }
       return new CuratedLoad(live.bytes(), tableTypes, types);
     } finally {
@@ -363,7 +372,12 @@ public final class DuckDbEngine implements ReconciliationEngine {
       long expectedRows, long curatedRows, Long newestCurated, boolean rowsCompared) {}
 
   private static Observations analyse(
-      Connection c, EngineRequest r, long bytes, RawLoad raw, Map<String, String> liveTypes)
+      Connection c,
+      EngineRequest r,
+      long bytes,
+      RawLoad raw,
+      Map<String, String> liveTypes,
+      Map<String, String> curatedTypes)
       throws SQLException {
     Window w = Window.of(r);
     Sql cap = SQL.cap(r.dataset().changeMarker().type(), w);
@@ -378,6 +392,18 @@ public final class DuckDbEngine implements ReconciliationEngine {
           compared.rowsCompared()
               ? finding(c, new Sql().append(m.keys()), r.sampleSize())
               : Finding.of(0, List.of()));
+    }
+    if (compared.rowsCompared()) {
+      keys =
+          ValueDiffs.attach(
+              SQL,
+              r.dataset(),
+              cap,
+              keys,
+              curatedTypes,
+              (label, query) -> rows(c, query),
+              file -> file,
+              ValueDiffs.blame(r));
     }
     return Observations.builder(compared.expectedRows(), compared.curatedRows())
         .keyFindings(keys)
@@ -533,6 +559,23 @@ public final class DuckDbEngine implements ReconciliationEngine {
         ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {
         out.add(rs.getString(1));
+      }
+    }
+    return out;
+  }
+
+  /** Every row of a query, each column as text (NULL as null). */
+  private static List<List<String>> rows(Connection c, Sql sql) throws SQLException {
+    List<List<String>> out = new ArrayList<>();
+    try (PreparedStatement ps = sql.prepare(c);
+        ResultSet rs = ps.executeQuery()) {
+      int n = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        List<String> row = new ArrayList<>(n);
+        for (int i = 1; i <= n; i++) {
+          row.add(rs.getString(i));
+        }
+        out.add(row);
       }
     }
     return out;

@@ -1,5 +1,6 @@
 package io.tidemark.reconcile.engine.duckdb;
 
+import io.tidemark.reconcile.engine.sql.ReconciliationSql;
 import io.tidemark.reconcile.engine.sql.Sql;
 import java.util.List;
 
@@ -111,11 +112,39 @@ final class DuckDbFiles {
     for (String c : columns) {
       cols.append(cols.isEmpty() ? "" : ", ").append("s.").append(DuckDbDialect.quote(c));
     }
-    return "CREATE TEMP VIEW curated_live AS SELECT "
-        + cols
-        + " FROM curated_src s JOIN curated_files f ON s.filename = f.path"
-        + " WHERE NOT EXISTS (SELECT 1 FROM curated_deletes d"
-        + " WHERE d.file_path = f.location AND d.pos = s.file_row_number)";
+    return "CREATE TEMP VIEW curated_live AS SELECT " + cols + " FROM " + CURATED_LOCATED;
+  }
+
+  /**
+   * The FROM clause of the live rows of {@code curated_src} (alias {@code s}) with their data file
+   * as the table's metadata names it ({@code f.location}).
+   */
+  static final String CURATED_LOCATED =
+      "curated_src s JOIN curated_files f ON s.filename = f.path"
+          + " WHERE NOT EXISTS (SELECT 1 FROM curated_deletes d"
+          + " WHERE d.file_path = f.location AND d.pos = s.file_row_number)";
+
+  /** An empty {@code curated_valued}, for a table without data files. */
+  static String emptyCuratedValued(int comparedColumns) {
+    StringBuilder sql =
+        new StringBuilder(
+            "CREATE TEMP VIEW curated_valued AS SELECT CAST(NULL AS VARCHAR) AS key,"
+                + " CAST(NULL AS BIGINT) AS marker, CAST(NULL AS VARCHAR) AS data_file");
+    for (int i = 0; i < comparedColumns; i++) {
+      sql.append(", CAST(NULL AS VARCHAR) AS ").append(ReconciliationSql.valueColumn(i));
+    }
+    return sql.append(" WHERE false").toString();
+  }
+
+  /** An empty {@code raw_valued}, for a request without raw files. */
+  static String emptyRawValued(int comparedColumns) {
+    StringBuilder sql =
+        new StringBuilder(
+            "CREATE TEMP VIEW raw_valued AS SELECT key, marker, is_delete, src, pos, part_date");
+    for (int i = 0; i < comparedColumns; i++) {
+      sql.append(", CAST(NULL AS VARCHAR) AS ").append(ReconciliationSql.valueColumn(i));
+    }
+    return sql.append(" FROM raw_versions").toString();
   }
 
   static String emptyCanonicalRaw() {

@@ -143,16 +143,41 @@ public final class ReconciliationSql {
   public String rowHash(
       DatasetSpec spec, Map<String, String> types, Map<String, ColumnType> declared) {
     List<String> parts = new ArrayList<>();
-    for (String col : spec.comparedColumns()) {
-      String type = requireColumn(types, col, "compared");
-      String cast = castType(declared.get(col));
-      String value =
-          cast == null
-              ? normalised(d.column(col), d.kind(type))
-              : text("TRY_CAST(" + d.column(col) + " AS " + cast + ")");
+    for (String value : comparedValues(spec, types, declared)) {
       parts.add("coalesce(" + value + ", " + NULL_TOKEN + ")");
     }
     return d.hash(parts);
+  }
+
+  /**
+   * Each compared column's value as {@link #rowHash} reads it, as text (NULL stays NULL): two rows
+   * hash alike exactly when these agree.
+   */
+  List<String> comparedValues(
+      DatasetSpec spec, Map<String, String> types, Map<String, ColumnType> declared) {
+    List<String> values = new ArrayList<>();
+    for (String col : spec.comparedColumns()) {
+      String type = requireColumn(types, col, "compared");
+      String cast = castType(declared.get(col));
+      values.add(
+          cast == null
+              ? normalised(d.column(col), d.kind(type))
+              : text("TRY_CAST(" + d.column(col) + " AS " + cast + ")"));
+    }
+    return values;
+  }
+
+  /** The name of the {@code i}-th compared column's value in the valued relations. */
+  public static String valueColumn(int i) {
+    return "cmp_" + i;
+  }
+
+  private static String valueColumns(DatasetSpec spec, String prefix) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < spec.comparedColumns().size(); i++) {
+      out.append(", ").append(prefix).append(valueColumn(i));
+    }
+    return out.toString();
   }
 
   /**
@@ -231,6 +256,16 @@ public final class ReconciliationSql {
    * from the contract's operation mapping, compared values read as their declared types.
    */
   public Sql rawRows(DatasetContract contract, Map<String, String> types, RawSource source) {
+    return rawRows(contract, types, source, false);
+  }
+
+  /**
+   * {@link #rawRows}, with each compared column's value ({@link #comparedValues}) after them as
+   * {@code cmp_0, cmp_1, ...} when {@code withValues}: what {@code raw_valued} reads. An engine
+   * that prunes unread columns reads the values only for a difference.
+   */
+  public Sql rawRows(
+      DatasetContract contract, Map<String, String> types, RawSource source, boolean withValues) {
     DatasetSpec spec = DatasetSpecs.of(contract);
     OperationMapping mapping = contract.operation();
     Sql sql =
@@ -247,9 +282,16 @@ public final class ReconciliationSql {
       sql.append(source.fileOrdinal().orElseThrow() + " AS src_ord, ")
           .append(d.rowPositionColumn().orElseThrow() + " AS pos, ");
     }
-    return sql.append(source.partitionDate() + " AS part_date, ")
+    sql.append(source.partitionDate() + " AS part_date, ")
         .append(keysValid(spec))
-        .append(" AS key_ok FROM " + source.from());
+        .append(" AS key_ok");
+    if (withValues) {
+      List<String> values = comparedValues(spec, types, contract.columns());
+      for (int i = 0; i < values.size(); i++) {
+        sql.append(", " + values.get(i) + " AS " + valueColumn(i));
+      }
+    }
+    return sql.append(" FROM " + source.from());
   }
 
   /**
@@ -271,6 +313,133 @@ public final class ReconciliationSql {
       sql.append(" AND marker <= ").param(futureLimitMicros);
     }
     return sql;
+  }
+
+  /**
+   * {@code raw_valued}: the valid raw versions of {@code rows} ({@link #rawRows} with values), each
+   * with its compared columns' values: what a difference shows of raw.
+   */
+  public Sql rawValued(DatasetSpec spec, Sql rows, long futureLimitMicros) {
+    Sql sql =
+        new Sql()
+            .append("SELECT key, marker, is_delete, src, ")
+            .append(exactWinner ? "pos" : "CAST(NULL AS BIGINT) AS pos")
+            .append(", part_date" + valueColumns(spec, "") + " FROM ")
+            .append(rows)
+            .append(" WHERE key_ok AND op_ok AND marker IS NOT NULL");
+    if (spec.changeMarker().type() == ChangeMarkerType.TIMESTAMP) {
+      sql.append(" AND marker <= ").param(futureLimitMicros);
+    }
+    return sql;
+  }
+
+  /**
+   * {@code curated_valued}: the curated rows of {@code from}, each with its data file and its
+   * compared columns' values: what a difference shows of curated.
+   *
+   * @param file the expression of a row's data file, as the table's metadata names it
+   */
+  public String curatedValued(
+      DatasetSpec spec, Map<String, String> types, String from, String file) {
+    StringBuilder sql =
+        new StringBuilder("SELECT ")
+            .append(key(spec, types))
+            .append(" AS key, ")
+            .append(marker(spec, types))
+            .append(" AS marker, ")
+            .append(file)
+            .append(" AS data_file");
+    List<String> values = comparedValues(spec, types, Map.of());
+    for (int i = 0; i < values.size(); i++) {
+      sql.append(", ").append(values.get(i)).append(" AS ").append(valueColumn(i));
+    }
+    return sql.append(" FROM ").append(from).toString();
+  }
+
+  // ---- the difference ----
+
+  /**
+   * The winning raw version of each key of {@code keys} at or before the window end, with its
+   * values, in the contract's {@link VersionOrder} (without a row position, a tie within one file
+   * shows one of the tied versions).
+   */
+  public Sql rawWinners(DatasetSpec spec, Sql cap, Sql keys) {
+    String order =
+        exactWinner
+            ? VersionOrder.sqlOrderBy("marker", "is_delete", "src", "pos")
+            : VersionOrder.sqlOrderByWithoutPosition("marker", "is_delete", "src");
+    return new Sql()
+        .append("SELECT key, marker, is_delete, src, pos" + valueColumns(spec, "") + " FROM")
+        .append(" (SELECT v.*, row_number() OVER (PARTITION BY key ORDER BY " + order + ") AS rn")
+        .append(" FROM raw_valued v WHERE ")
+        .append(cap)
+        .append(" AND key IN (")
+        .append(keys)
+        .append(")) AS w WHERE rn = 1");
+  }
+
+  /** Whether a key's display form ({@code |} between columns) is one of {@code shown}. */
+  public static Sql shown(List<String> shown) {
+    Sql sql =
+        new Sql()
+            .append("replace(key, " + KEY_SEPARATOR + ", ")
+            .param(DISPLAY_SEPARATOR)
+            .append(") IN (");
+    for (int i = 0; i < shown.size(); i++) {
+      sql.append(i == 0 ? "" : ", ").param(shown.get(i));
+    }
+    return sql.append(")");
+  }
+
+  /**
+   * Both sides of the keys shown: rows of {@code (side, key, marker, is_delete, file, pos, cmp_0,
+   * ...)}, {@code side} being {@code raw} (the winning version) or {@code curated} (every row),
+   * ordered by key, side and file.
+   */
+  public Sql diffSides(DatasetSpec spec, Sql cap, List<String> keys) {
+    return new Sql()
+        .append("SELECT 'raw' AS side, replace(key, " + KEY_SEPARATOR + ", ")
+        .param(DISPLAY_SEPARATOR)
+        .append(") AS k, marker, is_delete, src AS file, pos" + valueColumns(spec, ""))
+        .append(" FROM (")
+        .append(
+            rawWinners(
+                spec,
+                cap,
+                new Sql().append("SELECT key FROM raw_valued WHERE ").append(shown(keys))))
+        .append(") AS r UNION ALL SELECT 'curated' AS side, replace(key, " + KEY_SEPARATOR + ", ")
+        .param(DISPLAY_SEPARATOR)
+        .append(") AS k, marker, false, data_file, CAST(NULL AS BIGINT)" + valueColumns(spec, ""))
+        .append(" FROM curated_valued WHERE ")
+        .append(shown(keys))
+        .append(" ORDER BY k, side, file");
+  }
+
+  /**
+   * Per rule whose keys are on both sides ({@code stale_versions}, {@code value_mismatches}): one
+   * row of {@code (rule, keys, differing_0, ...)}, how many of its keys hold another value in each
+   * compared column on the two sides (raw's winning version against curated's rows).
+   */
+  public Sql differingColumns(DatasetSpec spec, Sql cap) {
+    StringBuilder counts = new StringBuilder();
+    for (int i = 0; i < spec.comparedColumns().size(); i++) {
+      String v = valueColumn(i);
+      counts
+          .append(", count(DISTINCT CASE WHEN coalesce(r." + v + ", " + NULL_TOKEN + ")")
+          .append(" <> coalesce(c." + v + ", " + NULL_TOKEN + ") THEN m.key END)");
+    }
+    return new Sql()
+        .append("SELECT m.rule, count(DISTINCT m.key)" + counts + " FROM (SELECT 'stale_versions'")
+        .append(" AS rule, key FROM (" + STALE + ") AS s UNION ALL SELECT 'value_mismatches', key")
+        .append(" FROM (" + mismatched() + ") AS x) AS m JOIN (")
+        .append(
+            rawWinners(
+                spec,
+                cap,
+                new Sql()
+                    .append("SELECT key FROM (" + STALE + ") AS s2 UNION SELECT key FROM (")
+                    .append(mismatched() + ") AS x2")))
+        .append(") AS r ON r.key = m.key JOIN curated_valued c ON c.key = m.key GROUP BY m.rule");
   }
 
   /** The curated rows of {@code from} in canonical form. */
