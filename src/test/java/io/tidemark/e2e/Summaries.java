@@ -105,7 +105,7 @@ public final class Summaries {
   }
 
   private static String row(String label, String raw, String curated) {
-    return String.format("%-14s %-40s %s", label, raw, curated);
+    return String.format("%-16s %-40s %s", label, raw, curated);
   }
 
   private static String fileName(String path) {
