@@ -144,8 +144,8 @@ class TestContractFile {
   }
 
   /**
-   * A difference shows compared columns only: a sensitive column that is not one would hide
-   * nothing and suggest a protection that is not there, so it is refused; a compared one is kept.
+   * A difference shows compared columns only: a sensitive column that is not one would hide nothing
+   * and suggest a protection that is not there, so it is refused; a compared one is kept.
    */
   @Test
   void sensitiveColumnsAreComparedColumns() {
