@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tidemark.ingest.kernel.FailurePoint;
 import io.tidemark.ingest.kernel.FailurePoints;
 import io.tidemark.ingest.run.IngestJob;
-import io.tidemark.model.config.RuleKind;
+import io.tidemark.model.config.RuleSpec;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
 import io.tidemark.model.report.ReconciliationMode;
@@ -213,9 +213,13 @@ class TestEndToEnd {
           .as(dataset)
           .extracting(RuleResult::ruleId, RuleResult::status)
           .containsExactlyInAnyOrderElementsOf(
-              java.util.Arrays.stream(RuleKind.values())
+              pipeline.contract(dataset).reconcile().rules().stream()
                   .map(k -> org.assertj.core.groups.Tuple.tuple(k.id(), RuleStatus.PASS))
                   .toList());
+      // Every default rule, and orders' aggregate_match besides.
+      assertThat(report.results())
+          .as(dataset)
+          .hasSize(RuleSpec.defaults().size() + (dataset.equals(ORDERS) ? 1 : 0));
       assertThat(report.status()).as(dataset).isEqualTo(ReconciliationStatus.PASSED);
     }
     assertThat(pipeline.reconciler().alarms())

@@ -1,11 +1,13 @@
 package io.tidemark.e2e.trino;
 
 import io.tidemark.e2e.Pipeline;
+import io.tidemark.model.config.ToleranceMode;
 import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.contract.DatasetSpecs;
 import io.tidemark.model.contract.athena.AthenaRawTables;
 import io.tidemark.model.report.ReconciliationMode;
 import io.tidemark.model.report.ValueDiff;
+import io.tidemark.reconcile.engine.AggregateFinding;
 import io.tidemark.reconcile.engine.EngineRequest;
 import io.tidemark.reconcile.engine.Finding;
 import io.tidemark.reconcile.engine.Freshness;
@@ -178,7 +180,44 @@ public final class EngineAgreement implements AutoCloseable {
     close(out, "freshness.newestRaw", ef.newestRaw(), af.newestRaw());
     finding(out, "freshness.pending", ef.pending(), af.pending());
     same(out, "strayEntries", expected.strayEntries(), actual.strayEntries());
+    same(out, "aggregates", aggregates(expected.aggregates()), aggregates(actual.aggregates()));
     return out;
+  }
+
+  /**
+   * What aggregate_match sees, engine-neutral: an error, agreement (computed or known from the
+   * buckets), or each aggregate's two values; timestamps to the millisecond, the precision the
+   * Athena SQL reads raw at.
+   */
+  private static List<String> aggregates(AggregateFinding f) {
+    if (f == null) {
+      return List.of("not measured");
+    }
+    if (f.error() != null) {
+      return List.of("ERROR");
+    }
+    boolean differ =
+        f.values().stream().anyMatch(v -> v.deviation(ToleranceMode.ABSOLUTE) > 0.0005);
+    if (!differ) {
+      return List.of(f == AggregateFinding.NONE ? "none" : "all agree");
+    }
+    return f.values().stream()
+        .map(
+            v ->
+                v.unit() == AggregateFinding.Unit.SECONDS
+                    ? v.column()
+                        + " "
+                        + v.aggregate().id()
+                        + ": raw "
+                        + microsToMillis(v.raw())
+                        + ", curated "
+                        + microsToMillis(v.curated())
+                    : v.describe())
+        .toList();
+  }
+
+  private static Long microsToMillis(String micros) {
+    return micros == null ? null : Math.floorDiv(Long.parseLong(micros.trim()), 1000L);
   }
 
   private static List<Finding> findings(Observations o) {

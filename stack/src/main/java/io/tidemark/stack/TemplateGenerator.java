@@ -366,7 +366,7 @@ public final class TemplateGenerator {
             "Reconciliation scan cost (USD)", 0, y, 8, pair, null, "Sum", false, Metric.SCAN_COST));
     widgets.add(
         timeSeries(
-            "Schema drift (columns and quarantined files) and foreign commits",
+            "Schema drift (columns and quarantined files), foreign commits, aggregate deviation",
             8,
             y,
             8,
@@ -375,7 +375,8 @@ public final class TemplateGenerator {
             "Maximum",
             false,
             Metric.SCHEMA_DRIFT,
-            Metric.FOREIGN_COMMITS));
+            Metric.FOREIGN_COMMITS,
+            Metric.AGGREGATE_DEVIATION));
     widgets.add(
         timeSeries(
             "Age of the last proven snapshot (seconds)",

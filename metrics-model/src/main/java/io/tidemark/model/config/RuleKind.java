@@ -40,7 +40,14 @@ public enum RuleKind {
    * remove no file are not counted. A WINDOW reconciliation looks at the commits made in its
    * window; a FULL one at main's whole retained history.
    */
-  FOREIGN_COMMITS("foreign_commits", 0, Metric.FOREIGN_COMMITS);
+  FOREIGN_COMMITS("foreign_commits", 0, Metric.FOREIGN_COMMITS),
+  /**
+   * Observed: the largest difference, among the configured columns and aggregates (sum, min, max,
+   * count distinct, null count), between raw's latest valid live versions and curated's rows of the
+   * keys checked: absolute (in the column's unit: days for dates, seconds for timestamps) or
+   * relative to raw's value. Not a default rule: declared with the columns it matches.
+   */
+  AGGREGATE_MATCH("aggregate_match", 0, Metric.AGGREGATE_DEVIATION);
 
   private final String id;
   private final double defaultThreshold;
@@ -69,7 +76,8 @@ public enum RuleKind {
 
   /**
    * Whether a failing result's samples are keys of the dataset; the other kinds sample raw files
-   * (unprocessed_files), columns (schema_drift), snapshots (foreign_commits) or nothing.
+   * (unprocessed_files), columns (schema_drift), snapshots (foreign_commits), aggregates
+   * (aggregate_match) or nothing.
    */
   public boolean samplesKeys() {
     return switch (this) {
@@ -80,8 +88,19 @@ public enum RuleKind {
           STALE_VERSIONS,
           VALUE_MISMATCHES ->
           true;
-      case FRESHNESS, RUN_ACCOUNTING, UNPROCESSED_FILES, SCHEMA_DRIFT, FOREIGN_COMMITS -> false;
+      case FRESHNESS,
+          RUN_ACCOUNTING,
+          UNPROCESSED_FILES,
+          SCHEMA_DRIFT,
+          FOREIGN_COMMITS,
+          AGGREGATE_MATCH ->
+          false;
     };
+  }
+
+  /** Whether a dataset gets the rule when its contract names none: every kind but one. */
+  public boolean byDefault() {
+    return this != AGGREGATE_MATCH;
   }
 
   @JsonCreator

@@ -2,6 +2,7 @@ package io.tidemark.model.config;
 
 import io.tidemark.model.json.Checks;
 import io.tidemark.model.json.InvalidDocumentException;
+import java.util.List;
 
 /**
  * One configured reconciliation rule.
@@ -9,11 +10,16 @@ import io.tidemark.model.json.InvalidDocumentException;
  * @param id the rule id, unique per dataset; default: the kind's id
  * @param kind what the rule checks
  * @param threshold the rule fails when its observed value is greater; default: the kind's default
- * @param tolerance for {@code count_match} only: ABSOLUTE (default) or RATIO
+ * @param tolerance for {@code count_match} and {@code aggregate_match} only: ABSOLUTE (default) or
+ *     RATIO
  * @param severity CRITICAL (default) or WARNING
  * @param sampleSize how many offending keys a result carries, 1..1000, default 20
  * @param dynamic a threshold learned from the rule's history, which replaces {@code threshold} once
  *     enough history exists; null: the static threshold always applies
+ * @param columns for {@code aggregate_match} only: the compared columns whose aggregates are
+ *     matched; null: every compared column the contract does not mark sensitive
+ * @param aggregates for {@code aggregate_match} only: what is computed of each column; null: what
+ *     applies to its type ({@link #defaultAggregates})
  */
 public record RuleSpec(
     String id,
@@ -22,7 +28,9 @@ public record RuleSpec(
     ToleranceMode tolerance,
     Severity severity,
     Integer sampleSize,
-    DynamicThreshold dynamic) {
+    DynamicThreshold dynamic,
+    List<String> columns,
+    List<Aggregate> aggregates) {
 
   public static final int SAMPLE_SIZE_DEFAULT = 20;
   public static final int SAMPLE_SIZE_MAX = 1000;
@@ -33,11 +41,31 @@ public record RuleSpec(
     threshold =
         Checks.finiteNonNegative(
             "threshold", threshold == null ? kind.defaultThreshold() : threshold);
-    if (tolerance != null && kind != RuleKind.COUNT_MATCH) {
-      throw new InvalidDocumentException("tolerance", tolerance, "applies to count_match only");
+    boolean toleranced = kind == RuleKind.COUNT_MATCH || kind == RuleKind.AGGREGATE_MATCH;
+    if (tolerance != null && !toleranced) {
+      throw new InvalidDocumentException(
+          "tolerance", tolerance, "applies to count_match and aggregate_match only");
     }
-    tolerance =
-        kind == RuleKind.COUNT_MATCH && tolerance == null ? ToleranceMode.ABSOLUTE : tolerance;
+    tolerance = toleranced && tolerance == null ? ToleranceMode.ABSOLUTE : tolerance;
+    if (kind != RuleKind.AGGREGATE_MATCH && (columns != null || aggregates != null)) {
+      throw new InvalidDocumentException(
+          columns != null ? "columns" : "aggregates",
+          columns != null ? columns : aggregates,
+          "applies to aggregate_match only");
+    }
+    if (columns != null) {
+      columns = Checks.identifiers("columns", columns, true);
+    }
+    if (aggregates != null) {
+      if (aggregates.isEmpty() || aggregates.stream().anyMatch(java.util.Objects::isNull)) {
+        throw new InvalidDocumentException(
+            "aggregates", aggregates, "must name at least one aggregate, none null");
+      }
+      if (aggregates.stream().distinct().count() != aggregates.size()) {
+        throw new InvalidDocumentException("aggregates", aggregates, "names an aggregate twice");
+      }
+      aggregates = List.copyOf(aggregates);
+    }
     severity = severity == null ? Severity.CRITICAL : severity;
     sampleSize = sampleSize == null ? SAMPLE_SIZE_DEFAULT : sampleSize;
     if (sampleSize < 1 || sampleSize > SAMPLE_SIZE_MAX) {
@@ -57,6 +85,18 @@ public record RuleSpec(
     this(id, kind, threshold, tolerance, severity, sampleSize, null);
   }
 
+  /** A rule with no columns or aggregates of its own (any kind but {@code aggregate_match}). */
+  public RuleSpec(
+      String id,
+      RuleKind kind,
+      Double threshold,
+      ToleranceMode tolerance,
+      Severity severity,
+      Integer sampleSize,
+      DynamicThreshold dynamic) {
+    this(id, kind, threshold, tolerance, severity, sampleSize, dynamic, null, null);
+  }
+
   /** A rule of the given kind with every default. */
   public static RuleSpec of(RuleKind kind) {
     return new RuleSpec(null, kind, null, null, null, null);
@@ -64,11 +104,39 @@ public record RuleSpec(
 
   /** The same rule judged by another threshold (a dynamic threshold, once learned). */
   public RuleSpec withThreshold(double learned) {
-    return new RuleSpec(id, kind, learned, tolerance, severity, sampleSize, dynamic);
+    return new RuleSpec(
+        id, kind, learned, tolerance, severity, sampleSize, dynamic, columns, aggregates);
   }
 
-  /** One rule of every kind, with defaults: what a dataset gets when none are configured. */
-  public static java.util.List<RuleSpec> defaults() {
-    return java.util.Arrays.stream(RuleKind.values()).map(RuleSpec::of).toList();
+  /** The same rule over other columns (the contract's, once resolved). */
+  public RuleSpec withColumns(List<String> resolved) {
+    return new RuleSpec(
+        id, kind, threshold, tolerance, severity, sampleSize, dynamic, resolved, aggregates);
+  }
+
+  /**
+   * What {@code aggregate_match} computes of a column with no {@code aggregates} configured: sum,
+   * min, max and null count of a number; min, max and null count of a date or timestamp; the null
+   * count of anything else (count_distinct only when asked: it is the one aggregate whose cost
+   * grows with the values' variety).
+   */
+  public static List<Aggregate> defaultAggregates(boolean number, boolean ordered) {
+    if (number) {
+      return List.of(Aggregate.SUM, Aggregate.MIN, Aggregate.MAX, Aggregate.NULL_COUNT);
+    }
+    return ordered
+        ? List.of(Aggregate.MIN, Aggregate.MAX, Aggregate.NULL_COUNT)
+        : List.of(Aggregate.NULL_COUNT);
+  }
+
+  /**
+   * One rule of every kind that needs no configuration, with defaults: what a dataset gets when
+   * none are configured ({@code aggregate_match} is declared where wanted).
+   */
+  public static List<RuleSpec> defaults() {
+    return java.util.Arrays.stream(RuleKind.values())
+        .filter(RuleKind::byDefault)
+        .map(RuleSpec::of)
+        .toList();
   }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.tidemark.model.config.Aggregate;
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.ChangeMarker;
 import io.tidemark.model.config.ChangeMarkerType;
@@ -425,7 +426,9 @@ public record ContractFile(
             "severity",
             "sample-size",
             "enabled",
-            "dynamic");
+            "dynamic",
+            "columns",
+            "aggregates");
         JsonNode enabled = spec.get("enabled");
         if (enabled != null && !enabled.isBoolean()) {
           throw fail(at + ".enabled", enabled.asText(), "must be true or false");
@@ -453,7 +456,22 @@ public record ContractFile(
           tolerance == null ? null : enumOf(ToleranceMode.class, tolerance, "tolerance"),
           severity == null ? null : enumOf(Severity.class, severity, "severity"),
           sampleSize,
-          spec.has("dynamic") ? dynamic(spec.get("dynamic"), at + ".dynamic") : null);
+          spec.has("dynamic") ? dynamic(spec.get("dynamic"), at + ".dynamic") : null,
+          strings(spec, "columns", at),
+          aggregates(spec, at));
+    }
+
+    private List<Aggregate> aggregates(ObjectNode spec, String at) {
+      List<String> ids = strings(spec, "aggregates", at);
+      if (ids == null) {
+        return null;
+      }
+      List<Aggregate> out = new ArrayList<>();
+      for (int i = 0; i < ids.size(); i++) {
+        String id = ids.get(i);
+        out.add(build(at, () -> Aggregate.fromId(id)));
+      }
+      return out;
     }
 
     /** {@code dynamic: {last: N, stddevs: k}} or {@code {last: N, percent-of-mean: p}}. */

@@ -1,5 +1,6 @@
 package io.tidemark.model.contract;
 
+import io.tidemark.model.config.Aggregate;
 import io.tidemark.model.config.ChangeMarker;
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.RuleKind;
@@ -77,6 +78,95 @@ public record DatasetContract(
             tombstoneTable == null ? curated.table() + TOMBSTONE_SUFFIX : tombstoneTable);
     reconcile = reconcile == null ? Reconcile.defaults(keyColumns) : reconcile;
     checkColumns(columns, keyColumns, comparedColumns, changeMarker, operation, curated, reconcile);
+    reconcile = aggregateColumns(columns, comparedColumns, reconcile);
+  }
+
+  /**
+   * The reconcile section with each {@code aggregate_match} rule's columns resolved (none
+   * configured: every compared column not marked sensitive) and checked: compared, not sensitive
+   * (an aggregate in a report would tell of its values), and of a type each configured aggregate
+   * applies to.
+   */
+  private static Reconcile aggregateColumns(
+      Map<String, ColumnType> columns, List<String> compared, Reconcile reconcile) {
+    List<RuleSpec> rules = new ArrayList<>();
+    boolean changed = false;
+    for (int r = 0; r < reconcile.rules().size(); r++) {
+      RuleSpec rule = reconcile.rules().get(r);
+      if (rule.kind() != RuleKind.AGGREGATE_MATCH) {
+        rules.add(rule);
+        continue;
+      }
+      String at = "reconcile.rules." + rule.id() + ".columns";
+      List<String> cols = rule.columns();
+      if (cols == null) {
+        cols = compared.stream().filter(c -> !reconcile.sensitiveColumns().contains(c)).toList();
+        if (cols.isEmpty()) {
+          throw new InvalidDocumentException(
+              at,
+              null,
+              "is required: no compared column is left to aggregate once the sensitive ones are"
+                  + " set aside");
+        }
+      }
+      for (int i = 0; i < cols.size(); i++) {
+        String c = cols.get(i);
+        ColumnType t = known(columns, at + "[" + i + "]", c);
+        if (!compared.contains(c)) {
+          throw new InvalidDocumentException(
+              at + "[" + i + "]",
+              c,
+              "is not a compared column: aggregate_match matches the compared columns only");
+        }
+        if (reconcile.sensitiveColumns().contains(c)) {
+          throw new InvalidDocumentException(
+              at + "[" + i + "]",
+              c,
+              "is a sensitive column: its aggregates would show in reports and metrics");
+        }
+        for (Aggregate a : rule.aggregates() == null ? List.<Aggregate>of() : rule.aggregates()) {
+          if ((a.needsNumbers() && !isNumber(t)) || (a.needsOrder() && !isOrdered(t))) {
+            throw new InvalidDocumentException(
+                "reconcile.rules." + rule.id() + ".aggregates",
+                a.id(),
+                "does not apply to column '"
+                    + c
+                    + "' of type "
+                    + t
+                    + (a.needsNumbers()
+                        ? ": sum needs an int, long or decimal"
+                        : ": min and max need a number, date or timestamp"));
+          }
+        }
+      }
+      rules.add(rule.withColumns(cols));
+      changed = true;
+    }
+    return changed ? reconcile.withRules(rules) : reconcile;
+  }
+
+  /** Whether {@code sum} applies to a column of this type. */
+  public static boolean isNumber(ColumnType t) {
+    return t.kind() == ColumnType.Kind.INT
+        || t.kind() == ColumnType.Kind.LONG
+        || t.kind() == ColumnType.Kind.DECIMAL;
+  }
+
+  /** Whether {@code min} and {@code max} apply to a column of this type. */
+  public static boolean isOrdered(ColumnType t) {
+    return isNumber(t) || t.kind() == ColumnType.Kind.DATE || t.kind() == ColumnType.Kind.TIMESTAMP;
+  }
+
+  /**
+   * What an {@code aggregate_match} rule computes of one of its columns: its configured aggregates,
+   * or those that apply to the column's type ({@link RuleSpec#defaultAggregates}).
+   */
+  public List<Aggregate> aggregates(RuleSpec rule, String column) {
+    if (rule.aggregates() != null) {
+      return rule.aggregates();
+    }
+    ColumnType t = columns.get(column);
+    return RuleSpec.defaultAggregates(t != null && isNumber(t), t != null && isOrdered(t));
   }
 
   private static Map<String, ColumnType> columns(Map<String, ColumnType> columns) {
@@ -408,6 +498,19 @@ public record DatasetContract(
             "verifiedTag", verifiedTag, "is the table's main branch, not a tag name");
       }
       sensitiveColumns = Checks.identifiers("sensitiveColumns", sensitiveColumns, false);
+    }
+
+    /** The same section with other rules. */
+    public Reconcile withRules(List<RuleSpec> replaced) {
+      return new Reconcile(
+          schedule,
+          scheduleMode,
+          futureTolerance,
+          unprocessedFileGrace,
+          sampleColumns,
+          replaced,
+          verifiedTag,
+          sensitiveColumns);
     }
 
     /** A reconcile section that hides no column's values. */

@@ -155,6 +155,13 @@ public enum Metric {
       RECONCILER,
       "Commits on the curated table's main history that no Tidemark run made (foreign_commits's"
           + " observed value)."),
+  AGGREGATE_DEVIATION(
+      "AggregateDeviation",
+      NONE,
+      RECONCILER,
+      "The largest difference aggregate_match found between an aggregate of raw's latest versions"
+          + " and curated's (aggregate_match's observed value: absolute, in the column's unit, or"
+          + " relative to raw's value, as the rule's tolerance says)."),
   VERIFIED_SNAPSHOT_AGE(
       "VerifiedSnapshotAge",
       SECONDS,

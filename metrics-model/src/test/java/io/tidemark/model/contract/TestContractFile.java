@@ -3,8 +3,10 @@ package io.tidemark.model.contract;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tidemark.model.config.Aggregate;
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.RuleKind;
+import io.tidemark.model.config.RuleSpec;
 import io.tidemark.model.config.Severity;
 import io.tidemark.model.contract.layout.Layout;
 import io.tidemark.model.testing.ProjectFiles;
@@ -66,7 +68,10 @@ class TestContractFile {
     assertThat(d.quarantineTable()).isEqualTo("curated.orders_quarantine");
     assertThat(d.tombstoneTable()).isEqualTo("curated.orders_tombstones");
     assertThat(d.reconcile().sampleColumns()).containsExactly("order_id", "line_nr");
-    assertThat(d.reconcile().rules()).hasSize(RuleKind.values().length);
+    assertThat(d.reconcile().rules())
+        .as("every kind but aggregate_match, which is declared with its columns")
+        .hasSize(RuleKind.values().length - 1)
+        .noneMatch(r -> r.kind() == RuleKind.AGGREGATE_MATCH);
   }
 
   @Test
@@ -165,6 +170,58 @@ class TestContractFile {
             "Cannot load contract orders.yaml: datasets.orders.reconcile.sensitive-columns[0]"
                 + " 'order_id' is not a compared column: a difference shows the compared columns'"
                 + " values only");
+  }
+
+  @Test
+  void aggregateMatchResolvesItsColumnsAndRefusesWhatCannotApply() {
+    DatasetContract d =
+        parse(with("  orders:\n", "  orders:\n    reconcile: {rules: {aggregate_match: {}}}\n"))
+            .dataset("orders");
+    RuleSpec rule =
+        d.reconcile().rules().stream()
+            .filter(r -> r.kind() == RuleKind.AGGREGATE_MATCH)
+            .findFirst()
+            .orElseThrow();
+    assertThat(rule.columns()).as("every compared column").containsExactly("amount");
+    assertThat(d.aggregates(rule, "amount"))
+        .containsExactly(Aggregate.SUM, Aggregate.MIN, Aggregate.MAX, Aggregate.NULL_COUNT);
+
+    assertThatThrownBy(
+            () ->
+                parse(
+                    with(
+                        "  orders:\n",
+                        "  orders:\n    reconcile: {rules: {totals: {kind: aggregate_match,"
+                            + " columns: [order_id]}}}\n")))
+        .hasMessage(
+            "Cannot load contract orders.yaml: datasets.orders.reconcile.rules.totals.columns[0]"
+                + " 'order_id' is not a compared column: aggregate_match matches the compared"
+                + " columns only");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    with(
+                        "  orders:\n",
+                        "  orders:\n    reconcile: {sensitive-columns: [amount], rules:"
+                            + " {aggregate_match: {columns: [amount]}}}\n")))
+        .hasMessageContaining(
+            "'amount' is a sensitive column: its aggregates would show in reports and metrics");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    with(
+                        "  orders:\n",
+                        "  orders:\n    reconcile: {rules: {aggregate_match: {aggregates:"
+                            + " [avg]}}}\n")))
+        .hasMessageContaining("'avg' unknown aggregate (known: [sum, min, max, count_distinct,");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    with(
+                        "  orders:\n",
+                        "  orders:\n    reconcile: {rules: {count_match: {columns:"
+                            + " [amount]}}}\n")))
+        .hasMessageContaining("applies to aggregate_match only");
   }
 
   /** Readers pin the verified tag by name, so the name is checked where it is declared. */

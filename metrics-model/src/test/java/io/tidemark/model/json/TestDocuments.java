@@ -193,7 +193,8 @@ class TestDocuments {
             () ->
                 Json.read("{\"kind\": \"missing_keys\", \"tolerance\": \"RATIO\"}", RuleSpec.class))
         .hasMessage(
-            "Cannot read RuleSpec: field 'tolerance' has invalid value 'RATIO': applies to count_match only");
+            "Cannot read RuleSpec: field 'tolerance' has invalid value 'RATIO': applies to count_match and"
+                + " aggregate_match only");
     assertThatThrownBy(
             () -> Json.read("{\"kind\": \"missing_keys\", \"threshold\": -1}", RuleSpec.class))
         .hasMessage(

@@ -24,6 +24,8 @@ import java.util.Objects;
  *     of their rows counts as a version
  * @param strayEntries folders and files under the raw root that are neither partitions nor hidden
  *     (a mistyped partition name, a file outside any partition): read by neither half
+ * @param aggregates what {@code aggregate_match} compares; null when the engine did not say (the
+ *     rule is then an ERROR)
  */
 public record Observations(
     long expectedRows,
@@ -38,7 +40,8 @@ public record Observations(
     long bytesScanned,
     double scanCostUsd,
     List<ExcludedFile> excludedFiles,
-    List<StrayEntry> strayEntries) {
+    List<StrayEntry> strayEntries,
+    AggregateFinding aggregates) {
   public Observations {
     Objects.requireNonNull(countDifference, "countDifference is null");
     Objects.requireNonNull(missing, "missing is null");
@@ -71,6 +74,7 @@ public record Observations(
     private double scanCostUsd;
     private List<ExcludedFile> excludedFiles = List.of();
     private List<StrayEntry> strayEntries = List.of();
+    private AggregateFinding aggregates;
 
     private Builder(long expectedRows, long curatedRows) {
       this.expectedRows = expectedRows;
@@ -109,6 +113,12 @@ public record Observations(
       return this;
     }
 
+    /** What {@code aggregate_match} compares. */
+    public Builder aggregates(AggregateFinding found) {
+      this.aggregates = found;
+      return this;
+    }
+
     public Observations build() {
       Objects.requireNonNull(keyFindings, "keyFindings is null");
       return new Observations(
@@ -124,7 +134,8 @@ public record Observations(
           bytesScanned,
           scanCostUsd,
           excludedFiles,
-          strayEntries);
+          strayEntries,
+          aggregates);
     }
   }
 }

@@ -78,7 +78,8 @@ public final class ReconciliationDatapoints {
               VALUE_MISMATCHES,
               UNPROCESSED_FILES,
               SCHEMA_DRIFT,
-              FOREIGN_COMMITS ->
+              FOREIGN_COMMITS,
+              AGGREGATE_MATCH ->
               out.add(Datum.of(r.kind().metric().orElseThrow(), p, d, r.observed(), at));
           default -> {}
         }

@@ -1,11 +1,14 @@
 package io.tidemark.reconcile.rules;
 
+import io.tidemark.model.config.Aggregate;
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.RuleSpec;
 import io.tidemark.model.config.ToleranceMode;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.contract.RawLayout.StrayEntry;
 import io.tidemark.model.report.RuleResult;
 import io.tidemark.model.report.ValueDiff;
+import io.tidemark.reconcile.engine.AggregateFinding;
 import io.tidemark.reconcile.engine.ExcludedFile;
 import io.tidemark.reconcile.engine.Finding;
 import io.tidemark.reconcile.engine.Freshness;
@@ -40,6 +43,8 @@ public final class RuleEvaluator {
    * @param foreign the commits no Tidemark run made; null when the table's history could not be
    *     read
    * @param foreignError why the table's history could not be read
+   * @param contract the dataset's contract: what each {@code aggregate_match} rule computes of its
+   *     columns; null when no rule matches aggregates
    */
   public record Inputs(
       Observations observations,
@@ -52,7 +57,8 @@ public final class RuleEvaluator {
       List<String> comparedColumns,
       SchemaDrift.Outcome drift,
       ForeignCommits.Outcome foreign,
-      String foreignError) {
+      String foreignError,
+      DatasetContract contract) {
     public Inputs {
       comparedColumns = comparedColumns == null ? List.of() : List.copyOf(comparedColumns);
     }
@@ -109,6 +115,7 @@ public final class RuleEvaluator {
                   o.mismatched(),
                   "keys have compared columns that differ from raw at the same version");
       case FRESHNESS -> freshness(rule, o.freshness(), in.markerType());
+      case AGGREGATE_MATCH -> aggregateMatch(rule, o.aggregates(), in.contract());
       case RUN_ACCOUNTING, UNPROCESSED_FILES, SCHEMA_DRIFT, FOREIGN_COMMITS ->
           throw new IllegalStateException("handled above");
     };
@@ -208,6 +215,67 @@ public final class RuleEvaluator {
             + " keys differ";
     return RuleResult.evaluate(
         rule, observed, reason, o.countDifference().sample(), o.countDifference().bytesScanned());
+  }
+
+  /**
+   * aggregate_match: the largest deviation among the rule's columns and aggregates; the samples
+   * name each aggregate that deviates by more than the threshold, both sides' values shown.
+   */
+  private static RuleResult aggregateMatch(
+      RuleSpec rule, AggregateFinding found, DatasetContract contract) {
+    if (found == null || contract == null) {
+      return RuleResult.error(rule, "Cannot match aggregates: the engine computed none");
+    }
+    if (found.error() != null) {
+      return RuleResult.error(rule, found.error());
+    }
+    int compared = 0;
+    for (String column : rule.columns()) {
+      compared += contract.aggregates(rule, column).size();
+    }
+    String what = compared + " aggregate(s) of " + String.join(", ", rule.columns());
+    if (found.agreeing()) {
+      return RuleResult.evaluate(
+          rule,
+          0,
+          what + " agree: every key bucket of the compared rows agrees on both sides",
+          List.of(),
+          0);
+    }
+    double observed = 0;
+    List<String> beyond = new ArrayList<>();
+    for (String column : rule.columns()) {
+      for (Aggregate a : contract.aggregates(rule, column)) {
+        AggregateFinding.Value v = found.find(column, a).orElse(null);
+        if (v == null) {
+          return RuleResult.error(
+              rule, "Cannot match aggregates: " + column + " " + a.id() + " was not computed");
+        }
+        double d = v.deviation(rule.tolerance());
+        observed = Math.max(observed, d);
+        if (d > rule.threshold()) {
+          beyond.add(v.describe() + " (" + mode(rule) + " difference " + d + ")");
+        }
+      }
+    }
+    return RuleResult.evaluate(
+        rule,
+        observed,
+        beyond.size()
+            + " of "
+            + what
+            + " differ by more than the threshold "
+            + rule.threshold()
+            + " ("
+            + mode(rule)
+            + "); the largest difference is "
+            + observed,
+        beyond,
+        0);
+  }
+
+  private static String mode(RuleSpec rule) {
+    return rule.tolerance().name().toLowerCase(java.util.Locale.ROOT);
   }
 
   private static RuleResult freshness(RuleSpec rule, Freshness f, ChangeMarkerType type) {

@@ -189,7 +189,8 @@ final class BranchAudits {
                 ds.spec().comparedColumns(),
                 null,
                 null,
-                null));
+                null,
+                ds.contract()));
     results = DynamicThresholds.annotate(results, learned.notes());
     results = SampleMask.of(ds.contract()).apply(results);
     ReconciliationStatus status =

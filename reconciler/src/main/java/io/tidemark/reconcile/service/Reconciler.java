@@ -336,7 +336,8 @@ public final class Reconciler {
                       ? null
                       : ForeignCommits.check(
                           commits.value().foreign(), report.windowFrom(), report.windowTo()),
-                  commits.error()));
+                  commits.error(),
+                  ds.contract()));
       results = DynamicThresholds.annotate(results, thresholds.notes());
       // Masked before anything stores or shows them; carried-over results were masked when
       // their own run stored them.

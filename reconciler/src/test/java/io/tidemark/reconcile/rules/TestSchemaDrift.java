@@ -24,7 +24,7 @@ class TestSchemaDrift {
     return RuleEvaluator.evaluate(
         RuleSpec.of(RuleKind.SCHEMA_DRIFT),
         new RuleEvaluator.Inputs(
-            null, "engine down", null, null, null, null, null, List.of(), drift, null, null));
+            null, "engine down", null, null, null, null, null, List.of(), drift, null, null, null));
   }
 
   @Test

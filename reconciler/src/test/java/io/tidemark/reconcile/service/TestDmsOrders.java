@@ -1,6 +1,7 @@
 package io.tidemark.reconcile.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.tidemark.model.config.RuleKind;
 import io.tidemark.model.report.ReconciliationMode;
@@ -64,6 +65,84 @@ class TestDmsOrders {
     assertThat(r.get(RuleKind.VALUE_MISMATCHES).status()).isEqualTo(RuleStatus.FAIL);
     assertThat(r.get(RuleKind.VALUE_MISMATCHES).sampleKeys()).containsExactly("O-2|1");
     assertThat(r.get(RuleKind.MISSING_KEYS).status()).isEqualTo(RuleStatus.PASS);
+    // The same cent in the aggregates, exactly: the sum and the largest amount moved, the rest
+    // (the smallest amount, the dates, the null counts) did not.
+    RuleResult aggregates = r.get(RuleKind.AGGREGATE_MATCH);
+    assertThat(aggregates.status()).isEqualTo(RuleStatus.FAIL);
+    assertThat(aggregates.observed()).isEqualTo(0.01);
+    assertThat(aggregates.sampleKeys())
+        .containsExactly(
+            "amount sum: raw 135.60, curated 135.59 (absolute difference 0.01)",
+            "amount max: raw 99.99, curated 99.98 (absolute difference 0.01)");
+    assertThat(aggregates.reason())
+        .startsWith("2 of 7 aggregate(s) of amount, order_date differ by more than the threshold");
+  }
+
+  /** The damage of each fault docs/rules.md lists for this dataset, by the fault's name. */
+  private static List<Line> damaged(String fault) {
+    List<Line> curated = new ArrayList<>(OrdersScenario.EXPECTED);
+    switch (fault) {
+      case "amount altered" -> curated.set(2, new Line("O-2", 1, "99.98", "2026-03-02", false, 3));
+      case "line dropped" -> curated.remove(1);
+      default -> throw new AssertionError("docs/rules.md names a fault this test lacks: " + fault);
+    }
+    return curated;
+  }
+
+  @Test
+  void eachFaultFailsTheRulesDocsRulesMdNames() throws Exception {
+    List<String> lines = Files.readAllLines(Path.of("../docs/rules.md"));
+    int at = lines.indexOf("## On the DMS orders example");
+    assertThat(at).as("docs/rules.md's orders section").isNotNegative();
+    int rows = 0;
+    for (String line : lines.subList(at + 1, lines.size())) {
+      if (line.startsWith("## ")) {
+        break;
+      }
+      if (!line.startsWith("| `")) {
+        continue;
+      }
+      String[] cells = line.split("\\|");
+      String fault = cells[1].trim().replace("`", "");
+      List<String> documented =
+          java.util.Arrays.stream(cells[3].replace("`", "").split(","))
+              .map(String::trim)
+              .sorted()
+              .toList();
+      Path root = dir.resolve("fault-" + rows++);
+      ReconciliationReport report = reconcile(OrdersScenario.create(root, NOW, damaged(fault)));
+      List<String> failing =
+          report.results().stream()
+              .filter(x -> x.status() != RuleStatus.PASS)
+              .map(RuleResult::ruleId)
+              .sorted()
+              .toList();
+      assertThat(failing).as("%s: %s", fault, report.results()).isEqualTo(documented);
+    }
+    assertThat(rows).isEqualTo(2);
+  }
+
+  @Test
+  void aRatioToleranceLetsACentPassTheSumWhileValueMismatchesStillFails() throws Exception {
+    List<Line> curated = new ArrayList<>(OrdersScenario.EXPECTED);
+    curated.set(2, new Line("O-2", 1, "99.98", "2026-03-02", false, 3));
+    OrdersScenario s = OrdersScenario.create(dir, NOW, curated);
+    String yaml = Files.readString(s.contractFile);
+    String rule = "aggregate_match: {columns: [amount, order_date]}";
+    assertThat(yaml).contains(rule);
+    Files.writeString(
+        s.contractFile,
+        yaml.replace(
+            rule,
+            "aggregate_match: {columns: [amount], aggregates: [sum], tolerance: ratio,"
+                + " threshold: 0.001}"));
+
+    Map<RuleKind, RuleResult> r = byKind(reconcile(s));
+
+    RuleResult aggregates = r.get(RuleKind.AGGREGATE_MATCH);
+    assertThat(aggregates.status()).as("%s", aggregates).isEqualTo(RuleStatus.PASS);
+    assertThat(aggregates.observed()).isCloseTo(0.01 / 135.60, within(1e-12));
+    assertThat(r.get(RuleKind.VALUE_MISMATCHES).status()).isEqualTo(RuleStatus.FAIL);
   }
 
   /**
@@ -97,6 +176,9 @@ class TestDmsOrders {
     Map<RuleKind, RuleResult> r = byKind(reconcile(OrdersScenario.create(dir, NOW, curated)));
     assertThat(r.get(RuleKind.MISSING_KEYS).status()).isEqualTo(RuleStatus.FAIL);
     assertThat(r.get(RuleKind.MISSING_KEYS).sampleKeys()).containsExactly("O-1|2");
+    assertThat(r.get(RuleKind.AGGREGATE_MATCH).sampleKeys())
+        .contains("amount sum: raw 135.60, curated 110.50 (absolute difference 25.1)")
+        .noneMatch(x -> x.contains("null_count"));
     assertThat(r.get(RuleKind.UNEXPECTED_KEYS).status())
         .as("the deleted O-3|1 is expected absent")
         .isEqualTo(RuleStatus.PASS);

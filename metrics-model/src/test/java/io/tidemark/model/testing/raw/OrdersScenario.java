@@ -49,6 +49,7 @@ public final class OrdersScenario {
             sample-columns: [order_id, line_nr]
             rules:
               freshness: {threshold: 31536000}
+              aggregate_match: {columns: [amount, order_date]}
       """;
 
   /** One row as DMS writes it; {@code op} null in a full-load file, which has no such column. */

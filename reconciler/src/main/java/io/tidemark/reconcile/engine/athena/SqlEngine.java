@@ -8,11 +8,13 @@ import io.tidemark.model.contract.DatasetSpecs;
 import io.tidemark.model.contract.athena.AthenaRawTable;
 import io.tidemark.model.contract.athena.AthenaRawTables;
 import io.tidemark.model.report.ReconciliationMode;
+import io.tidemark.reconcile.engine.AggregateFinding;
 import io.tidemark.reconcile.engine.EngineRequest;
 import io.tidemark.reconcile.engine.Finding;
 import io.tidemark.reconcile.engine.Freshness;
 import io.tidemark.reconcile.engine.Observations;
 import io.tidemark.reconcile.engine.ReconciliationEngine;
+import io.tidemark.reconcile.engine.sql.AggregateMeasures;
 import io.tidemark.reconcile.engine.sql.FreshnessMeasure;
 import io.tidemark.reconcile.engine.sql.KeySamples;
 import io.tidemark.reconcile.engine.sql.RawReadPlan;
@@ -245,7 +247,8 @@ public final class SqlEngine implements ReconciliationEngine {
     private final Sql valuedPrelude;
     private final EngineRequest request;
     private final Map<String, String> curatedTypes;
-    private long diffBytes;
+    private final java.util.concurrent.atomic.AtomicLong diffBytes =
+        new java.util.concurrent.atomic.AtomicLong();
 
     Run(
         ExecutorService pool,
@@ -294,22 +297,36 @@ public final class SqlEngine implements ReconciliationEngine {
         keyMeasures.forEach(m -> perQuery.add(m.bytes())); // only the queries that ran are billed
       }
       perQuery.add(fresh.bytesScanned());
+      AggregateFinding aggregates =
+          AggregateMeasures.wanted(request.contract())
+              ? AggregateFinding.allAgree()
+              : AggregateFinding.NONE;
       if (compare) {
+        // When every bucket agrees the rows are the same on both sides, and so is every aggregate.
+        Sql cap = SQL.cap(request.dataset().changeMarker().type(), Window.of(request));
+        aggregates =
+            AggregateMeasures.measure(
+                SQL,
+                request.contract(),
+                cap,
+                request.mode() == ReconciliationMode.FULL,
+                this::valuedRows);
         findings =
             ValueDiffs.attach(
                 SQL,
                 request.dataset(),
-                SQL.cap(request.dataset().changeMarker().type(), Window.of(request)),
+                cap,
                 findings,
                 curatedTypes,
                 this::valuedRows,
                 file -> listedPaths.getOrDefault(file, file),
                 ValueDiffs.blame(request));
-        perQuery.add(diffBytes);
+        perQuery.add(diffBytes.get());
       }
       long bytes = perQuery.stream().mapToLong(Long::longValue).sum();
       return Observations.builder(expectedRows, curatedRows)
           .keyFindings(findings)
+          .aggregates(aggregates)
           .freshness(fresh)
           .scanned(bytes, pricing.costUsd(perQuery))
           .rawFiles(List.of(), listing.strays())
@@ -337,7 +354,7 @@ public final class SqlEngine implements ReconciliationEngine {
     private List<List<String>> valuedRows(String label, Sql query) throws QueryFailedException {
       Sql sql = new Sql().append(valuedPrelude).append(query);
       QueryResult r = runner.run(label, sql.text(), sql.params());
-      diffBytes += r.bytesScanned();
+      diffBytes.addAndGet(r.bytesScanned());
       return r.rows();
     }
 

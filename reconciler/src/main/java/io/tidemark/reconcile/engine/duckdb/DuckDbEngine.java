@@ -8,6 +8,7 @@ import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.contract.RawLayout.StrayEntry;
 import io.tidemark.model.json.Checks;
 import io.tidemark.model.report.ReconciliationMode;
+import io.tidemark.reconcile.engine.AggregateFinding;
 import io.tidemark.reconcile.engine.EngineNames;
 import io.tidemark.reconcile.engine.EngineRequest;
 import io.tidemark.reconcile.engine.ExcludedFile;
@@ -15,6 +16,7 @@ import io.tidemark.reconcile.engine.Finding;
 import io.tidemark.reconcile.engine.Freshness;
 import io.tidemark.reconcile.engine.Observations;
 import io.tidemark.reconcile.engine.ReconciliationEngine;
+import io.tidemark.reconcile.engine.sql.AggregateMeasures;
 import io.tidemark.reconcile.engine.sql.FreshnessMeasure;
 import io.tidemark.reconcile.engine.sql.KeySamples;
 import io.tidemark.reconcile.engine.sql.RawReadPlan;
@@ -405,8 +407,21 @@ public final class DuckDbEngine implements ReconciliationEngine {
               file -> file,
               ValueDiffs.blame(r));
     }
+    // When every bucket agrees the rows are the same on both sides, and so is every aggregate.
+    AggregateFinding aggregates =
+        compared.rowsCompared()
+            ? AggregateMeasures.measure(
+                SQL,
+                r.contract(),
+                cap,
+                r.mode() == ReconciliationMode.FULL,
+                (label, query) -> rows(c, query))
+            : AggregateMeasures.wanted(r.contract())
+                ? AggregateFinding.allAgree()
+                : AggregateFinding.NONE;
     return Observations.builder(compared.expectedRows(), compared.curatedRows())
         .keyFindings(keys)
+        .aggregates(aggregates)
         .freshness(freshness(c, r, cap, compared.newestCurated(), raw.arrivals()))
         .scanned(bytes, 0)
         .rawFiles(raw.excluded(), raw.strays())

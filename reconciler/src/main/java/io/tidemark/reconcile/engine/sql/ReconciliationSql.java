@@ -1,5 +1,6 @@
 package io.tidemark.reconcile.engine.sql;
 
+import io.tidemark.model.config.Aggregate;
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.contract.ColumnType;
@@ -362,20 +363,25 @@ public final class ReconciliationSql {
    * The winning raw version of each key of {@code keys} at or before the window end, with its
    * values, in the contract's {@link VersionOrder} (without a row position, a tie within one file
    * shows one of the tied versions).
+   *
+   * @param keys the keys' query; null for every key
    */
   public Sql rawWinners(DatasetSpec spec, Sql cap, Sql keys) {
     String order =
         exactWinner
             ? VersionOrder.sqlOrderBy("marker", "is_delete", "src", "pos")
             : VersionOrder.sqlOrderByWithoutPosition("marker", "is_delete", "src");
-    return new Sql()
-        .append("SELECT key, marker, is_delete, src, pos" + valueColumns(spec, "") + " FROM")
-        .append(" (SELECT v.*, row_number() OVER (PARTITION BY key ORDER BY " + order + ") AS rn")
-        .append(" FROM raw_valued v WHERE ")
-        .append(cap)
-        .append(" AND key IN (")
-        .append(keys)
-        .append(")) AS w WHERE rn = 1");
+    Sql sql =
+        new Sql()
+            .append("SELECT key, marker, is_delete, src, pos" + valueColumns(spec, "") + " FROM")
+            .append(
+                " (SELECT v.*, row_number() OVER (PARTITION BY key ORDER BY " + order + ") AS rn")
+            .append(" FROM raw_valued v WHERE ")
+            .append(cap);
+    if (keys != null) {
+      sql.append(" AND key IN (").append(keys).append(")");
+    }
+    return sql.append(") AS w WHERE rn = 1");
   }
 
   /** Whether a key's display form ({@code |} between columns) is one of {@code shown}. */
@@ -440,6 +446,73 @@ public final class ReconciliationSql {
                     .append("SELECT key FROM (" + STALE + ") AS s2 UNION SELECT key FROM (")
                     .append(mismatched() + ") AS x2")))
         .append(") AS r ON r.key = m.key JOIN curated_valued c ON c.key = m.key GROUP BY m.rule");
+  }
+
+  // ---- the aggregates ----
+
+  /** How a compared column's values are read back from text to be aggregated. */
+  public enum AggregateType {
+    /** An integer or decimal, read as DECIMAL(38, scale): sums are exact. */
+    NUMBER,
+    /** A date, read as DATE. */
+    DATE,
+    /** A timestamp, read as its epoch microseconds. */
+    TIMESTAMP,
+    /** Anything else: counted only. */
+    OTHER;
+  }
+
+  /**
+   * One aggregate of one compared column, computed on both sides.
+   *
+   * @param column the compared column
+   * @param index its position among the compared columns ({@link #valueColumn})
+   * @param type how its values are read
+   * @param scale for a decimal, its scale; 0 otherwise
+   * @param aggregate what is computed
+   */
+  public record AggregateOf(
+      String column, int index, AggregateType type, int scale, Aggregate aggregate) {}
+
+  /**
+   * One row of two text columns per aggregate, raw's then curated's: raw's side is the winning
+   * version at or before the window end of each key, live ones only; curated's side is every row.
+   * Both sides are the keys {@code checked} when {@code whole} is false, every key not in flight
+   * when it is.
+   */
+  public Sql aggregates(DatasetSpec spec, Sql cap, List<AggregateOf> wanted, boolean whole) {
+    StringBuilder columns = new StringBuilder();
+    for (AggregateOf a : wanted) {
+      for (String side : List.of("raw", "curated")) {
+        String v = "CASE WHEN side = '" + side + "' THEN " + valueColumn(a.index()) + " END";
+        String typed =
+            switch (a.type()) {
+              case NUMBER -> "CAST(" + v + " AS DECIMAL(38, " + a.scale() + "))";
+              case DATE -> "CAST(" + v + " AS DATE)";
+              case TIMESTAMP -> "CAST(" + v + " AS BIGINT)";
+              case OTHER -> v;
+            };
+        String agg =
+            switch (a.aggregate()) {
+              case SUM -> "sum(" + typed + ")";
+              case MIN -> "min(" + typed + ")";
+              case MAX -> "max(" + typed + ")";
+              case COUNT_DISTINCT -> "count(DISTINCT " + v + ")";
+              case NULL_COUNT ->
+                  "count(CASE WHEN side = '" + side + "' THEN 1 END) - count(" + v + ")";
+            };
+        columns.append(columns.isEmpty() ? "" : ", ").append(text(agg));
+      }
+    }
+    String keys =
+        whole ? "key NOT IN (SELECT key FROM in_flight)" : "key IN (SELECT key FROM checked)";
+    return new Sql()
+        .append("SELECT " + columns + " FROM (SELECT 'raw' AS side" + valueColumns(spec, ""))
+        .append(" FROM (")
+        .append(rawWinners(spec, cap, whole ? null : new Sql().append("SELECT key FROM checked")))
+        .append(") AS w WHERE NOT is_delete" + (whole ? " AND " + keys : ""))
+        .append(" UNION ALL SELECT 'curated'" + valueColumns(spec, ""))
+        .append(" FROM curated_valued WHERE " + keys + ") AS sides");
   }
 
   /** The curated rows of {@code from} in canonical form. */
