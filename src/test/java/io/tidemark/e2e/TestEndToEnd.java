@@ -216,10 +216,10 @@ class TestEndToEnd {
               pipeline.contract(dataset).reconcile().rules().stream()
                   .map(k -> org.assertj.core.groups.Tuple.tuple(k.id(), RuleStatus.PASS))
                   .toList());
-      // Every default rule, and orders' aggregate_match besides.
+      // Every default rule, and orders' aggregate_match and custom rule besides.
       assertThat(report.results())
           .as(dataset)
-          .hasSize(RuleSpec.defaults().size() + (dataset.equals(ORDERS) ? 1 : 0));
+          .hasSize(RuleSpec.defaults().size() + (dataset.equals(ORDERS) ? 2 : 0));
       assertThat(report.status()).as(dataset).isEqualTo(ReconciliationStatus.PASSED);
     }
     assertThat(pipeline.reconciler().alarms())

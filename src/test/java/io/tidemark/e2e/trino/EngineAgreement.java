@@ -181,6 +181,16 @@ public final class EngineAgreement implements AutoCloseable {
     finding(out, "freshness.pending", ef.pending(), af.pending());
     same(out, "strayEntries", expected.strayEntries(), actual.strayEntries());
     same(out, "aggregates", aggregates(expected.aggregates()), aggregates(actual.aggregates()));
+    same(out, "custom rules", expected.custom().keySet(), actual.custom().keySet());
+    expected
+        .custom()
+        .forEach(
+            (rule, f) -> {
+              Finding other = actual.custom().get(rule);
+              if (other != null) {
+                finding(out, "custom " + rule, f, other);
+              }
+            });
     return out;
   }
 

@@ -94,6 +94,9 @@ class TestDmsOrdersOnTrino {
           assertThat(o.aggregates().values())
               .as("clean aggregates, %s", r.mode())
               .allSatisfy(v -> assertThat(v.deviation(ToleranceMode.ABSOLUTE)).isZero());
+          assertThat(o.custom().get("amounts_match_raw"))
+              .as("amounts_match_raw, clean, %s", r.mode())
+              .isEqualTo(io.tidemark.reconcile.engine.Finding.of(0, List.of()));
           assertThat(o.expectedRows()).as("clean, %s", r.mode()).isPositive();
         }
         assertThat(agreement.sqlEngine().observe(requests.get(0)).expectedRows())
@@ -152,6 +155,10 @@ class TestDmsOrdersOnTrino {
               .as("raw sum - curated sum, %s", r.mode())
               .isEqualByComparingTo(
                   expected.get(droppedKey).amount().subtract(new BigDecimal("0.01")));
+          // The contract's own rule, written in SQL once, names the altered line on both.
+          assertThat(o.custom().get("amounts_match_raw").sample())
+              .as("amounts_match_raw, %s", r.mode())
+              .containsExactly(alteredKey);
         }
       }
     } finally {

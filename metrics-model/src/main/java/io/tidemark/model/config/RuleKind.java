@@ -47,7 +47,13 @@ public enum RuleKind {
    * keys checked: absolute (in the column's unit: days for dates, seconds for timestamps) or
    * relative to raw's value. Not a default rule: declared with the columns it matches.
    */
-  AGGREGATE_MATCH("aggregate_match", 0, Metric.AGGREGATE_DEVIATION);
+  AGGREGATE_MATCH("aggregate_match", 0, Metric.AGGREGATE_DEVIATION),
+  /**
+   * Observed: the rows a query of the contract returns ({@code sql}: offending rows of {@code
+   * raw_latest}, {@code raw_versions} and {@code curated}, the same relations on every engine). Not
+   * a default rule: declared with its query.
+   */
+  CUSTOM_SQL("custom_sql", 0, null);
 
   private final String id;
   private final double defaultThreshold;
@@ -86,7 +92,8 @@ public enum RuleKind {
           UNEXPECTED_KEYS,
           DUPLICATE_KEYS,
           STALE_VERSIONS,
-          VALUE_MISMATCHES ->
+          VALUE_MISMATCHES,
+          CUSTOM_SQL ->
           true;
       case FRESHNESS,
           RUN_ACCOUNTING,
@@ -98,9 +105,9 @@ public enum RuleKind {
     };
   }
 
-  /** Whether a dataset gets the rule when its contract names none: every kind but one. */
+  /** Whether a dataset gets the rule when its contract names none: those that need no more. */
   public boolean byDefault() {
-    return this != AGGREGATE_MATCH;
+    return this != AGGREGATE_MATCH && this != CUSTOM_SQL;
   }
 
   @JsonCreator

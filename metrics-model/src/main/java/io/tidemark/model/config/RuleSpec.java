@@ -20,6 +20,8 @@ import java.util.List;
  *     matched; null: every compared column the contract does not mark sensitive
  * @param aggregates for {@code aggregate_match} only: what is computed of each column; null: what
  *     applies to its type ({@link #defaultAggregates})
+ * @param sql for {@code custom_sql} only, and required there: a query of the offending rows over
+ *     the relations every engine provides, checked by {@link CustomSql#check}
  */
 public record RuleSpec(
     String id,
@@ -30,7 +32,8 @@ public record RuleSpec(
     Integer sampleSize,
     DynamicThreshold dynamic,
     List<String> columns,
-    List<Aggregate> aggregates) {
+    List<Aggregate> aggregates,
+    String sql) {
 
   public static final int SAMPLE_SIZE_DEFAULT = 20;
   public static final int SAMPLE_SIZE_MAX = 1000;
@@ -55,6 +58,11 @@ public record RuleSpec(
     }
     if (columns != null) {
       columns = Checks.identifiers("columns", columns, true);
+    }
+    if (kind == RuleKind.CUSTOM_SQL) {
+      sql = CustomSql.check("sql", sql);
+    } else if (sql != null) {
+      throw new InvalidDocumentException("sql", sql, "applies to custom_sql only");
     }
     if (aggregates != null) {
       if (aggregates.isEmpty() || aggregates.stream().anyMatch(java.util.Objects::isNull)) {
@@ -94,7 +102,21 @@ public record RuleSpec(
       Severity severity,
       Integer sampleSize,
       DynamicThreshold dynamic) {
-    this(id, kind, threshold, tolerance, severity, sampleSize, dynamic, null, null);
+    this(id, kind, threshold, tolerance, severity, sampleSize, dynamic, null, null, null);
+  }
+
+  /** An aggregate_match rule, or any kind but custom_sql. */
+  public RuleSpec(
+      String id,
+      RuleKind kind,
+      Double threshold,
+      ToleranceMode tolerance,
+      Severity severity,
+      Integer sampleSize,
+      DynamicThreshold dynamic,
+      List<String> columns,
+      List<Aggregate> aggregates) {
+    this(id, kind, threshold, tolerance, severity, sampleSize, dynamic, columns, aggregates, null);
   }
 
   /** A rule of the given kind with every default. */
@@ -105,13 +127,13 @@ public record RuleSpec(
   /** The same rule judged by another threshold (a dynamic threshold, once learned). */
   public RuleSpec withThreshold(double learned) {
     return new RuleSpec(
-        id, kind, learned, tolerance, severity, sampleSize, dynamic, columns, aggregates);
+        id, kind, learned, tolerance, severity, sampleSize, dynamic, columns, aggregates, sql);
   }
 
   /** The same rule over other columns (the contract's, once resolved). */
   public RuleSpec withColumns(List<String> resolved) {
     return new RuleSpec(
-        id, kind, threshold, tolerance, severity, sampleSize, dynamic, resolved, aggregates);
+        id, kind, threshold, tolerance, severity, sampleSize, dynamic, resolved, aggregates, sql);
   }
 
   /**

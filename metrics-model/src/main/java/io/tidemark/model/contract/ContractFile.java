@@ -428,7 +428,8 @@ public record ContractFile(
             "enabled",
             "dynamic",
             "columns",
-            "aggregates");
+            "aggregates",
+            "sql");
         JsonNode enabled = spec.get("enabled");
         if (enabled != null && !enabled.isBoolean()) {
           throw fail(at + ".enabled", enabled.asText(), "must be true or false");
@@ -458,7 +459,8 @@ public record ContractFile(
           sampleSize,
           spec.has("dynamic") ? dynamic(spec.get("dynamic"), at + ".dynamic") : null,
           strings(spec, "columns", at),
-          aggregates(spec, at));
+          aggregates(spec, at),
+          spec.has("sql") ? spec.get("sql").asText() : null);
     }
 
     private List<Aggregate> aggregates(ObjectNode spec, String at) {

@@ -69,9 +69,9 @@ class TestContractFile {
     assertThat(d.tombstoneTable()).isEqualTo("curated.orders_tombstones");
     assertThat(d.reconcile().sampleColumns()).containsExactly("order_id", "line_nr");
     assertThat(d.reconcile().rules())
-        .as("every kind but aggregate_match, which is declared with its columns")
-        .hasSize(RuleKind.values().length - 1)
-        .noneMatch(r -> r.kind() == RuleKind.AGGREGATE_MATCH);
+        .as("every kind but aggregate_match and custom_sql, declared with what they check")
+        .hasSize(RuleKind.values().length - 2)
+        .noneMatch(r -> r.kind() == RuleKind.AGGREGATE_MATCH || r.kind() == RuleKind.CUSTOM_SQL);
   }
 
   @Test
@@ -222,6 +222,42 @@ class TestContractFile {
                         "  orders:\n    reconcile: {rules: {count_match: {columns:"
                             + " [amount]}}}\n")))
         .hasMessageContaining("applies to aggregate_match only");
+  }
+
+  @Test
+  void aCustomRuleIsDeclaredWithAQueryThatOnlyReads() {
+    DatasetContract d =
+        parse(
+                with(
+                    "  orders:\n",
+                    "  orders:\n    reconcile: {rules: {negative: {kind: custom_sql, sql: 'SELECT"
+                        + " key FROM curated WHERE amount < 0'}}}\n"))
+            .dataset("orders");
+    assertThat(d.reconcile().rules())
+        .filteredOn(r -> r.kind() == RuleKind.CUSTOM_SQL)
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.id()).isEqualTo("negative");
+              assertThat(r.sql()).isEqualTo("SELECT key FROM curated WHERE amount < 0");
+            });
+    assertThatThrownBy(
+            () ->
+                parse(
+                    with(
+                        "  orders:\n",
+                        "  orders:\n    reconcile: {rules: {negative: {kind: custom_sql, sql:"
+                            + " 'SELECT key FROM other_db.orders'}}}\n")))
+        .hasMessageStartingWith(
+            "Cannot load contract orders.yaml: datasets.orders.reconcile.rules.negative.sql")
+        .hasMessageContaining("may only read raw_latest, raw_versions, curated");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    with(
+                        "  orders:\n",
+                        "  orders:\n    reconcile: {rules: {negative: {kind: custom_sql}}}\n")))
+        .hasMessageContaining("negative.sql is required");
   }
 
   /** Readers pin the verified tag by name, so the name is checked where it is declared. */

@@ -26,6 +26,7 @@ import java.util.Objects;
  *     (a mistyped partition name, a file outside any partition): read by neither half
  * @param aggregates what {@code aggregate_match} compares; null when the engine did not say (the
  *     rule is then an ERROR)
+ * @param custom each {@code custom_sql} rule's finding, by rule id
  */
 public record Observations(
     long expectedRows,
@@ -41,8 +42,10 @@ public record Observations(
     double scanCostUsd,
     List<ExcludedFile> excludedFiles,
     List<StrayEntry> strayEntries,
-    AggregateFinding aggregates) {
+    AggregateFinding aggregates,
+    java.util.Map<String, Finding> custom) {
   public Observations {
+    custom = custom == null ? java.util.Map.of() : java.util.Map.copyOf(custom);
     Objects.requireNonNull(countDifference, "countDifference is null");
     Objects.requireNonNull(missing, "missing is null");
     Objects.requireNonNull(unexpected, "unexpected is null");
@@ -75,6 +78,7 @@ public record Observations(
     private List<ExcludedFile> excludedFiles = List.of();
     private List<StrayEntry> strayEntries = List.of();
     private AggregateFinding aggregates;
+    private java.util.Map<String, Finding> custom = java.util.Map.of();
 
     private Builder(long expectedRows, long curatedRows) {
       this.expectedRows = expectedRows;
@@ -119,6 +123,12 @@ public record Observations(
       return this;
     }
 
+    /** Each {@code custom_sql} rule's finding, by rule id. */
+    public Builder custom(java.util.Map<String, Finding> found) {
+      this.custom = found;
+      return this;
+    }
+
     public Observations build() {
       Objects.requireNonNull(keyFindings, "keyFindings is null");
       return new Observations(
@@ -135,7 +145,8 @@ public record Observations(
           scanCostUsd,
           excludedFiles,
           strayEntries,
-          aggregates);
+          aggregates,
+          custom);
     }
   }
 }

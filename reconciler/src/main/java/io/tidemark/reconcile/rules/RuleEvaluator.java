@@ -116,6 +116,7 @@ public final class RuleEvaluator {
                   "keys have compared columns that differ from raw at the same version");
       case FRESHNESS -> freshness(rule, o.freshness(), in.markerType());
       case AGGREGATE_MATCH -> aggregateMatch(rule, o.aggregates(), in.contract());
+      case CUSTOM_SQL -> customSql(rule, o.custom().get(rule.id()));
       case RUN_ACCOUNTING, UNPROCESSED_FILES, SCHEMA_DRIFT, FOREIGN_COMMITS ->
           throw new IllegalStateException("handled above");
     };
@@ -272,6 +273,26 @@ public final class RuleEvaluator {
             + observed,
         beyond,
         0);
+  }
+
+  /** custom_sql: the rows its query returned, the first column of the first ones as samples. */
+  private static RuleResult customSql(RuleSpec rule, Finding f) {
+    if (f == null) {
+      return RuleResult.error(rule, "Custom rule " + rule.id() + " was not run by the engine");
+    }
+    if (f.failed()) {
+      return RuleResult.error(rule, f.error());
+    }
+    return RuleResult.evaluate(
+        rule,
+        f.count(),
+        "the rule's query returned "
+            + f.count()
+            + " row(s) (threshold "
+            + rule.threshold()
+            + "); the first column of the first ones is shown",
+        f.sample(),
+        f.bytesScanned());
   }
 
   private static String mode(RuleSpec rule) {

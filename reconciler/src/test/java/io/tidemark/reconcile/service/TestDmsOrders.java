@@ -123,6 +123,41 @@ class TestDmsOrders {
   }
 
   @Test
+  void aCustomRuleNamesTheRowsItsQueryReturnsAndAFailingQueryIsAnErrorNamingTheRule()
+      throws Exception {
+    List<Line> curated = new ArrayList<>(OrdersScenario.EXPECTED);
+    curated.set(2, new Line("O-2", 1, "99.98", "2026-03-02", false, 3));
+    OrdersScenario s = OrdersScenario.create(dir, NOW, curated);
+    Map<RuleKind, RuleResult> r = byKind(reconcile(s));
+    RuleResult custom = r.get(RuleKind.CUSTOM_SQL);
+    assertThat(custom.ruleId()).isEqualTo("amounts_match_raw");
+    assertThat(custom.status()).isEqualTo(RuleStatus.FAIL);
+    assertThat(custom.observed()).isEqualTo(1);
+    assertThat(custom.sampleKeys()).containsExactly("O-2|1");
+
+    // Unpaid lines of raw's latest versions, the first column a key: two rows, both named.
+    String yaml = Files.readString(s.contractFile);
+    String rule =
+        "sql: SELECT c.key FROM curated c JOIN raw_latest r ON r.key = c.key WHERE"
+            + " c.amount <> r.amount";
+    assertThat(yaml).contains(rule);
+    Files.writeString(
+        s.contractFile,
+        yaml.replace(rule, "sql: SELECT key, amount FROM raw_latest WHERE NOT paid"));
+    custom = byKind(reconcile(s)).get(RuleKind.CUSTOM_SQL);
+    assertThat(custom.status()).isEqualTo(RuleStatus.FAIL);
+    assertThat(custom.sampleKeys()).containsExactly("O-2|1", "O-4|1");
+
+    Files.writeString(
+        s.contractFile, yaml.replace(rule, "sql: SELECT key FROM curated WHERE discount > 0"));
+    custom = byKind(reconcile(s)).get(RuleKind.CUSTOM_SQL);
+    assertThat(custom.status()).isEqualTo(RuleStatus.ERROR);
+    assertThat(custom.reason())
+        .startsWith("Custom rule amounts_match_raw could not run its query: ")
+        .contains("discount");
+  }
+
+  @Test
   void aRatioToleranceLetsACentPassTheSumWhileValueMismatchesStillFails() throws Exception {
     List<Line> curated = new ArrayList<>(OrdersScenario.EXPECTED);
     curated.set(2, new Line("O-2", 1, "99.98", "2026-03-02", false, 3));

@@ -130,16 +130,19 @@ class TestReconcilerDiscrepancies {
     List<AlarmStatus> alarms = r.alarms();
     assertThat(alarms).hasSize(RuleKind.values().length + 14);
     assertThat(alarms).noneMatch(a -> a.state() == AlarmState.ALARM);
-    // One alarm per rule kind, from the catalogue: those of the rules the dataset has are OK; that
-    // of aggregate_match, which it does not declare, never gets a datapoint.
+    // One alarm per rule kind, from the catalogue: those of the rules the dataset has are OK;
+    // those of aggregate_match and custom_sql, which it does not declare, never get a datapoint.
     assertThat(alarms)
-        .filteredOn(a -> a.rule() != null && !a.rule().equals("aggregate_match"))
+        .filteredOn(a -> a.rule() != null && RuleKind.fromId(a.rule()).byDefault())
         .hasSize(RuleSpec.defaults().size())
         .allSatisfy(a -> assertThat(a.state()).isEqualTo(AlarmState.OK));
     assertThat(alarms)
-        .filteredOn(a -> "aggregate_match".equals(a.rule()))
-        .singleElement()
-        .satisfies(a -> assertThat(a.state()).isEqualTo(AlarmState.INSUFFICIENT_DATA));
+        .filteredOn(a -> a.rule() != null && !RuleKind.fromId(a.rule()).byDefault())
+        .extracting(AlarmStatus::rule)
+        .containsExactlyInAnyOrder("aggregate_match", "custom_sql");
+    assertThat(alarms)
+        .filteredOn(a -> a.rule() != null && !RuleKind.fromId(a.rule()).byDefault())
+        .allSatisfy(a -> assertThat(a.state()).isEqualTo(AlarmState.INSUFFICIENT_DATA));
     assertThat(alarms)
         .filteredOn(a -> a.logicalId().equals("ChangedRecordsAnomaly"))
         .singleElement()

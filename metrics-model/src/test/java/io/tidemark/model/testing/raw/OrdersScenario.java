@@ -50,6 +50,9 @@ public final class OrdersScenario {
             rules:
               freshness: {threshold: 31536000}
               aggregate_match: {columns: [amount, order_date]}
+              amounts_match_raw:
+                kind: custom_sql
+                sql: SELECT c.key FROM curated c JOIN raw_latest r ON r.key = c.key WHERE c.amount <> r.amount
       """;
 
   /** One row as DMS writes it; {@code op} null in a full-load file, which has no such column. */

@@ -15,6 +15,7 @@ import io.tidemark.reconcile.engine.Freshness;
 import io.tidemark.reconcile.engine.Observations;
 import io.tidemark.reconcile.engine.ReconciliationEngine;
 import io.tidemark.reconcile.engine.sql.AggregateMeasures;
+import io.tidemark.reconcile.engine.sql.CustomRules;
 import io.tidemark.reconcile.engine.sql.FreshnessMeasure;
 import io.tidemark.reconcile.engine.sql.KeySamples;
 import io.tidemark.reconcile.engine.sql.RawReadPlan;
@@ -274,6 +275,13 @@ public final class SqlEngine implements ReconciliationEngine {
       Future<Freshness> freshness =
           pool.submit(
               () -> FreshnessMeasure.measure(new FreshnessQueries(this), request, arrivals));
+      // Custom rules check what they check on every run, beside the measures.
+      Sql window = SQL.cap(request.dataset().changeMarker().type(), Window.of(request));
+      Future<Map<String, Finding>> custom =
+          pool.submit(
+              () ->
+                  CustomRules.measure(
+                      SQL, request.contract(), window, request.sampleSize(), this::valuedRows));
       Measured c = get(counts);
       boolean compare = c.error() != null || KeySamples.number(c.result().rows().get(0).get(0)) > 0;
       List<Measured> keyMeasures = compare ? keyMeasures() : skippedKeyMeasures();
@@ -303,14 +311,18 @@ public final class SqlEngine implements ReconciliationEngine {
               : AggregateFinding.NONE;
       if (compare) {
         // When every bucket agrees the rows are the same on both sides, and so is every aggregate.
+        // The aggregates and the difference's two queries side by side: Trino plans each on one
+        // core, and they read the same prelude.
         Sql cap = SQL.cap(request.dataset().changeMarker().type(), Window.of(request));
-        aggregates =
-            AggregateMeasures.measure(
-                SQL,
-                request.contract(),
-                cap,
-                request.mode() == ReconciliationMode.FULL,
-                this::valuedRows);
+        Future<AggregateFinding> aggregated =
+            pool.submit(
+                () ->
+                    AggregateMeasures.measure(
+                        SQL,
+                        request.contract(),
+                        cap,
+                        request.mode() == ReconciliationMode.FULL,
+                        this::valuedRows));
         findings =
             ValueDiffs.attach(
                 SQL,
@@ -319,14 +331,18 @@ public final class SqlEngine implements ReconciliationEngine {
                 findings,
                 curatedTypes,
                 this::valuedRows,
+                pool,
                 file -> listedPaths.getOrDefault(file, file),
                 ValueDiffs.blame(request));
-        perQuery.add(diffBytes.get());
+        aggregates = get(aggregated);
       }
+      Map<String, Finding> customFound = get(custom);
+      perQuery.add(diffBytes.get()); // the difference, aggregates and custom rules together
       long bytes = perQuery.stream().mapToLong(Long::longValue).sum();
       return Observations.builder(expectedRows, curatedRows)
           .keyFindings(findings)
           .aggregates(aggregates)
+          .custom(customFound)
           .freshness(fresh)
           .scanned(bytes, pricing.costUsd(perQuery))
           .rawFiles(List.of(), listing.strays())

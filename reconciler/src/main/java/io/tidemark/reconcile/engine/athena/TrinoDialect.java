@@ -119,6 +119,11 @@ public final class TrinoDialect implements SqlDialect {
         + " AS timestamp(3)) AS timestamp(3) with time zone)) * 1000)";
   }
 
+  @Override
+  public String timestampOfMicros(String micros) {
+    return "from_unixtime_nanos(" + micros + " * 1000)";
+  }
+
   /** A date casts to {@code timestamp(3)} as it is. */
   @Override
   public String dateAsTimestamp(String date) {

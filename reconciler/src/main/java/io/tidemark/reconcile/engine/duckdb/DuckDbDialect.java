@@ -88,6 +88,11 @@ final class DuckDbDialect implements SqlDialect {
   }
 
   @Override
+  public String timestampOfMicros(String micros) {
+    return "make_timestamp(" + micros + ")";
+  }
+
+  @Override
   public String dateAsTimestamp(String date) {
     return "CAST(" + date + " AS TIMESTAMP)";
   }

@@ -17,6 +17,7 @@ import io.tidemark.reconcile.engine.Freshness;
 import io.tidemark.reconcile.engine.Observations;
 import io.tidemark.reconcile.engine.ReconciliationEngine;
 import io.tidemark.reconcile.engine.sql.AggregateMeasures;
+import io.tidemark.reconcile.engine.sql.CustomRules;
 import io.tidemark.reconcile.engine.sql.FreshnessMeasure;
 import io.tidemark.reconcile.engine.sql.KeySamples;
 import io.tidemark.reconcile.engine.sql.RawReadPlan;
@@ -419,9 +420,13 @@ public final class DuckDbEngine implements ReconciliationEngine {
             : AggregateMeasures.wanted(r.contract())
                 ? AggregateFinding.allAgree()
                 : AggregateFinding.NONE;
+    Map<String, Finding> custom =
+        CustomRules.measure(
+            SQL, r.contract(), cap, r.sampleSize(), (label, query) -> rows(c, query));
     return Observations.builder(compared.expectedRows(), compared.curatedRows())
         .keyFindings(keys)
         .aggregates(aggregates)
+        .custom(custom)
         .freshness(freshness(c, r, cap, compared.newestCurated(), raw.arrivals()))
         .scanned(bytes, 0)
         .rawFiles(raw.excluded(), raw.strays())

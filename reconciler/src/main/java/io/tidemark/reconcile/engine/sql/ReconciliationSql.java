@@ -515,6 +515,90 @@ public final class ReconciliationSql {
         .append(" FROM curated_valued WHERE " + keys + ") AS sides");
   }
 
+  // ---- custom rules ----
+
+  /**
+   * A custom_sql rule's query over the relations it may read, as one statement: the count of its
+   * rows and the first {@code limit} of them ordered by their first column, each row ending with
+   * the count ({@code tidemark_rows}; none when it returns nothing). The relations, over {@code
+   * raw_valued} and {@code curated_valued}:
+   *
+   * <ul>
+   *   <li>{@code raw_versions(key, change_marker, deleted, file, <compared columns>)}: every valid
+   *       raw version at or before the window end;
+   *   <li>{@code raw_latest(key, change_marker, <compared columns>)}: each key's winning version,
+   *       live ones only;
+   *   <li>{@code curated(key, change_marker, <compared columns>)}: the curated table's rows.
+   * </ul>
+   *
+   * {@code key} is the key columns' display form ({@code |} between them), {@code change_marker}
+   * epoch microseconds or the sequence, and each compared column is read back at the contract's
+   * type.
+   *
+   * @param query the rule's query, as {@code CustomSql.check} passed it
+   */
+  public Sql custom(DatasetContract contract, Sql cap, String query, int limit) {
+    DatasetSpec spec = DatasetSpecs.of(contract);
+    StringBuilder typed = new StringBuilder();
+    for (int i = 0; i < spec.comparedColumns().size(); i++) {
+      String column = spec.comparedColumns().get(i);
+      typed
+          .append(", ")
+          .append(typedBack(valueColumn(i), contract.columns().get(column)))
+          .append(" AS \"")
+          .append(column)
+          .append("\"");
+    }
+    Sql relations =
+        new Sql()
+            .append("raw_versions AS (SELECT replace(key, " + KEY_SEPARATOR + ", ")
+            .param(DISPLAY_SEPARATOR)
+            .append(") AS key, marker AS change_marker, is_delete AS deleted, src AS file" + typed)
+            .append(" FROM raw_valued WHERE ")
+            .append(cap)
+            .append("), raw_latest AS (SELECT replace(key, " + KEY_SEPARATOR + ", ")
+            .param(DISPLAY_SEPARATOR)
+            .append(") AS key, marker AS change_marker" + typed + " FROM (")
+            .append(rawWinners(spec, cap, null))
+            .append(") AS w WHERE NOT is_delete), curated AS (SELECT replace(key, ")
+            .append(KEY_SEPARATOR + ", ")
+            .param(DISPLAY_SEPARATOR)
+            .append(") AS key, marker AS change_marker" + typed + " FROM curated_valued)");
+    java.util.regex.Matcher with = LEADING_WITH.matcher(query);
+    Sql inner = new Sql();
+    if (with.lookingAt()) {
+      inner
+          .append(with.group(1) == null ? "WITH " : "WITH RECURSIVE ")
+          .append(relations)
+          .append(", " + query.substring(with.end()));
+    } else {
+      inner.append("WITH ").append(relations).append(" " + query);
+    }
+    return new Sql()
+        .append("SELECT *, count(*) OVER () AS tidemark_rows FROM (")
+        .append(inner)
+        .append(") AS offending ORDER BY 1 LIMIT ")
+        .param((long) limit);
+  }
+
+  /** A query's leading {@code WITH [RECURSIVE]}, after comments. */
+  private static final java.util.regex.Pattern LEADING_WITH =
+      java.util.regex.Pattern.compile(
+          "\\s*(?:(?:--[^\\n]*(?:\\n|$)|/\\*.*?\\*/)\\s*)*with\\s+(recursive\\s+)?",
+          java.util.regex.Pattern.CASE_INSENSITIVE | java.util.regex.Pattern.DOTALL);
+
+  /** A compared column's value, read as text by the valued relations, at the contract's type. */
+  private String typedBack(String value, ColumnType type) {
+    if (type == null) {
+      return value;
+    }
+    return switch (type.kind()) {
+      case DECIMAL, DATE, BOOLEAN, INT, LONG -> "CAST(" + value + " AS " + castType(type) + ")";
+      case TIMESTAMP -> d.timestampOfMicros("CAST(" + value + " AS BIGINT)");
+      default -> value;
+    };
+  }
+
   /** The curated rows of {@code from} in canonical form. */
   public String curatedRows(DatasetSpec spec, Map<String, String> types, String from) {
     return "SELECT "

@@ -27,6 +27,9 @@ public interface SqlDialect {
    */
   String epochMicros(String timestamp);
 
+  /** A timestamp (UTC) of epoch microseconds, what {@link #epochMicros} gave. */
+  String timestampOfMicros(String micros);
+
   /** A date column as a timestamp at midnight UTC, as {@link #epochMicros} takes it. */
   String dateAsTimestamp(String date);
 

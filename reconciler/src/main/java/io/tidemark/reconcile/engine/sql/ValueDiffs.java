@@ -70,6 +70,24 @@ public final class ValueDiffs {
       Rows rows,
       java.util.function.UnaryOperator<String> rawFile,
       Function<Set<String>, Map<String, IcebergTables.FileCommit>> blame) {
+    return attach(sql, spec, cap, findings, curatedTypes, rows, Runnable::run, rawFile, blame);
+  }
+
+  /**
+   * The same, its two queries run on {@code queries}: side by side on an engine whose connection
+   * takes several at once (a service that plans one query on one core), one after the other with
+   * {@code Runnable::run}.
+   */
+  public static List<Finding> attach(
+      ReconciliationSql sql,
+      DatasetSpec spec,
+      Sql cap,
+      List<Finding> findings,
+      Map<String, String> curatedTypes,
+      Rows rows,
+      java.util.concurrent.Executor queries,
+      java.util.function.UnaryOperator<String> rawFile,
+      Function<Set<String>, Map<String, IcebergTables.FileCommit>> blame) {
     Set<String> keys = new LinkedHashSet<>();
     for (int i : SHOWN) {
       Finding f = findings.get(i);
@@ -84,19 +102,29 @@ public final class ValueDiffs {
       Formats formats = new Formats(spec, curatedTypes);
       Map<String, long[]> differing = new HashMap<>();
       boolean bothSides = findings.get(STALE).count() > 0 || findings.get(MISMATCHED).count() > 0;
-      if (bothSides && !spec.comparedColumns().isEmpty()) {
-        for (List<String> row : rows.run("difference by column", sql.differingColumns(spec, cap))) {
-          long[] counts = new long[row.size() - 1];
-          for (int i = 1; i < row.size(); i++) {
-            counts[i - 1] = KeySamples.number(row.get(i));
-          }
-          differing.put(row.get(0), counts);
+      java.util.concurrent.CompletableFuture<List<List<String>>> perColumn =
+          bothSides && !spec.comparedColumns().isEmpty()
+              ? java.util.concurrent.CompletableFuture.supplyAsync(
+                  () -> run(rows, "difference by column", sql.differingColumns(spec, cap)), queries)
+              : java.util.concurrent.CompletableFuture.completedFuture(List.of());
+      List<List<String>> sides =
+          rows.run("difference of the sample keys", sql.diffSides(spec, cap, List.copyOf(keys)));
+      List<List<String>> columns;
+      try {
+        columns = perColumn.join();
+      } catch (java.util.concurrent.CompletionException e) {
+        throw e.getCause() instanceof Exception x ? x : e;
+      }
+      for (List<String> row : columns) {
+        long[] counts = new long[row.size() - 1];
+        for (int i = 1; i < row.size(); i++) {
+          counts[i - 1] = KeySamples.number(row.get(i));
         }
+        differing.put(row.get(0), counts);
       }
       Map<String, ValueDiff.RawVersion> raw = new HashMap<>();
       Map<String, ValueDiff.CuratedRow> curated = new HashMap<>();
-      for (List<String> row :
-          rows.run("difference of the sample keys", sql.diffSides(spec, cap, List.copyOf(keys)))) {
+      for (List<String> row : sides) {
         String key = row.get(1);
         if (row.get(0).equals("raw")) {
           raw.putIfAbsent(
@@ -160,6 +188,17 @@ public final class ValueDiffs {
       LOG.warn(
           "Cannot show the difference of dataset {}'s failing keys: {}", spec.name(), e.toString());
       return findings;
+    }
+  }
+
+  /** One query, its failure unchecked (for a task of an executor). */
+  private static List<List<String>> run(Rows rows, String label, Sql query) {
+    try {
+      return rows.run(label, query);
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new java.util.concurrent.CompletionException(e);
     }
   }
 
