@@ -14,6 +14,7 @@ import io.tidemark.reconcile.fixtures.OrdersScenario.Line;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
@@ -155,6 +156,38 @@ class TestDmsOrders {
     assertThat(custom.reason())
         .startsWith("Custom rule amounts_match_raw could not run its query: ")
         .contains("discount");
+  }
+
+  @Test
+  void aCustomQueryThatRunsPastItsTimeIsStoppedAndAnErrorNamingTheRule() throws Exception {
+    OrdersScenario s = OrdersScenario.create(dir, NOW, OrdersScenario.EXPECTED);
+    String yaml = Files.readString(s.contractFile);
+    String rule =
+        "sql: SELECT c.key FROM curated c JOIN raw_latest r ON r.key = c.key WHERE"
+            + " c.amount <> r.amount";
+    // A billion steps of a recursive query: minutes of work, stopped after half a second.
+    Files.writeString(
+        s.contractFile,
+        yaml.replace(
+            rule,
+            "sql: WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i <"
+                + " 1000000000) SELECT CAST(i AS VARCHAR) AS key FROM n WHERE i < 0"));
+    ReconciliationReport report =
+        Reconciler.builder(s.stateRoot)
+            .engine(new io.tidemark.reconcile.engine.duckdb.DuckDbEngine(Duration.ofMillis(500)))
+            .dataset(s.contract(), s.catalog())
+            .clock(Clock.fixed(NOW, ZoneOffset.UTC))
+            .build()
+            .run("orders", ReconciliationMode.FULL, null, null, "test");
+    RuleResult custom = byKind(report).get(RuleKind.CUSTOM_SQL);
+    assertThat(custom.status()).isEqualTo(RuleStatus.ERROR);
+    assertThat(custom.reason())
+        .isEqualTo(
+            "Custom rule amounts_match_raw could not run its query: stopped after the timeout of"
+                + " PT0.5S");
+    assertThat(byKind(report).get(RuleKind.VALUE_MISMATCHES).status())
+        .as("the other rules still judged")
+        .isEqualTo(RuleStatus.PASS);
   }
 
   @Test

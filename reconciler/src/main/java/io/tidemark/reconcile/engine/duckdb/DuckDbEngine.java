@@ -34,6 +34,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -85,6 +86,33 @@ public final class DuckDbEngine implements ReconciliationEngine {
           .param(ReconciliationSql.DISPLAY_SEPARATOR)
           .append(") AS k, marker, is_delete FROM expected ORDER BY k");
 
+  /** How long a custom rule's query may run before it is stopped (its rule is then an ERROR). */
+  public static final Duration CUSTOM_RULE_TIMEOUT = Duration.ofMinutes(10);
+
+  /** Stops custom queries that run past their time. */
+  private static final java.util.concurrent.ScheduledExecutorService TIMER =
+      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "duckdb-custom-rule-timer");
+            t.setDaemon(true);
+            return t;
+          });
+
+  private final Duration customRuleTimeout;
+
+  public DuckDbEngine() {
+    this(CUSTOM_RULE_TIMEOUT);
+  }
+
+  /** An engine whose custom rules' queries are stopped after {@code customRuleTimeout}. */
+  public DuckDbEngine(Duration customRuleTimeout) {
+    if (customRuleTimeout.isNegative() || customRuleTimeout.isZero()) {
+      throw new IllegalArgumentException(
+          "Cannot time custom rules out after " + customRuleTimeout + ": must be positive");
+    }
+    this.customRuleTimeout = customRuleTimeout;
+  }
+
   @Override
   public String name() {
     return EngineNames.DUCKDB;
@@ -97,7 +125,13 @@ public final class DuckDbEngine implements ReconciliationEngine {
       CuratedLoad curated = loadCurated(c, request);
       RawLoad raw = loadRaw(c, request, curated.types());
       return analyse(
-          c, request, raw.bytes() + curated.bytes(), raw, curated.liveTypes(), curated.types());
+          c,
+          request,
+          raw.bytes() + curated.bytes(),
+          raw,
+          curated.liveTypes(),
+          curated.types(),
+          customRuleTimeout);
     } catch (SQLException e) {
       throw new EngineException(
           "Cannot reconcile dataset " + request.dataset().name() + " on DuckDB: " + e.getMessage(),
@@ -380,7 +414,8 @@ public final class DuckDbEngine implements ReconciliationEngine {
       long bytes,
       RawLoad raw,
       Map<String, String> liveTypes,
-      Map<String, String> curatedTypes)
+      Map<String, String> curatedTypes,
+      Duration customRuleTimeout)
       throws SQLException {
     Window w = Window.of(r);
     Sql cap = SQL.cap(r.dataset().changeMarker().type(), w);
@@ -422,7 +457,11 @@ public final class DuckDbEngine implements ReconciliationEngine {
                 : AggregateFinding.NONE;
     Map<String, Finding> custom =
         CustomRules.measure(
-            SQL, r.contract(), cap, r.sampleSize(), (label, query) -> rows(c, query));
+            SQL,
+            r.contract(),
+            cap,
+            r.sampleSize(),
+            (label, query) -> rows(c, query, customRuleTimeout));
     return Observations.builder(compared.expectedRows(), compared.curatedRows())
         .keyFindings(keys)
         .aggregates(aggregates)
@@ -599,6 +638,48 @@ public final class DuckDbEngine implements ReconciliationEngine {
       }
     }
     return out;
+  }
+
+  /**
+   * {@link #rows}, the query stopped (and the failure saying so) once it runs past {@code limit}.
+   */
+  private static List<List<String>> rows(Connection c, Sql sql, Duration limit)
+      throws SQLException {
+    try (PreparedStatement ps = sql.prepare(c)) {
+      java.util.concurrent.atomic.AtomicBoolean stopped =
+          new java.util.concurrent.atomic.AtomicBoolean();
+      java.util.concurrent.ScheduledFuture<?> stop =
+          TIMER.schedule(
+              () -> {
+                stopped.set(true);
+                try {
+                  ps.cancel();
+                } catch (SQLException e) {
+                  LOG.warn("Cannot stop a query past its timeout: {}", e.toString());
+                }
+              },
+              limit.toMillis(),
+              java.util.concurrent.TimeUnit.MILLISECONDS);
+      List<List<String>> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        int n = rs.getMetaData().getColumnCount();
+        while (rs.next()) {
+          List<String> row = new ArrayList<>(n);
+          for (int i = 1; i <= n; i++) {
+            row.add(rs.getString(i));
+          }
+          out.add(row);
+        }
+      } catch (SQLException e) {
+        if (stopped.get()) {
+          throw new SQLException("stopped after the timeout of " + limit, e);
+        }
+        throw e;
+      } finally {
+        stop.cancel(false);
+      }
+      return out;
+    }
   }
 
   private static long scalar(Connection c, Sql sql) throws SQLException {
