@@ -191,25 +191,11 @@ public final class CustomSql {
         return i - 1; // a subquery: its own FROM is checked when reached
       }
       if (!isWord(t) || !named.contains(t)) {
-        throw new InvalidDocumentException(
-            field,
-            sql,
-            "may only read "
-                + String.join(", ", RELATIONS)
-                + " and its own WITH queries; it reads "
-                + shown(t));
+        throw readsOther(field, sql, shown(t));
       }
       if (i + 1 < tokens.size()
           && (tokens.get(i + 1).equals(".") || tokens.get(i + 1).equals("("))) {
-        throw new InvalidDocumentException(
-            field,
-            sql,
-            "may only read "
-                + String.join(", ", RELATIONS)
-                + " and its own WITH queries; it reads "
-                + t
-                + tokens.get(i + 1)
-                + "...");
+        throw readsOther(field, sql, t + tokens.get(i + 1) + "...");
       }
       i++;
       // an alias: [AS] name
@@ -226,6 +212,16 @@ public final class CustomSql {
       return i - 1;
     }
     return i;
+  }
+
+  private static InvalidDocumentException readsOther(String field, String sql, String what) {
+    return new InvalidDocumentException(
+        field,
+        sql,
+        "may only read "
+            + String.join(", ", RELATIONS)
+            + " and its own WITH queries; it reads "
+            + what);
   }
 
   private static String shown(String token) {

@@ -625,17 +625,22 @@ public final class DuckDbEngine implements ReconciliationEngine {
 
   /** Every row of a query, each column as text (NULL as null). */
   private static List<List<String>> rows(Connection c, Sql sql) throws SQLException {
-    List<List<String>> out = new ArrayList<>();
     try (PreparedStatement ps = sql.prepare(c);
         ResultSet rs = ps.executeQuery()) {
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        List<String> row = new ArrayList<>(n);
-        for (int i = 1; i <= n; i++) {
-          row.add(rs.getString(i));
-        }
-        out.add(row);
+      return texts(rs);
+    }
+  }
+
+  /** Every row of {@code rs}, each value as text (NULL as null). */
+  private static List<List<String>> texts(ResultSet rs) throws SQLException {
+    List<List<String>> out = new ArrayList<>();
+    int n = rs.getMetaData().getColumnCount();
+    while (rs.next()) {
+      List<String> row = new ArrayList<>(n);
+      for (int i = 1; i <= n; i++) {
+        row.add(rs.getString(i));
       }
+      out.add(row);
     }
     return out;
   }
@@ -660,16 +665,8 @@ public final class DuckDbEngine implements ReconciliationEngine {
               },
               limit.toMillis(),
               java.util.concurrent.TimeUnit.MILLISECONDS);
-      List<List<String>> out = new ArrayList<>();
       try (ResultSet rs = ps.executeQuery()) {
-        int n = rs.getMetaData().getColumnCount();
-        while (rs.next()) {
-          List<String> row = new ArrayList<>(n);
-          for (int i = 1; i <= n; i++) {
-            row.add(rs.getString(i));
-          }
-          out.add(row);
-        }
+        return texts(rs);
       } catch (SQLException e) {
         if (stopped.get()) {
           throw new SQLException("stopped after the timeout of " + limit, e);
@@ -678,7 +675,6 @@ public final class DuckDbEngine implements ReconciliationEngine {
       } finally {
         stop.cancel(false);
       }
-      return out;
     }
   }
 
