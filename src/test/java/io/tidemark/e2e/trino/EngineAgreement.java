@@ -1,6 +1,7 @@
 package io.tidemark.e2e.trino;
 
 import io.tidemark.e2e.Pipeline;
+import io.tidemark.model.config.RuleSpec;
 import io.tidemark.model.config.ToleranceMode;
 import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.contract.DatasetSpecs;
@@ -12,12 +13,14 @@ import io.tidemark.reconcile.engine.EngineRequest;
 import io.tidemark.reconcile.engine.Finding;
 import io.tidemark.reconcile.engine.Freshness;
 import io.tidemark.reconcile.engine.Observations;
+import io.tidemark.reconcile.engine.Referenced;
 import io.tidemark.reconcile.engine.athena.JdbcQueryRunner;
 import io.tidemark.reconcile.engine.athena.QueryRunner;
 import io.tidemark.reconcile.engine.athena.RawTable;
 import io.tidemark.reconcile.engine.athena.ScanPricing;
 import io.tidemark.reconcile.engine.athena.SqlEngine;
 import io.tidemark.reconcile.engine.duckdb.DuckDbEngine;
+import io.tidemark.reconcile.engine.sql.ReferenceRules;
 import io.tidemark.reconcile.kernel.EngineException;
 import io.tidemark.reconcile.storage.RawFiles;
 import io.trino.jdbc.TrinoResultSet;
@@ -27,6 +30,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
 
@@ -137,8 +141,25 @@ public final class EngineAgreement implements AutoCloseable {
   public EngineRequest request(
       ReconciliationMode mode, Instant from, Duration futureTolerance, Long curatedSnapshot) {
     Instant now = Instant.now();
+    // The datasets the contract's referential rules reference, from the same pipeline.
+    Map<String, Referenced> referenced = new java.util.TreeMap<>();
+    for (RuleSpec rule : ReferenceRules.of(contract)) {
+      referenced.put(
+          rule.references(),
+          new Referenced(pipeline.contract(rule.references()), pipeline.catalog()));
+    }
     return new EngineRequest(
-        contract, pipeline.catalog(), mode, from, now, now, 20, futureTolerance, curatedSnapshot);
+        contract,
+        pipeline.catalog(),
+        mode,
+        from,
+        now,
+        now,
+        20,
+        futureTolerance,
+        curatedSnapshot,
+        null,
+        referenced);
   }
 
   /**
@@ -181,14 +202,14 @@ public final class EngineAgreement implements AutoCloseable {
     finding(out, "freshness.pending", ef.pending(), af.pending());
     same(out, "strayEntries", expected.strayEntries(), actual.strayEntries());
     same(out, "aggregates", aggregates(expected.aggregates()), aggregates(actual.aggregates()));
-    same(out, "custom rules", expected.custom().keySet(), actual.custom().keySet());
+    same(out, "queried rules", expected.queried().keySet(), actual.queried().keySet());
     expected
-        .custom()
+        .queried()
         .forEach(
             (rule, f) -> {
-              Finding other = actual.custom().get(rule);
+              Finding other = actual.queried().get(rule);
               if (other != null) {
-                finding(out, "custom " + rule, f, other);
+                finding(out, "rule " + rule, f, other);
               }
             });
     return out;

@@ -51,6 +51,29 @@ class TestDmsOrdersOnTrino {
   private static final String ORDERS_RAW = "raw/sales/orders";
   private static final int CHANGE_DAYS = 3;
 
+  /**
+   * A second dataset, one head per order (as a DMS export of an orders header table), and a rule on
+   * orders that each line's order is a live head.
+   */
+  private static final String HEADS =
+      """
+        order_heads:
+          pipeline: sales
+          raw:
+            location: raw/sales/order_heads
+            layout: {kind: dms}
+          columns: {order_id: string, head_seq: long}
+          key-columns: [order_id]
+          compared-columns: []
+          change-marker: {column: head_seq, type: sequence}
+          curated: {table: curated.order_heads}
+          reconcile: {schedule: "off"}
+      """;
+
+  private static final String HEAD_KNOWN =
+      "        head_known: {kind: referential_integrity, columns: [order_id], references:"
+          + " order_heads}\n";
+
   @TempDir(cleanup = CleanupMode.ON_SUCCESS)
   Path work;
 
@@ -61,8 +84,10 @@ class TestDmsOrdersOnTrino {
     Path root = work.resolve("pipeline");
     SparkSession spark = Pipeline.localSpark(root);
     List<OrdersScenario.OrderFile> landed = new ArrayList<>();
-    try (Pipeline p =
-        new Pipeline(root, spark, OrdersScenario.CONTRACT.replace("RAW", ORDERS_RAW))) {
+    String contract = OrdersScenario.CONTRACT.replace("RAW", ORDERS_RAW);
+    assertThat(contract).contains("      rules:\n");
+    contract = contract.replace("      rules:\n", "      rules:\n" + HEAD_KNOWN);
+    try (Pipeline p = new Pipeline(root, spark, contract, HEADS)) {
       Path dataset = Path.of(p.contract(ORDERS).raw().location());
       // CDC folders older than the full load (which is dated by its arrival, today): discovery
       // must look back to them.
@@ -75,6 +100,19 @@ class TestDmsOrdersOnTrino {
             .isEqualTo(IngestStatus.SUCCEEDED);
       }
       Map<String, OrdersScenario.Order> expected = OrdersScenario.expected(landed);
+      // The heads of every order, in a merge-on-read table: a deleted head is a position delete.
+      String heads = p.catalog().name() + ".curated.order_heads";
+      spark.sql(
+          "CREATE TABLE "
+              + heads
+              + " (order_id string, head_seq bigint) USING iceberg TBLPROPERTIES"
+              + " ('format-version' = '2', 'write.delete.mode' = 'merge-on-read')");
+      spark.sql(
+          "INSERT INTO "
+              + heads
+              + " SELECT DISTINCT order_id, 1 FROM "
+              + p.catalog().name()
+              + ".curated.orders");
 
       try (EngineAgreement agreement =
           new EngineAgreement(p, work, ORDERS, firstDay.minusDays(30))) {
@@ -94,8 +132,11 @@ class TestDmsOrdersOnTrino {
           assertThat(o.aggregates().values())
               .as("clean aggregates, %s", r.mode())
               .allSatisfy(v -> assertThat(v.deviation(ToleranceMode.ABSOLUTE)).isZero());
-          assertThat(o.custom().get("amounts_match_raw"))
+          assertThat(o.queried().get("amounts_match_raw"))
               .as("amounts_match_raw, clean, %s", r.mode())
+              .isEqualTo(io.tidemark.reconcile.engine.Finding.of(0, List.of()));
+          assertThat(o.queried().get("head_known"))
+              .as("head_known, clean, %s", r.mode())
               .isEqualTo(io.tidemark.reconcile.engine.Finding.of(0, List.of()));
           assertThat(o.expectedRows()).as("clean, %s", r.mode()).isPositive();
         }
@@ -134,6 +175,15 @@ class TestDmsOrdersOnTrino {
                 + altered[1]
                 + "'");
 
+        // The head of the altered line's order deleted: each of that order's lines still in
+        // curated breaks head_known.
+        spark.sql("DELETE FROM " + heads + " WHERE order_id = '" + altered[0] + "'");
+        List<String> orphans =
+            expected.keySet().stream()
+                .filter(k -> k.startsWith(altered[0] + "|") && !k.equals(droppedKey))
+                .sorted()
+                .toList();
+
         for (EngineRequest r :
             List.of(
                 agreement.request(ReconciliationMode.FULL, null, Duration.ofHours(1)),
@@ -156,9 +206,14 @@ class TestDmsOrdersOnTrino {
               .isEqualByComparingTo(
                   expected.get(droppedKey).amount().subtract(new BigDecimal("0.01")));
           // The contract's own rule, written in SQL once, names the altered line on both.
-          assertThat(o.custom().get("amounts_match_raw").sample())
+          assertThat(o.queried().get("amounts_match_raw").sample())
               .as("amounts_match_raw, %s", r.mode())
               .containsExactly(alteredKey);
+          // The reference, the same on both: the orphaned lines, by their whole key.
+          assertThat(o.queried().get("head_known").sample())
+              .as("head_known, %s", r.mode())
+              .isNotEmpty()
+              .containsExactlyElementsOf(orphans);
         }
       }
     } finally {

@@ -366,7 +366,7 @@ public final class TemplateGenerator {
             "Reconciliation scan cost (USD)", 0, y, 8, pair, null, "Sum", false, Metric.SCAN_COST));
     widgets.add(
         timeSeries(
-            "Schema drift (columns and quarantined files), foreign commits, aggregate deviation",
+            "Schema drift, foreign commits, aggregate deviation, broken references",
             8,
             y,
             8,
@@ -376,7 +376,8 @@ public final class TemplateGenerator {
             false,
             Metric.SCHEMA_DRIFT,
             Metric.FOREIGN_COMMITS,
-            Metric.AGGREGATE_DEVIATION));
+            Metric.AGGREGATE_DEVIATION,
+            Metric.BROKEN_REFERENCES));
     widgets.add(
         timeSeries(
             "Age of the last proven snapshot (seconds)",

@@ -53,7 +53,13 @@ public enum RuleKind {
    * raw_latest}, {@code raw_versions} and {@code curated}, the same relations on every engine). Not
    * a default rule: declared with its query.
    */
-  CUSTOM_SQL("custom_sql", 0, null);
+  CUSTOM_SQL("custom_sql", 0, null),
+  /**
+   * Observed: the curated rows whose {@code columns} (none of them null) name no live key of the
+   * curated table of the dataset the rule {@code references}: an order line whose customer is not
+   * there. Not a default rule: declared with its columns and the dataset they reference.
+   */
+  REFERENTIAL_INTEGRITY("referential_integrity", 0, Metric.BROKEN_REFERENCES);
 
   private final String id;
   private final double defaultThreshold;
@@ -93,7 +99,8 @@ public enum RuleKind {
           DUPLICATE_KEYS,
           STALE_VERSIONS,
           VALUE_MISMATCHES,
-          CUSTOM_SQL ->
+          CUSTOM_SQL,
+          REFERENTIAL_INTEGRITY ->
           true;
       case FRESHNESS,
           RUN_ACCOUNTING,
@@ -107,7 +114,7 @@ public enum RuleKind {
 
   /** Whether a dataset gets the rule when its contract names none: those that need no more. */
   public boolean byDefault() {
-    return this != AGGREGATE_MATCH && this != CUSTOM_SQL;
+    return this != AGGREGATE_MATCH && this != CUSTOM_SQL && this != REFERENTIAL_INTEGRITY;
   }
 
   @JsonCreator

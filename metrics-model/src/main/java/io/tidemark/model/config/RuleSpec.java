@@ -16,12 +16,16 @@ import java.util.List;
  * @param sampleSize how many offending keys a result carries, 1..1000, default 20
  * @param dynamic a threshold learned from the rule's history, which replaces {@code threshold} once
  *     enough history exists; null: the static threshold always applies
- * @param columns for {@code aggregate_match} only: the compared columns whose aggregates are
- *     matched; null: every compared column the contract does not mark sensitive
+ * @param columns for {@code aggregate_match}: the compared columns whose aggregates are matched;
+ *     null: every compared column the contract does not mark sensitive. For {@code
+ *     referential_integrity}, and required there: the columns whose values are keys of the
+ *     referenced dataset, one per key column, in its key's order
  * @param aggregates for {@code aggregate_match} only: what is computed of each column; null: what
  *     applies to its type ({@link #defaultAggregates})
  * @param sql for {@code custom_sql} only, and required there: a query of the offending rows over
  *     the relations every engine provides, checked by {@link CustomSql#check}
+ * @param references for {@code referential_integrity} only, and required there: the dataset whose
+ *     keys {@code columns} hold
  */
 public record RuleSpec(
     String id,
@@ -33,7 +37,8 @@ public record RuleSpec(
     DynamicThreshold dynamic,
     List<String> columns,
     List<Aggregate> aggregates,
-    String sql) {
+    String sql,
+    String references) {
 
   public static final int SAMPLE_SIZE_DEFAULT = 20;
   public static final int SAMPLE_SIZE_MAX = 1000;
@@ -50,11 +55,27 @@ public record RuleSpec(
           "tolerance", tolerance, "applies to count_match and aggregate_match only");
     }
     tolerance = toleranced && tolerance == null ? ToleranceMode.ABSOLUTE : tolerance;
-    if (kind != RuleKind.AGGREGATE_MATCH && (columns != null || aggregates != null)) {
+    boolean referential = kind == RuleKind.REFERENTIAL_INTEGRITY;
+    if (columns != null && kind != RuleKind.AGGREGATE_MATCH && !referential) {
       throw new InvalidDocumentException(
-          columns != null ? "columns" : "aggregates",
-          columns != null ? columns : aggregates,
-          "applies to aggregate_match only");
+          "columns", columns, "applies to aggregate_match and referential_integrity only");
+    }
+    if (aggregates != null && kind != RuleKind.AGGREGATE_MATCH) {
+      throw new InvalidDocumentException(
+          "aggregates", aggregates, "applies to aggregate_match only");
+    }
+    if (referential) {
+      if (columns == null || references == null) {
+        throw new InvalidDocumentException(
+            columns == null ? "columns" : "references",
+            null,
+            "is required: referential_integrity names the columns that hold keys and the dataset"
+                + " those keys belong to");
+      }
+      references = Checks.name("references", references);
+    } else if (references != null) {
+      throw new InvalidDocumentException(
+          "references", references, "applies to referential_integrity only");
     }
     if (columns != null) {
       columns = Checks.identifiers("columns", columns, true);
@@ -119,6 +140,32 @@ public record RuleSpec(
     this(id, kind, threshold, tolerance, severity, sampleSize, dynamic, columns, aggregates, null);
   }
 
+  /** A custom_sql rule, or any kind but referential_integrity. */
+  public RuleSpec(
+      String id,
+      RuleKind kind,
+      Double threshold,
+      ToleranceMode tolerance,
+      Severity severity,
+      Integer sampleSize,
+      DynamicThreshold dynamic,
+      List<String> columns,
+      List<Aggregate> aggregates,
+      String sql) {
+    this(
+        id,
+        kind,
+        threshold,
+        tolerance,
+        severity,
+        sampleSize,
+        dynamic,
+        columns,
+        aggregates,
+        sql,
+        null);
+  }
+
   /** A rule of the given kind with every default. */
   public static RuleSpec of(RuleKind kind) {
     return new RuleSpec(null, kind, null, null, null, null);
@@ -127,13 +174,33 @@ public record RuleSpec(
   /** The same rule judged by another threshold (a dynamic threshold, once learned). */
   public RuleSpec withThreshold(double learned) {
     return new RuleSpec(
-        id, kind, learned, tolerance, severity, sampleSize, dynamic, columns, aggregates, sql);
+        id,
+        kind,
+        learned,
+        tolerance,
+        severity,
+        sampleSize,
+        dynamic,
+        columns,
+        aggregates,
+        sql,
+        references);
   }
 
   /** The same rule over other columns (the contract's, once resolved). */
   public RuleSpec withColumns(List<String> resolved) {
     return new RuleSpec(
-        id, kind, threshold, tolerance, severity, sampleSize, dynamic, resolved, aggregates, sql);
+        id,
+        kind,
+        threshold,
+        tolerance,
+        severity,
+        sampleSize,
+        dynamic,
+        resolved,
+        aggregates,
+        sql,
+        references);
   }
 
   /**
@@ -153,7 +220,8 @@ public record RuleSpec(
 
   /**
    * One rule of every kind that needs no configuration, with defaults: what a dataset gets when
-   * none are configured ({@code aggregate_match} is declared where wanted).
+   * none are configured ({@code aggregate_match}, {@code custom_sql} and {@code
+   * referential_integrity} are declared where wanted).
    */
   public static List<RuleSpec> defaults() {
     return java.util.Arrays.stream(RuleKind.values())

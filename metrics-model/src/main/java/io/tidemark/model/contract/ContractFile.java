@@ -199,6 +199,22 @@ public record ContractFile(
         Map.Entry<String, JsonNode> e = it.next();
         out.put(e.getKey(), dataset(e.getKey(), e.getValue(), "datasets." + e.getKey()));
       }
+      // A reference to a dataset of this file is checked here; one to a dataset of another file,
+      // by the service that reconciles both.
+      for (DatasetContract d : out.values()) {
+        for (RuleSpec rule : d.reconcile().rules()) {
+          DatasetContract referenced =
+              rule.references() == null ? null : out.get(rule.references());
+          if (referenced != null) {
+            build(
+                "datasets." + d.name(),
+                () -> {
+                  d.checkReference(rule, referenced);
+                  return null;
+                });
+          }
+        }
+      }
       return new ContractFile(source, catalog, out);
     }
 
@@ -429,7 +445,8 @@ public record ContractFile(
             "dynamic",
             "columns",
             "aggregates",
-            "sql");
+            "sql",
+            "references");
         JsonNode enabled = spec.get("enabled");
         if (enabled != null && !enabled.isBoolean()) {
           throw fail(at + ".enabled", enabled.asText(), "must be true or false");
@@ -460,7 +477,8 @@ public record ContractFile(
           spec.has("dynamic") ? dynamic(spec.get("dynamic"), at + ".dynamic") : null,
           strings(spec, "columns", at),
           aggregates(spec, at),
-          spec.has("sql") ? spec.get("sql").asText() : null);
+          spec.has("sql") ? spec.get("sql").asText() : null,
+          spec.has("references") ? spec.get("references").asText() : null);
     }
 
     private List<Aggregate> aggregates(ObjectNode spec, String at) {

@@ -79,6 +79,64 @@ public record DatasetContract(
     reconcile = reconcile == null ? Reconcile.defaults(keyColumns) : reconcile;
     checkColumns(columns, keyColumns, comparedColumns, changeMarker, operation, curated, reconcile);
     reconcile = aggregateColumns(columns, comparedColumns, reconcile);
+    for (RuleSpec rule : reconcile.rules()) {
+      if (rule.kind() == RuleKind.REFERENTIAL_INTEGRITY) {
+        for (int i = 0; i < rule.columns().size(); i++) {
+          known(
+              columns,
+              "reconcile.rules." + rule.id() + ".columns[" + i + "]",
+              rule.columns().get(i));
+        }
+      }
+    }
+  }
+
+  /**
+   * Checks a {@code referential_integrity} rule of this contract against the contract of the
+   * dataset it references: as many columns as that dataset has key columns, each of the same kind
+   * as the key column it stands for (a string for a string; an int or long for an int or long),
+   * since the rule compares their text.
+   *
+   * @throws InvalidDocumentException naming the rule's field and what does not fit
+   */
+  public void checkReference(RuleSpec rule, DatasetContract referenced) {
+    String at = "reconcile.rules." + rule.id() + ".columns";
+    List<String> keys = referenced.keyColumns();
+    if (rule.columns().size() != keys.size()) {
+      throw new InvalidDocumentException(
+          at,
+          rule.columns(),
+          "names "
+              + rule.columns().size()
+              + " column(s), but dataset '"
+              + referenced.name()
+              + "' has "
+              + keys.size()
+              + " key column(s) "
+              + keys);
+    }
+    for (int i = 0; i < keys.size(); i++) {
+      ColumnType from = columns.get(rule.columns().get(i));
+      ColumnType to = referenced.columns().get(keys.get(i));
+      if (keyKind(from) != keyKind(to)) {
+        throw new InvalidDocumentException(
+            at + "[" + i + "]",
+            rule.columns().get(i),
+            "is of type "
+                + from
+                + ", but the key column '"
+                + keys.get(i)
+                + "' of dataset '"
+                + referenced.name()
+                + "' it references is of type "
+                + to);
+      }
+    }
+  }
+
+  /** A key's kind as its text compares: ints and longs alike. */
+  private static ColumnType.Kind keyKind(ColumnType t) {
+    return t.kind() == ColumnType.Kind.INT ? ColumnType.Kind.LONG : t.kind();
   }
 
   /**

@@ -155,6 +155,12 @@ public enum Metric {
       RECONCILER,
       "Commits on the curated table's main history that no Tidemark run made (foreign_commits's"
           + " observed value)."),
+  BROKEN_REFERENCES(
+      "BrokenReferences",
+      COUNT,
+      RECONCILER,
+      "Curated rows whose reference names no live key of the dataset it references"
+          + " (referential_integrity's observed value)."),
   AGGREGATE_DEVIATION(
       "AggregateDeviation",
       NONE,

@@ -69,9 +69,9 @@ class TestContractFile {
     assertThat(d.tombstoneTable()).isEqualTo("curated.orders_tombstones");
     assertThat(d.reconcile().sampleColumns()).containsExactly("order_id", "line_nr");
     assertThat(d.reconcile().rules())
-        .as("every kind but aggregate_match and custom_sql, declared with what they check")
-        .hasSize(RuleKind.values().length - 2)
-        .noneMatch(r -> r.kind() == RuleKind.AGGREGATE_MATCH || r.kind() == RuleKind.CUSTOM_SQL);
+        .as("every kind that needs nothing declared (not aggregate_match, custom_sql, ...)")
+        .hasSize(RuleSpec.defaults().size())
+        .allMatch(r -> r.kind().byDefault());
   }
 
   @Test
@@ -221,7 +221,7 @@ class TestContractFile {
                         "  orders:\n",
                         "  orders:\n    reconcile: {rules: {count_match: {columns:"
                             + " [amount]}}}\n")))
-        .hasMessageContaining("applies to aggregate_match only");
+        .hasMessageContaining("applies to aggregate_match and referential_integrity only");
   }
 
   @Test
@@ -258,6 +258,77 @@ class TestContractFile {
                         "  orders:\n",
                         "  orders:\n    reconcile: {rules: {negative: {kind: custom_sql}}}\n")))
         .hasMessageContaining("negative.sql is required");
+  }
+
+  /** Orders that name their customer, beside the customers they name, with one rule between. */
+  private static String ordersOfCustomers(String rule, String customerKeyType) {
+    return with(
+                "  orders:\n",
+                "  orders:\n    reconcile: {rules: {customer_known: " + rule + "}}\n")
+            .replace(
+                "      change_seq: long\n", "      change_seq: long\n      customer_id: string\n")
+        + "  customers:\n"
+        + "    raw: {location: raw/customers, layout: {kind: hive, column: ingest_date}}\n"
+        + "    columns: {customer_id: "
+        + customerKeyType
+        + ", name: string, updated_at: timestamp}\n"
+        + "    key-columns: [customer_id]\n"
+        + "    compared-columns: [name]\n"
+        + "    change-marker: {column: updated_at, type: timestamp}\n"
+        + "    curated: {table: curated.customers}\n";
+  }
+
+  /**
+   * A reference names the columns that hold another dataset's key and that dataset; the file
+   * refuses what cannot match, before any engine runs.
+   */
+  @Test
+  void aReferentialRuleNamesItsColumnsAndTheDatasetWhoseKeysTheyHold() {
+    String rule = "{kind: referential_integrity, columns: [customer_id], references: customers}";
+    DatasetContract d = parse(ordersOfCustomers(rule, "string")).dataset("orders");
+    assertThat(d.reconcile().rules())
+        .filteredOn(r -> r.kind() == RuleKind.REFERENTIAL_INTEGRITY)
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.id()).isEqualTo("customer_known");
+              assertThat(r.columns()).containsExactly("customer_id");
+              assertThat(r.references()).isEqualTo("customers");
+            });
+    assertThatThrownBy(() -> parse(ordersOfCustomers(rule, "long")))
+        .hasMessage(
+            "Cannot load contract orders.yaml:"
+                + " datasets.orders.reconcile.rules.customer_known.columns[0] 'customer_id' is of"
+                + " type string, but the key column 'customer_id' of dataset 'customers' it"
+                + " references is of type long");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    ordersOfCustomers(
+                        "{kind: referential_integrity, columns: [customer_id, order_id],"
+                            + " references: customers}",
+                        "string")))
+        .hasMessageContaining(
+            "customer_known.columns '[customer_id, order_id]' names 2 column(s), but dataset"
+                + " 'customers' has 1 key column(s) [customer_id]");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    ordersOfCustomers(
+                        "{kind: referential_integrity, columns: [client], references: customers}",
+                        "string")))
+        .hasMessageContaining("customer_known.columns[0] 'client' is not a column");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    ordersOfCustomers(
+                        "{kind: referential_integrity, columns: [customer_id]}", "string")))
+        .hasMessageContaining(
+            "customer_known.references is required: referential_integrity names the columns");
+    assertThatThrownBy(
+            () -> parse(ordersOfCustomers("{kind: count_match, references: customers}", "string")))
+        .hasMessageContaining(
+            "customer_known.references 'customers' applies to referential_integrity only");
   }
 
   /** Readers pin the verified tag by name, so the name is checked where it is declared. */
@@ -420,7 +491,10 @@ class TestContractFile {
       assertThat(c.catalog()).isPresent();
       assertThat(c.catalog().get().properties().get("warehouse"))
           .isEqualTo(tmp.resolve("warehouse").toString());
-      assertThat(c.datasets()).hasSize(1);
+      assertThat(c.datasets().keySet())
+          .as(f)
+          .containsExactlyElementsOf(
+              f.contains("demo") ? List.of("customers") : List.of("orders", "order_heads"));
     }
   }
 }

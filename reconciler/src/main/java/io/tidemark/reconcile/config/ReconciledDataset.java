@@ -2,14 +2,20 @@ package io.tidemark.reconcile.config;
 
 import io.tidemark.model.config.CatalogSpec;
 import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.config.RuleKind;
 import io.tidemark.model.config.RuleSpec;
 import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.contract.DatasetSpecs;
+import io.tidemark.model.json.InvalidDocumentException;
 import io.tidemark.model.report.ReconciliationMode;
+import io.tidemark.reconcile.engine.Referenced;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * One dataset as the reconciler runs it: its dataset contract (columns and types, key, change
@@ -37,6 +43,52 @@ public record ReconciledDataset(DatasetContract contract, CatalogSpec catalog, S
   /** The contract's names in the older spec's shape, as the SQL and the schema checks take them. */
   public DatasetSpec spec() {
     return DatasetSpecs.of(contract);
+  }
+
+  /**
+   * The datasets this one's {@code referential_integrity} rules reference, by name, from those a
+   * service reconciles, checked: each is reconciled there, on the same engine (one engine reads
+   * both tables), and its key fits the rule's columns.
+   *
+   * @throws IllegalArgumentException naming the dataset, the rule and what does not fit
+   */
+  public Map<String, Referenced> referenced(Map<String, ReconciledDataset> all) {
+    Map<String, Referenced> out = new TreeMap<>();
+    for (RuleSpec rule : rules()) {
+      if (rule.kind() != RuleKind.REFERENTIAL_INTEGRITY) {
+        continue;
+      }
+      ReconciledDataset other = all.get(rule.references());
+      String cannot = "Cannot reconcile dataset " + name() + ": rule " + rule.id();
+      if (other == null) {
+        throw new IllegalArgumentException(
+            cannot
+                + " references dataset '"
+                + rule.references()
+                + "', which this service does not reconcile (it reconciles "
+                + new TreeSet<>(all.keySet())
+                + ")");
+      }
+      if (!other.engine().equals(engine)) {
+        throw new IllegalArgumentException(
+            cannot
+                + " references dataset '"
+                + other.name()
+                + "', which is reconciled on engine '"
+                + other.engine()
+                + "', not '"
+                + engine
+                + "': one engine must read both curated tables");
+      }
+      try {
+        contract.checkReference(rule, other.contract());
+      } catch (InvalidDocumentException e) {
+        throw new IllegalArgumentException(
+            "Cannot reconcile dataset " + name() + ": " + e.getMessage(), e);
+      }
+      out.put(other.name(), new Referenced(other.contract(), other.catalog()));
+    }
+    return out;
   }
 
   /** The rules to evaluate, unique ids: the contract's {@code reconcile.rules}. */

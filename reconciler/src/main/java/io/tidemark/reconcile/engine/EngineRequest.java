@@ -6,8 +6,10 @@ import io.tidemark.model.config.RuleSpec;
 import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.contract.DatasetSpecs;
 import io.tidemark.model.report.ReconciliationMode;
+import io.tidemark.reconcile.kernel.EngineException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -32,6 +34,8 @@ import java.util.Objects;
  *     every check reads the same table state and the verdict can name it; null for the current one
  * @param rawArrivedBy raw files that arrived (were last modified) after this are not read; null to
  *     read every file. An audit of an ingest run's branch reads raw as the run found it
+ * @param referenced by name, the datasets the contract's {@code referential_integrity} rules
+ *     reference
  */
 public record EngineRequest(
     DatasetContract contract,
@@ -43,7 +47,34 @@ public record EngineRequest(
     int sampleSize,
     Duration futureTolerance,
     Long curatedSnapshot,
-    Instant rawArrivedBy) {
+    Instant rawArrivedBy,
+    Map<String, Referenced> referenced) {
+  /** A request of a dataset that references no other. */
+  public EngineRequest(
+      DatasetContract contract,
+      CatalogSpec catalog,
+      ReconciliationMode mode,
+      Instant from,
+      Instant to,
+      Instant now,
+      int sampleSize,
+      Duration futureTolerance,
+      Long curatedSnapshot,
+      Instant rawArrivedBy) {
+    this(
+        contract,
+        catalog,
+        mode,
+        from,
+        to,
+        now,
+        sampleSize,
+        futureTolerance,
+        curatedSnapshot,
+        rawArrivedBy,
+        Map.of());
+  }
+
   /** A request that reads every raw file. */
   public EngineRequest(
       DatasetContract contract,
@@ -84,6 +115,25 @@ public record EngineRequest(
       throw new IllegalArgumentException(
           "Cannot observe with future tolerance " + futureTolerance + ": must not be negative");
     }
+    referenced = referenced == null ? Map.of() : Map.copyOf(referenced);
+  }
+
+  /**
+   * The dataset a {@code referential_integrity} rule of the contract references.
+   *
+   * @throws EngineException when the request does not carry it
+   */
+  public Referenced referenced(RuleSpec rule) {
+    Referenced r = referenced.get(rule.references());
+    if (r == null) {
+      throw new EngineException(
+          "Rule "
+              + rule.id()
+              + " references dataset '"
+              + rule.references()
+              + "', which this reconciliation was not given");
+    }
+    return r;
   }
 
   /** The contract's names in the older spec's shape, as the SQL takes them. */

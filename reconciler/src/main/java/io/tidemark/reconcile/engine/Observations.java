@@ -26,7 +26,8 @@ import java.util.Objects;
  *     (a mistyped partition name, a file outside any partition): read by neither half
  * @param aggregates what {@code aggregate_match} compares; null when the engine did not say (the
  *     rule is then an ERROR)
- * @param custom each {@code custom_sql} rule's finding, by rule id
+ * @param queried the finding of each rule that runs a query of its own ({@code custom_sql}, {@code
+ *     referential_integrity}), by rule id
  */
 public record Observations(
     long expectedRows,
@@ -43,9 +44,9 @@ public record Observations(
     List<ExcludedFile> excludedFiles,
     List<StrayEntry> strayEntries,
     AggregateFinding aggregates,
-    java.util.Map<String, Finding> custom) {
+    java.util.Map<String, Finding> queried) {
   public Observations {
-    custom = custom == null ? java.util.Map.of() : java.util.Map.copyOf(custom);
+    queried = queried == null ? java.util.Map.of() : java.util.Map.copyOf(queried);
     Objects.requireNonNull(countDifference, "countDifference is null");
     Objects.requireNonNull(missing, "missing is null");
     Objects.requireNonNull(unexpected, "unexpected is null");
@@ -78,7 +79,7 @@ public record Observations(
     private List<ExcludedFile> excludedFiles = List.of();
     private List<StrayEntry> strayEntries = List.of();
     private AggregateFinding aggregates;
-    private java.util.Map<String, Finding> custom = java.util.Map.of();
+    private java.util.Map<String, Finding> queried = java.util.Map.of();
 
     private Builder(long expectedRows, long curatedRows) {
       this.expectedRows = expectedRows;
@@ -123,9 +124,9 @@ public record Observations(
       return this;
     }
 
-    /** Each {@code custom_sql} rule's finding, by rule id. */
-    public Builder custom(java.util.Map<String, Finding> found) {
-      this.custom = found;
+    /** The finding of each rule that runs a query of its own, by rule id. */
+    public Builder queried(java.util.Map<String, Finding> found) {
+      this.queried = found;
       return this;
     }
 
@@ -146,7 +147,7 @@ public record Observations(
           excludedFiles,
           strayEntries,
           aggregates,
-          custom);
+          queried);
     }
   }
 }

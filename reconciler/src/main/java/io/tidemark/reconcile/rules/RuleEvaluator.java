@@ -116,7 +116,8 @@ public final class RuleEvaluator {
                   "keys have compared columns that differ from raw at the same version");
       case FRESHNESS -> freshness(rule, o.freshness(), in.markerType());
       case AGGREGATE_MATCH -> aggregateMatch(rule, o.aggregates(), in.contract());
-      case CUSTOM_SQL -> customSql(rule, o.custom().get(rule.id()));
+      case CUSTOM_SQL -> customSql(rule, o.queried().get(rule.id()));
+      case REFERENTIAL_INTEGRITY -> references(rule, o.queried().get(rule.id()));
       case RUN_ACCOUNTING, UNPROCESSED_FILES, SCHEMA_DRIFT, FOREIGN_COMMITS ->
           throw new IllegalStateException("handled above");
     };
@@ -291,6 +292,29 @@ public final class RuleEvaluator {
             + " row(s) (threshold "
             + rule.threshold()
             + "); the first column of the first ones is shown",
+        f.sample(),
+        f.bytesScanned());
+  }
+
+  /** referential_integrity: the curated rows whose reference names no key of the other dataset. */
+  private static RuleResult references(RuleSpec rule, Finding f) {
+    if (f == null) {
+      return RuleResult.error(rule, "Referential rule " + rule.id() + " was not run by the engine");
+    }
+    if (f.failed()) {
+      return RuleResult.error(rule, f.error());
+    }
+    return RuleResult.evaluate(
+        rule,
+        f.count(),
+        f.count()
+            + " curated row(s) hold a "
+            + String.join(", ", rule.columns())
+            + " that is no live key of dataset "
+            + rule.references()
+            + " (threshold "
+            + rule.threshold()
+            + "); the rows' keys are shown",
         f.sample(),
         f.bytesScanned());
   }

@@ -168,7 +168,8 @@ final class BranchAudits {
                       ds.maxSampleSize(),
                       ds.futureTolerance(),
                       snapshot.id(),
-                      request.rawArrivedBy()));
+                      request.rawArrivedBy(),
+                      ds.referenced(datasets)));
     } catch (RuntimeException | LinkageError e) {
       engineError = e.getMessage() == null ? e.toString() : e.getMessage();
       LOG.warn("Audit of {} branch {}: the engine failed: {}", dataset, request.branch(), e);

@@ -132,6 +132,7 @@ public final class Reconciler {
                 + engines.keySet()
                 + ")");
       }
+      d.referenced(datasets); // a reference that cannot be read is refused at start
       defs.put(d.name(), AlarmDefinitions.forDataset(template, d.spec().pipeline(), d.name()));
     }
     this.alarms = new AlarmBoard(defs);
@@ -409,7 +410,9 @@ public final class Reconciler {
                       report.startedAt(),
                       ds.maxSampleSize(),
                       ds.futureTolerance(),
-                      report.curatedSnapshot() == null ? null : report.curatedSnapshot().id())),
+                      report.curatedSnapshot() == null ? null : report.curatedSnapshot().id(),
+                      null,
+                      ds.referenced(datasets))),
           null);
     } catch (RuntimeException | LinkageError e) {
       String engineError = message(e);

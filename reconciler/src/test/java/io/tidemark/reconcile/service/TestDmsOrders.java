@@ -1,9 +1,11 @@
 package io.tidemark.reconcile.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.tidemark.model.config.RuleKind;
+import io.tidemark.model.contract.ContractFile;
 import io.tidemark.model.report.ReconciliationMode;
 import io.tidemark.model.report.ReconciliationReport;
 import io.tidemark.model.report.ReconciliationStatus;
@@ -36,13 +38,14 @@ class TestDmsOrders {
 
   @TempDir Path dir;
 
+  /** Reconciles orders in a service of every dataset of the scenario's contract file. */
   private static ReconciliationReport reconcile(OrdersScenario s) {
-    return Reconciler.builder(s.stateRoot)
-        .dataset(s.contract(), s.catalog())
-        .clock(Clock.fixed(NOW, ZoneOffset.UTC))
-        .build()
-        .run("orders", ReconciliationMode.FULL, null, null, "test");
+    Reconciler.Builder b = Reconciler.builder(s.stateRoot).clock(Clock.fixed(NOW, ZoneOffset.UTC));
+    ContractFile.load(s.contractFile).datasets().values().forEach(d -> b.dataset(d, s.catalog()));
+    return b.build().run("orders", ReconciliationMode.FULL, null, null, "test");
   }
+
+  private static final List<String> HEADS = List.of("O-1", "O-2", "O-4");
 
   private static Map<RuleKind, RuleResult> byKind(ReconciliationReport r) {
     return r.results().stream().collect(Collectors.toMap(RuleResult::kind, Function.identity()));
@@ -79,15 +82,20 @@ class TestDmsOrders {
         .startsWith("2 of 7 aggregate(s) of amount, order_date differ by more than the threshold");
   }
 
-  /** The damage of each fault docs/rules.md lists for this dataset, by the fault's name. */
-  private static List<Line> damaged(String fault) {
+  /**
+   * The orders, and their heads, with the damage of a fault docs/rules.md lists for this dataset,
+   * by the fault's name.
+   */
+  private static OrdersScenario damaged(Path root, String fault) throws Exception {
     List<Line> curated = new ArrayList<>(OrdersScenario.EXPECTED);
+    List<String> removedHeads = List.of();
     switch (fault) {
       case "amount altered" -> curated.set(2, new Line("O-2", 1, "99.98", "2026-03-02", false, 3));
       case "line dropped" -> curated.remove(1);
+      case "order head removed" -> removedHeads = List.of("O-2");
       default -> throw new AssertionError("docs/rules.md names a fault this test lacks: " + fault);
     }
-    return curated;
+    return OrdersScenario.createWithHeads(root, NOW, curated, HEADS, removedHeads);
   }
 
   @Test
@@ -111,7 +119,7 @@ class TestDmsOrders {
               .sorted()
               .toList();
       Path root = dir.resolve("fault-" + rows++);
-      ReconciliationReport report = reconcile(OrdersScenario.create(root, NOW, damaged(fault)));
+      ReconciliationReport report = reconcile(damaged(root, fault));
       List<String> failing =
           report.results().stream()
               .filter(x -> x.status() != RuleStatus.PASS)
@@ -120,7 +128,72 @@ class TestDmsOrders {
               .toList();
       assertThat(failing).as("%s: %s", fault, report.results()).isEqualTo(documented);
     }
-    assertThat(rows).isEqualTo(2);
+    assertThat(rows).isEqualTo(3);
+  }
+
+  /**
+   * A line whose order head is gone from the heads' curated table breaks head_known, naming the
+   * line, and nothing else fails: raw and curated orders still agree. With every head there, the
+   * rule passes.
+   */
+  @Test
+  void aLineWhoseOrderHeadIsGoneBreaksItsReferenceNamingTheLine() throws Exception {
+    OrdersScenario clean =
+        OrdersScenario.createWithHeads(
+            dir.resolve("clean"), NOW, OrdersScenario.EXPECTED, HEADS, List.of());
+    ReconciliationReport passed = reconcile(clean);
+    assertThat(passed.results())
+        .as("%s", passed.results())
+        .allSatisfy(x -> assertThat(x.status()).as(x.ruleId()).isEqualTo(RuleStatus.PASS))
+        .anySatisfy(x -> assertThat(x.ruleId()).isEqualTo("head_known"));
+
+    OrdersScenario broken =
+        OrdersScenario.createWithHeads(
+            dir.resolve("broken"), NOW, OrdersScenario.EXPECTED, HEADS, List.of("O-2"));
+    ReconciliationReport failed = reconcile(broken);
+    assertThat(failed.results())
+        .filteredOn(x -> x.status() != RuleStatus.PASS)
+        .singleElement()
+        .satisfies(
+            x -> {
+              assertThat(x.ruleId()).isEqualTo("head_known");
+              assertThat(x.kind()).isEqualTo(RuleKind.REFERENTIAL_INTEGRITY);
+              assertThat(x.status()).isEqualTo(RuleStatus.FAIL);
+              assertThat(x.observed()).isEqualTo(1);
+              assertThat(x.sampleKeys()).containsExactly("O-2|1");
+              assertThat(x.reason())
+                  .isEqualTo(
+                      "1 curated row(s) hold a order_id that is no live key of dataset"
+                          + " order_heads (threshold 0.0); the rows' keys are shown");
+            });
+  }
+
+  /**
+   * A reference the service cannot read is refused when the service is built, naming the rule; a
+   * referenced table that is gone at run time is that rule's ERROR, naming it.
+   */
+  @Test
+  void aReferenceNoOneCanReadIsRefusedAtStartAndAMissingTableIsAnError() throws Exception {
+    OrdersScenario s =
+        OrdersScenario.createWithHeads(dir, NOW, OrdersScenario.EXPECTED, HEADS, List.of());
+    assertThatThrownBy(
+            () -> Reconciler.builder(s.stateRoot).dataset(s.contract(), s.catalog()).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "Cannot reconcile dataset orders: rule head_known references dataset 'order_heads',"
+                + " which this service does not reconcile (it reconciles [orders])");
+
+    org.apache.iceberg.catalog.Catalog catalog =
+        io.tidemark.reconcile.storage.IcebergTables.catalog(s.catalog());
+    try {
+      catalog.dropTable(
+          org.apache.iceberg.catalog.TableIdentifier.parse(OrdersScenario.HEADS_TABLE), false);
+    } finally {
+      io.tidemark.reconcile.storage.IcebergTables.close(catalog);
+    }
+    RuleResult r = byKind(reconcile(s)).get(RuleKind.REFERENTIAL_INTEGRITY);
+    assertThat(r.status()).isEqualTo(RuleStatus.ERROR);
+    assertThat(r.reason()).startsWith("Referential rule head_known could not run its query: ");
   }
 
   @Test

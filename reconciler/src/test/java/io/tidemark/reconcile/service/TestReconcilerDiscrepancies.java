@@ -131,7 +131,8 @@ class TestReconcilerDiscrepancies {
     assertThat(alarms).hasSize(RuleKind.values().length + 14);
     assertThat(alarms).noneMatch(a -> a.state() == AlarmState.ALARM);
     // One alarm per rule kind, from the catalogue: those of the rules the dataset has are OK;
-    // those of aggregate_match and custom_sql, which it does not declare, never get a datapoint.
+    // those of aggregate_match, custom_sql and referential_integrity, which it does not declare,
+    // never get a datapoint.
     assertThat(alarms)
         .filteredOn(a -> a.rule() != null && RuleKind.fromId(a.rule()).byDefault())
         .hasSize(RuleSpec.defaults().size())
@@ -139,7 +140,7 @@ class TestReconcilerDiscrepancies {
     assertThat(alarms)
         .filteredOn(a -> a.rule() != null && !RuleKind.fromId(a.rule()).byDefault())
         .extracting(AlarmStatus::rule)
-        .containsExactlyInAnyOrder("aggregate_match", "custom_sql");
+        .containsExactlyInAnyOrder("aggregate_match", "custom_sql", "referential_integrity");
     assertThat(alarms)
         .filteredOn(a -> a.rule() != null && !RuleKind.fromId(a.rule()).byDefault())
         .allSatisfy(a -> assertThat(a.state()).isEqualTo(AlarmState.INSUFFICIENT_DATA));

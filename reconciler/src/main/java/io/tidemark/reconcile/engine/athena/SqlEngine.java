@@ -20,6 +20,7 @@ import io.tidemark.reconcile.engine.sql.FreshnessMeasure;
 import io.tidemark.reconcile.engine.sql.KeySamples;
 import io.tidemark.reconcile.engine.sql.RawReadPlan;
 import io.tidemark.reconcile.engine.sql.ReconciliationSql;
+import io.tidemark.reconcile.engine.sql.ReferenceRules;
 import io.tidemark.reconcile.engine.sql.Sql;
 import io.tidemark.reconcile.engine.sql.ValueDiffs;
 import io.tidemark.reconcile.engine.sql.Window;
@@ -179,7 +180,13 @@ public final class SqlEngine implements ReconciliationEngine {
     ExecutorService pool = Executors.newFixedThreadPool(maxInFlight, daemon(spec.name()));
     try (QueryRunner runner = runners.get()) {
       return new Run(
-              pool, runner, preludes.apply(false), preludes.apply(true), request, curatedTypes)
+              pool,
+              runner,
+              preludes.apply(false),
+              preludes.apply(true),
+              request,
+              curatedTypes,
+              TrinoDialect.curatedRelation(t.curated(), request.curatedSnapshot()))
           .observe(arrivals, listing);
     } finally {
       pool.shutdownNow();
@@ -248,6 +255,7 @@ public final class SqlEngine implements ReconciliationEngine {
     private final Sql valuedPrelude;
     private final EngineRequest request;
     private final Map<String, String> curatedTypes;
+    private final String curated;
     private final java.util.concurrent.atomic.AtomicLong diffBytes =
         new java.util.concurrent.atomic.AtomicLong();
 
@@ -257,13 +265,15 @@ public final class SqlEngine implements ReconciliationEngine {
         Sql prelude,
         Sql valuedPrelude,
         EngineRequest request,
-        Map<String, String> curatedTypes) {
+        Map<String, String> curatedTypes,
+        String curated) {
       this.pool = pool;
       this.runner = runner;
       this.prelude = prelude;
       this.valuedPrelude = valuedPrelude;
       this.request = request;
       this.curatedTypes = curatedTypes;
+      this.curated = curated;
     }
 
     Observations observe(Map<String, Instant> arrivals, RawFiles.Listing listing) {
@@ -282,6 +292,17 @@ public final class SqlEngine implements ReconciliationEngine {
               () ->
                   CustomRules.measure(
                       SQL, request.contract(), window, request.sampleSize(), this::valuedRows));
+      Future<Map<String, Finding>> references =
+          pool.submit(
+              () ->
+                  ReferenceRules.measure(
+                      SQL,
+                      request.contract(),
+                      curatedTypes,
+                      curated,
+                      rule -> referencedKeys(request.referenced(rule).contract()),
+                      request.sampleSize(),
+                      this::rows));
       Measured c = get(counts);
       boolean compare = c.error() != null || KeySamples.number(c.result().rows().get(0).get(0)) > 0;
       List<Measured> keyMeasures = compare ? keyMeasures() : skippedKeyMeasures();
@@ -336,13 +357,15 @@ public final class SqlEngine implements ReconciliationEngine {
                 ValueDiffs.blame(request));
         aggregates = get(aggregated);
       }
-      Map<String, Finding> customFound = get(custom);
-      perQuery.add(diffBytes.get()); // the difference, aggregates and custom rules together
+      Map<String, Finding> queried = new java.util.LinkedHashMap<>(get(custom));
+      queried.putAll(get(references));
+      // the difference, aggregates, custom and referential rules together
+      perQuery.add(diffBytes.get());
       long bytes = perQuery.stream().mapToLong(Long::longValue).sum();
       return Observations.builder(expectedRows, curatedRows)
           .keyFindings(findings)
           .aggregates(aggregates)
-          .custom(customFound)
+          .queried(queried)
           .freshness(fresh)
           .scanned(bytes, pricing.costUsd(perQuery))
           .rawFiles(List.of(), listing.strays())
@@ -368,10 +391,22 @@ public final class SqlEngine implements ReconciliationEngine {
 
     /** A query after the prelude with the valued relations; a failure is thrown. */
     private List<List<String>> valuedRows(String label, Sql query) throws QueryFailedException {
-      Sql sql = new Sql().append(valuedPrelude).append(query);
+      return rows(label, new Sql().append(valuedPrelude).append(query));
+    }
+
+    /** Runs a query that needs no prelude; its bytes count with the difference's. */
+    private List<List<String>> rows(String label, Sql sql) throws QueryFailedException {
       QueryResult r = runner.run(label, sql.text(), sql.params());
       diffBytes.addAndGet(r.bytesScanned());
       return r.rows();
+    }
+
+    /** The live keys of a referenced dataset's curated table, at its current snapshot. */
+    private String referencedKeys(DatasetContract referenced) {
+      return SQL.referencedKeys(
+          DatasetSpecs.of(referenced),
+          ReferenceRules.declaredTypes(referenced),
+          TrinoDialect.curatedRelation(tables.apply(referenced).curated(), null));
     }
 
     Measured measure(String label, String query) {

@@ -4,7 +4,9 @@ import static io.tidemark.reconcile.engine.duckdb.DuckDbDialect.SQL;
 
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.config.DatasetSpec;
+import io.tidemark.model.config.RuleSpec;
 import io.tidemark.model.contract.DatasetContract;
+import io.tidemark.model.contract.DatasetSpecs;
 import io.tidemark.model.contract.RawLayout.StrayEntry;
 import io.tidemark.model.json.Checks;
 import io.tidemark.model.report.ReconciliationMode;
@@ -16,12 +18,14 @@ import io.tidemark.reconcile.engine.Finding;
 import io.tidemark.reconcile.engine.Freshness;
 import io.tidemark.reconcile.engine.Observations;
 import io.tidemark.reconcile.engine.ReconciliationEngine;
+import io.tidemark.reconcile.engine.Referenced;
 import io.tidemark.reconcile.engine.sql.AggregateMeasures;
 import io.tidemark.reconcile.engine.sql.CustomRules;
 import io.tidemark.reconcile.engine.sql.FreshnessMeasure;
 import io.tidemark.reconcile.engine.sql.KeySamples;
 import io.tidemark.reconcile.engine.sql.RawReadPlan;
 import io.tidemark.reconcile.engine.sql.ReconciliationSql;
+import io.tidemark.reconcile.engine.sql.ReferenceRules;
 import io.tidemark.reconcile.engine.sql.Sql;
 import io.tidemark.reconcile.engine.sql.ValueDiffs;
 import io.tidemark.reconcile.engine.sql.Window;
@@ -345,7 +349,7 @@ public final class DuckDbEngine implements ReconciliationEngine {
         }
         return new CuratedLoad(0, tableTypes, null);
       }
-      loadLive(c, live);
+      loadLive(c, "curated", live);
       Map<String, String> types = columnTypes(c, "curated_live");
       try (Statement s = c.createStatement()) {
         s.execute(DuckDbDialect.createCuratedRows(request.dataset(), types));
@@ -363,11 +367,20 @@ public final class DuckDbEngine implements ReconciliationEngine {
    */
   public static List<String> loadLive(Connection c, IcebergTables.LiveFiles live)
       throws SQLException {
+    return loadLive(c, "curated", live);
+  }
+
+  /**
+   * Creates {@code <table>_live}: every column of the live rows of the given files, position
+   * deletes applied. Returns the column names.
+   */
+  static List<String> loadLive(Connection c, String table, IcebergTables.LiveFiles live)
+      throws SQLException {
     try (Statement s = c.createStatement()) {
-      s.execute(DuckDbFiles.createFileTable("curated_files"));
+      s.execute(DuckDbFiles.createFileTable(table + "_files"));
     }
     List<String> paths = new ArrayList<>();
-    try (PreparedStatement ps = c.prepareStatement(DuckDbFiles.insertFile("curated_files"))) {
+    try (PreparedStatement ps = c.prepareStatement(DuckDbFiles.insertFile(table + "_files"))) {
       for (String location : live.dataFiles()) {
         String path = RawFiles.localPath(location).toString();
         paths.add(path);
@@ -378,22 +391,64 @@ public final class DuckDbEngine implements ReconciliationEngine {
       }
       ps.executeBatch();
     }
-    createView(c, "curated_src", DuckDbFiles.readParquet(paths));
+    createView(c, table + "_src", DuckDbFiles.readParquet(paths));
     if (live.positionDeletes().isEmpty()) {
       try (Statement s = c.createStatement()) {
-        s.execute(DuckDbFiles.emptyPositionDeletes());
+        s.execute(DuckDbFiles.emptyPositionDeletes(table));
       }
     } else {
       List<String> deletes =
           live.positionDeletes().stream().map(l -> RawFiles.localPath(l).toString()).toList();
-      execute(c, DuckDbFiles.loadPositionDeletes(deletes));
+      execute(c, DuckDbFiles.loadPositionDeletes(table, deletes));
     }
-    List<String> columns = new ArrayList<>(columnTypes(c, "curated_src").keySet());
+    List<String> columns = new ArrayList<>(columnTypes(c, table + "_src").keySet());
     columns.removeAll(List.of("filename", "file_row_number"));
     try (Statement s = c.createStatement()) {
-      s.execute(DuckDbFiles.createCuratedLive(columns));
+      s.execute(DuckDbFiles.createLive(table, columns));
     }
     return columns;
+  }
+
+  /**
+   * The query of the live keys of the dataset a referential rule references: its curated table's
+   * live rows at its current snapshot, loaded as {@code ref_<n>_live} the first time a rule names
+   * it.
+   */
+  private static String referencedKeys(
+      Connection c, EngineRequest r, RuleSpec rule, Map<String, String> loaded) {
+    Referenced ref = r.referenced(rule);
+    String name = ref.contract().name();
+    String known = loaded.get(name);
+    if (known != null) {
+      return known;
+    }
+    String table = "ref_" + loaded.size();
+    Catalog catalog = IcebergTables.catalog(ref.catalog());
+    String keys;
+    try {
+      Table t = IcebergTables.load(catalog, DatasetSpecs.of(ref.contract()).curatedTable());
+      IcebergTables.LiveFiles live = IcebergTables.liveFiles(t, null);
+      keys =
+          live.dataFiles().isEmpty()
+              ? DuckDbFiles.NO_KEYS
+              : SQL.referencedKeys(
+                  DatasetSpecs.of(ref.contract()),
+                  ReferenceRules.declaredTypes(ref.contract()),
+                  loadedLive(c, table, live));
+    } catch (SQLException e) {
+      throw new EngineException(
+          "Cannot read the curated table of dataset " + name + ": " + e.getMessage(), e);
+    } finally {
+      IcebergTables.close(catalog);
+    }
+    loaded.put(name, keys);
+    return keys;
+  }
+
+  private static String loadedLive(Connection c, String table, IcebergTables.LiveFiles live)
+      throws SQLException {
+    loadLive(c, table, live);
+    return table + "_live";
   }
 
   /**
@@ -455,17 +510,28 @@ public final class DuckDbEngine implements ReconciliationEngine {
             : AggregateMeasures.wanted(r.contract())
                 ? AggregateFinding.allAgree()
                 : AggregateFinding.NONE;
-    Map<String, Finding> custom =
-        CustomRules.measure(
+    Map<String, Finding> queried =
+        new LinkedHashMap<>(
+            CustomRules.measure(
+                SQL,
+                r.contract(),
+                cap,
+                r.sampleSize(),
+                (label, query) -> rows(c, query, customRuleTimeout)));
+    Map<String, String> referenced = new HashMap<>();
+    queried.putAll(
+        ReferenceRules.measure(
             SQL,
             r.contract(),
-            cap,
+            liveTypes,
+            liveTypes == null ? null : "curated_live",
+            rule -> referencedKeys(c, r, rule, referenced),
             r.sampleSize(),
-            (label, query) -> rows(c, query, customRuleTimeout));
+            (label, query) -> rows(c, query)));
     return Observations.builder(compared.expectedRows(), compared.curatedRows())
         .keyFindings(keys)
         .aggregates(aggregates)
-        .custom(custom)
+        .queried(queried)
         .freshness(freshness(c, r, cap, compared.newestCurated(), raw.arrivals()))
         .scanned(bytes, 0)
         .rawFiles(raw.excluded(), raw.strays())

@@ -91,38 +91,53 @@ final class DuckDbFiles {
                 + " hive_partitioning = false)");
   }
 
-  static Sql loadPositionDeletes(List<String> paths) {
+  /** {@code <table>_deletes}: the position deletes of a table's live files. */
+  static Sql loadPositionDeletes(String table, List<String> paths) {
     return new Sql()
-        .append("CREATE TEMP TABLE curated_deletes AS SELECT file_path, pos FROM read_parquet(")
+        .append(
+            "CREATE TEMP TABLE " + table + "_deletes AS SELECT file_path, pos FROM read_parquet(")
         .param(literalPaths(paths))
         .append(", union_by_name = true)");
   }
 
-  static String emptyPositionDeletes() {
-    return "CREATE TEMP TABLE curated_deletes (file_path VARCHAR, pos BIGINT)";
+  static String emptyPositionDeletes(String table) {
+    return "CREATE TEMP TABLE " + table + "_deletes (file_path VARCHAR, pos BIGINT)";
   }
 
   static String describe(String table) {
     return "DESCRIBE " + table;
   }
 
-  /** The live rows of the curated table: data rows minus position-deleted ones. */
-  static String createCuratedLive(List<String> columns) {
+  /**
+   * {@code <table>_live}: the live rows of an Iceberg table, its data rows ({@code <table>_src})
+   * minus position-deleted ones.
+   */
+  static String createLive(String table, List<String> columns) {
     StringBuilder cols = new StringBuilder();
     for (String c : columns) {
       cols.append(cols.isEmpty() ? "" : ", ").append("s.").append(DuckDbDialect.quote(c));
     }
-    return "CREATE TEMP VIEW curated_live AS SELECT " + cols + " FROM " + CURATED_LOCATED;
+    return "CREATE TEMP VIEW " + table + "_live AS SELECT " + cols + " FROM " + located(table);
   }
 
   /**
-   * The FROM clause of the live rows of {@code curated_src} (alias {@code s}) with their data file
+   * The FROM clause of the live rows of {@code <table>_src} (alias {@code s}) with their data file
    * as the table's metadata names it ({@code f.location}).
    */
-  static final String CURATED_LOCATED =
-      "curated_src s JOIN curated_files f ON s.filename = f.path"
-          + " WHERE NOT EXISTS (SELECT 1 FROM curated_deletes d"
-          + " WHERE d.file_path = f.location AND d.pos = s.file_row_number)";
+  static String located(String table) {
+    return table
+        + "_src s JOIN "
+        + table
+        + "_files f ON s.filename = f.path WHERE NOT EXISTS (SELECT 1 FROM "
+        + table
+        + "_deletes d WHERE d.file_path = f.location AND d.pos = s.file_row_number)";
+  }
+
+  /** The live rows of the curated table with their data files. */
+  static final String CURATED_LOCATED = located("curated");
+
+  /** No keys, for a referenced table without data files. */
+  static final String NO_KEYS = "SELECT CAST(NULL AS VARCHAR) AS tidemark_key WHERE false";
 
   /** An empty {@code curated_valued}, for a table without data files. */
   static String emptyCuratedValued(int comparedColumns) {

@@ -4,7 +4,6 @@ import io.tidemark.model.config.RuleKind;
 import io.tidemark.model.config.RuleSpec;
 import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.reconcile.engine.Finding;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,27 +36,13 @@ public final class CustomRules {
       ValueDiffs.Rows rows) {
     Map<String, Finding> out = new LinkedHashMap<>();
     for (RuleSpec rule : of(contract)) {
-      try {
-        List<List<String>> result =
-            rows.run(
-                "custom rule " + rule.id(),
-                sql.custom(contract, cap, rule.sql(), Math.min(sampleSize, rule.sampleSize())));
-        long count = 0;
-        List<String> sample = new ArrayList<>();
-        for (List<String> row : result) {
-          count = KeySamples.number(row.get(row.size() - 1));
-          sample.add(row.get(0) == null ? "NULL" : row.get(0));
-        }
-        out.put(rule.id(), Finding.of(count, sample));
-      } catch (Exception e) {
-        out.put(
-            rule.id(),
-            Finding.failed(
-                "Custom rule "
-                    + rule.id()
-                    + " could not run its query: "
-                    + (e.getMessage() == null ? e.toString() : e.getMessage())));
-      }
+      out.put(
+          rule.id(),
+          RuleQueries.run(
+              "Custom rule " + rule.id(),
+              rule,
+              sql.custom(contract, cap, rule.sql(), Math.min(sampleSize, rule.sampleSize())),
+              rows));
     }
     return out;
   }

@@ -73,6 +73,11 @@ public final class ReconciliationSql {
       requireColumn(types, k, "key");
       parts.add(text(d.column(k)));
     }
+    return joined(parts);
+  }
+
+  /** Texts as one, {@link #KEY_SEPARATOR} between them, as a composite key is joined. */
+  private static String joined(List<String> parts) {
     return parts.size() == 1
         ? parts.get(0)
         : "concat_ws(" + KEY_SEPARATOR + ", " + String.join(", ", parts) + ")";
@@ -579,6 +584,54 @@ public final class ReconciliationSql {
         .append(inner)
         .append(") AS offending ORDER BY 1 LIMIT ")
         .param((long) limit);
+  }
+
+  /**
+   * A {@code referential_integrity} rule's query: the keys of the rows of {@code from} whose {@code
+   * columns} (none of them null) name no key of {@code referencedKeys}, as {@link #custom} returns
+   * them: in key order, the first {@code limit}, each row ending with their count.
+   *
+   * @param spec the referencing dataset
+   * @param types the column types of {@code from}
+   * @param from the referencing dataset's curated rows
+   * @param columns the columns that hold the referenced key, in its key's order
+   * @param referencedKeys a query of the referenced keys, {@link #referencedKeys}
+   */
+  public Sql brokenReferences(
+      DatasetSpec spec,
+      Map<String, String> types,
+      String from,
+      List<String> columns,
+      String referencedKeys,
+      int limit) {
+    StringBuilder present = new StringBuilder();
+    List<String> parts = new ArrayList<>();
+    for (String c : columns) {
+      requireColumn(types, c, "reference");
+      present.append(" AND ").append(d.column(c)).append(" IS NOT NULL");
+      parts.add(text(d.column(c)));
+    }
+    return new Sql()
+        .append("SELECT k, count(*) OVER () AS tidemark_rows FROM (SELECT replace(")
+        .append(key(spec, types) + ", " + KEY_SEPARATOR + ", ")
+        .param(DISPLAY_SEPARATOR)
+        .append(") AS k, " + joined(parts) + " AS ref FROM " + aliased(from))
+        .append(" WHERE true" + present + ") AS c WHERE NOT EXISTS (SELECT 1 FROM (")
+        .append(referencedKeys)
+        .append(") AS r WHERE r.tidemark_key = c.ref) ORDER BY k LIMIT ")
+        .param((long) limit);
+  }
+
+  /**
+   * The keys of a referenced dataset's rows {@code from}, as {@link #brokenReferences} reads them.
+   */
+  public String referencedKeys(DatasetSpec spec, Map<String, String> types, String from) {
+    return "SELECT " + key(spec, types) + " AS tidemark_key FROM " + aliased(from);
+  }
+
+  /** A relation under the alias {@code s}, which a dialect's {@code column} may qualify by. */
+  private static String aliased(String from) {
+    return "(SELECT * FROM " + from + ") AS s";
   }
 
   /** A query's leading {@code WITH [RECURSIVE]}, after comments. */
