@@ -308,9 +308,11 @@ public final class RuleEvaluator {
         rule,
         f.count(),
         f.count()
-            + " curated row(s) hold a "
-            + String.join(", ", rule.columns())
-            + " that is no live key of dataset "
+            + " curated row(s) whose "
+            + (rule.columns().size() == 1
+                ? rule.columns().get(0)
+                : "(" + String.join(", ", rule.columns()) + ")")
+            + " is no live key of dataset "
             + rule.references()
             + " (threshold "
             + rule.threshold()

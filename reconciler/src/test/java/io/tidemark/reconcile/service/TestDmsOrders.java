@@ -163,8 +163,8 @@ class TestDmsOrders {
               assertThat(x.sampleKeys()).containsExactly("O-2|1");
               assertThat(x.reason())
                   .isEqualTo(
-                      "1 curated row(s) hold a order_id that is no live key of dataset"
-                          + " order_heads (threshold 0.0); the rows' keys are shown");
+                      "1 curated row(s) whose order_id is no live key of dataset order_heads"
+                          + " (threshold 0.0); the rows' keys are shown");
             });
   }
 
