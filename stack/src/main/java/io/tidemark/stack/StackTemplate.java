@@ -334,7 +334,8 @@ public final class StackTemplate {
       TemplateGenerator.alarms(
           r,
           TemplateGenerator.AlarmScope.of(
-              d.idPrefix(), c.pipeline(), c.name(), Metric.NAMESPACE_DEFAULT));
+              d.idPrefix(), c.pipeline(), c.name(), Metric.NAMESPACE_DEFAULT),
+          c.reconcile().rules());
       TemplateGenerator.dashboard(
           r,
           d.idPrefix() + "Dashboard",

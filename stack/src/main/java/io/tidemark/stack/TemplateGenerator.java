@@ -6,8 +6,10 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tidemark.model.alarms.ComparisonOperator;
+import io.tidemark.model.alarms.RuleAlarm;
 import io.tidemark.model.alarms.TreatMissingData;
 import io.tidemark.model.config.RuleKind;
+import io.tidemark.model.config.RuleSpec;
 import io.tidemark.model.contract.ContractFile;
 import io.tidemark.model.metrics.Dimension;
 import io.tidemark.model.metrics.Metric;
@@ -17,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -720,23 +721,32 @@ public final class TemplateGenerator {
    * rule, the ingest runs' and the reconciler's.
    */
   static void alarms(ObjectNode resources, AlarmScope scope) {
+    alarms(resources, scope, List.of());
+  }
+
+  /**
+   * The same, and one more for each of {@code rules} under an id of its own, which no kind's alarm
+   * watches ({@link RuleAlarm#ownAlarms}).
+   */
+  static void alarms(ObjectNode resources, AlarmScope scope, List<RuleSpec> rules) {
     AlarmWriter alarms = new AlarmWriter(resources, scope);
     for (RuleKind kind : RuleKind.values()) {
       alarms.add(
-          "Rule" + pascal(kind.id()) + "Failing",
+          RuleAlarm.logicalId(kind.id()),
           Metric.RULE_ALERTING,
           null,
           kind.id(),
           Condition.failing(),
-          "Reconciliation rule "
-              + kind.id()
-              + (kind.samplesKeys()
-                  ? " is failing: the curated table disagrees with raw. See the latest"
-                      + " reconciliation report for sample keys."
-                  : " is failing. See the latest reconciliation report for what it names (runs,"
-                      + " files, columns or commits).")
-              + " An acknowledgement of the failure quiets it while the failure names nothing"
-              + " new.");
+          RuleAlarm.description(kind.id(), kind));
+    }
+    for (RuleSpec rule : RuleAlarm.ownAlarms(rules)) {
+      alarms.add(
+          RuleAlarm.logicalId(rule.id()),
+          Metric.RULE_ALERTING,
+          null,
+          rule.id(),
+          Condition.failing(),
+          RuleAlarm.description(rule.id(), rule.kind()));
     }
     // The nightly-health alarms watch the scheduled incremental runs (Mode=INCREMENTAL): CloudWatch
     // matches an alarm's exact dimension set, so each alarm names the one mode it is about. The
@@ -1117,7 +1127,7 @@ public final class TemplateGenerator {
 
   /** {@code IngestRunFailed}: {@code ingest-run-failed}. */
   static String kebab(String pascal) {
-    return pascal.replaceAll("(?<=.)(?=\\p{Upper})", "-").toLowerCase(Locale.ROOT);
+    return RuleAlarm.kebab(pascal);
   }
 
   private static String compact(JsonNode node) {

@@ -352,6 +352,43 @@ class TestContractStack {
                 + " 'sales_orders' would share the raw table sales_orders_raw; rename one");
   }
 
+  /**
+   * A rule under an id of its own (here a custom query and a reference) has an alarm of its own,
+   * watching that id, in the dataset's composite alarm: no kind's alarm watches it.
+   */
+  @Test
+  void aRuleUnderAnIdOfItsOwnGetsItsOwnAlarmInTheComposite() throws Exception {
+    String orders =
+        dataset("orders", "s3://lake/orders", "{kind: arrival}")
+            + """
+                reconcile:
+                  rules:
+                    negative_amounts: {kind: custom_sql, sql: SELECT key FROM curated WHERE amount < 0}
+                    customer_known: {kind: referential_integrity, columns: [id], references: ids}
+            """;
+    JsonNode r =
+        stack(CATALOG + orders + dataset("ids", "s3://lake/ids", "{kind: arrival}"))
+            .path("Resources");
+    for (String rule : List.of("negative_amounts", "customer_known")) {
+      String id = "Orders" + io.tidemark.model.alarms.RuleAlarm.logicalId(rule);
+      JsonNode alarm = r.path(id);
+      assertThat(alarm.path("Type").asText()).as(id).isEqualTo("AWS::CloudWatch::Alarm");
+      assertThat(alarm.path("Properties").path("MetricName").asText()).isEqualTo("RuleAlerting");
+      assertThat(alarm.path("Properties").path("Dimensions").findValuesAsText("Value"))
+          .contains(rule);
+      assertThat(alarm.path("Properties").path("AlarmName").asText())
+          .isEqualTo("tidemark-sales-orders-rule-" + rule.replace('_', '-') + "-failing");
+      assertThat(
+              r.path("Orders" + TemplateGenerator.DATASET_ALARM)
+                  .path("Properties")
+                  .path("AlarmRule")
+                  .toString())
+          .as("the composite")
+          .contains("ALARM(\\\"${" + id + "}\\\")");
+    }
+    assertThat(r.has("IdsRuleNegativeAmountsFailing")).as("only the dataset that has it").isFalse();
+  }
+
   @Test
   void aContractWithMoreDatasetsThanOneStackHoldsIsRefused() throws Exception {
     StringBuilder many = new StringBuilder(CATALOG);

@@ -133,7 +133,9 @@ public final class Reconciler {
                 + ")");
       }
       d.referenced(datasets); // a reference that cannot be read is refused at start
-      defs.put(d.name(), AlarmDefinitions.forDataset(template, d.spec().pipeline(), d.name()));
+      defs.put(
+          d.name(),
+          AlarmDefinitions.forDataset(template, d.spec().pipeline(), d.name(), d.rules()));
     }
     this.alarms = new AlarmBoard(defs);
   }
