@@ -72,7 +72,10 @@ class TestDmsOrdersOnTrino {
 
   private static final String HEAD_KNOWN =
       "        head_known: {kind: referential_integrity, columns: [order_id], references:"
-          + " order_heads}\n";
+          + " order_heads}\n"
+          + "        operations_unmapped: {kind: custom_sql, sql: \"SELECT source_file || '#' ||"
+          + " CAST(row_number AS VARCHAR), reason FROM quarantine WHERE reason ="
+          + " 'UNKNOWN_OPERATION'\"}\n";
 
   @TempDir(cleanup = CleanupMode.ON_SUCCESS)
   Path work;
@@ -100,6 +103,13 @@ class TestDmsOrdersOnTrino {
             .isEqualTo(IngestStatus.SUCCEEDED);
       }
       Map<String, OrdersScenario.Order> expected = OrdersScenario.expected(landed);
+      // A row of the job's quarantine table (made with curated), as an unmapped Op leaves one.
+      spark.sql(
+          "INSERT INTO "
+              + p.catalog().name()
+              + ".curated.orders_quarantine (batch_id, run_id, quarantined_at, source_file,"
+              + " row_number, reason, detail) VALUES ('b-1', 'r-1', current_timestamp(),"
+              + " 'x.parquet', 7, 'UNKNOWN_OPERATION', 'Op X is not mapped')");
       // The heads of every order, in a merge-on-read table: a deleted head is a position delete.
       String heads = p.catalog().name() + ".curated.order_heads";
       spark.sql(
@@ -138,6 +148,9 @@ class TestDmsOrdersOnTrino {
           assertThat(o.queried().get("head_known"))
               .as("head_known, clean, %s", r.mode())
               .isEqualTo(io.tidemark.reconcile.engine.Finding.of(0, List.of()));
+          assertThat(o.queried().get("operations_unmapped"))
+              .as("the quarantine, read on Trino, %s", r.mode())
+              .isEqualTo(io.tidemark.reconcile.engine.Finding.of(1, List.of("x.parquet#7")));
           assertThat(o.expectedRows()).as("clean, %s", r.mode()).isPositive();
         }
         assertThat(agreement.sqlEngine().observe(requests.get(0)).expectedRows())

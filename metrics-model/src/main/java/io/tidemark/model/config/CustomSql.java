@@ -18,7 +18,16 @@ import java.util.Set;
  */
 public final class CustomSql {
   /** What a custom query reads: the same relations on every engine. */
-  public static final List<String> RELATIONS = List.of("raw_latest", "raw_versions", "curated");
+  public static final List<String> RELATIONS =
+      List.of("raw_latest", "raw_versions", "curated", "quarantine");
+
+  /**
+   * The columns of the {@code quarantine} relation: the ingest job's quarantine table without the
+   * rows' original values (which may hold the values of sensitive columns).
+   */
+  public static final List<String> QUARANTINE_COLUMNS =
+      List.of(
+          "source_file", "row_number", "reason", "detail", "quarantined_at", "batch_id", "run_id");
 
   private static final Set<String> STATEMENTS =
       Set.of(
@@ -137,6 +146,14 @@ public final class CustomSql {
       }
     }
     return sql.strip();
+  }
+
+  /**
+   * Whether a query that passed {@link #check} names {@code relation}: the engine gives it the
+   * relations it names only, so that a query reads no table it does not use.
+   */
+  public static boolean names(String sql, String relation) {
+    return tokens("sql", sql).contains(relation);
   }
 
   /**

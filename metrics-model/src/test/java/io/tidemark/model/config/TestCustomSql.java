@@ -34,6 +34,17 @@ class TestCustomSql {
     check("SELECT key FROM curated WHERE key NOT IN (SELECT key FROM raw_latest)");
     check("SELECT key, 'from x; drop table y' AS note FROM \"curated\" -- a comment: FROM secret");
     check("SELECT count(*) AS n FROM curated GROUP BY key HAVING count(*) > 1");
+    check("SELECT source_file FROM quarantine WHERE reason = 'UNKNOWN_OPERATION'");
+  }
+
+  /** The engine gives a query the quarantine only when it names it: no table read for nothing. */
+  @Test
+  void aQueryNamesTheQuarantineOnlyWhenItReadsIt() {
+    assertThat(CustomSql.names("SELECT source_file FROM \"quarantine\" q", "quarantine")).isTrue();
+    assertThat(CustomSql.names("SELECT key FROM curated -- not the quarantine", "quarantine"))
+        .isFalse();
+    assertThat(CustomSql.names("SELECT key FROM curated WHERE note = 'quarantine'", "quarantine"))
+        .isFalse();
   }
 
   @Test

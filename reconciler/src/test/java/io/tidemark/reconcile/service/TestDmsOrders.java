@@ -2,6 +2,7 @@ package io.tidemark.reconcile.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.within;
 
 import io.tidemark.model.config.RuleKind;
@@ -11,8 +12,11 @@ import io.tidemark.model.report.ReconciliationReport;
 import io.tidemark.model.report.ReconciliationStatus;
 import io.tidemark.model.report.RuleResult;
 import io.tidemark.model.report.RuleStatus;
+import io.tidemark.reconcile.alarms.AlarmState;
+import io.tidemark.reconcile.alarms.AlarmStatus;
 import io.tidemark.reconcile.fixtures.OrdersScenario;
 import io.tidemark.reconcile.fixtures.OrdersScenario.Line;
+import io.tidemark.reconcile.fixtures.QuarantineTable;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -38,11 +42,16 @@ class TestDmsOrders {
 
   @TempDir Path dir;
 
-  /** Reconciles orders in a service of every dataset of the scenario's contract file. */
-  private static ReconciliationReport reconcile(OrdersScenario s) {
+  /** A service of every dataset of the scenario's contract file. */
+  private static Reconciler service(OrdersScenario s) {
     Reconciler.Builder b = Reconciler.builder(s.stateRoot).clock(Clock.fixed(NOW, ZoneOffset.UTC));
     ContractFile.load(s.contractFile).datasets().values().forEach(d -> b.dataset(d, s.catalog()));
-    return b.build().run("orders", ReconciliationMode.FULL, null, null, "test");
+    return b.build();
+  }
+
+  /** Reconciles orders in a service of every dataset of the scenario's contract file. */
+  private static ReconciliationReport reconcile(OrdersScenario s) {
+    return service(s).run("orders", ReconciliationMode.FULL, null, null, "test");
   }
 
   private static final List<String> HEADS = List.of("O-1", "O-2", "O-4");
@@ -166,6 +175,59 @@ class TestDmsOrders {
                       "1 curated row(s) whose order_id is no live key of dataset order_heads"
                           + " (threshold 0.0); the rows' keys are shown");
             });
+  }
+
+  /**
+   * A custom rule may read the rows the ingest job quarantined: none before the job has made its
+   * quarantine table, then those its query keeps, named by file and row.
+   */
+  @Test
+  void aCustomRuleReadsTheQuarantineWhenItNamesIt() throws Exception {
+    OrdersScenario s = OrdersScenario.create(dir, NOW, OrdersScenario.EXPECTED);
+    String yaml = Files.readString(s.contractFile);
+    String rule =
+        "sql: SELECT c.key FROM curated c JOIN raw_latest r ON r.key = c.key WHERE"
+            + " c.amount <> r.amount";
+    assertThat(yaml).contains(rule);
+    Files.writeString(
+        s.contractFile,
+        yaml.replace(
+            rule,
+            "sql: SELECT source_file || '#' || CAST(row_number AS VARCHAR) AS at, reason FROM"
+                + " quarantine WHERE reason <> 'LATE_RECORD'"));
+    RuleResult before = byKind(reconcile(s)).get(RuleKind.CUSTOM_SQL);
+    assertThat(before.status()).as(before.reason()).isEqualTo(RuleStatus.PASS);
+
+    QuarantineTable.write(
+        s.catalog(),
+        "curated.orders_quarantine",
+        "run-q",
+        NOW.minus(Duration.ofHours(1)),
+        List.of("UNKNOWN_OPERATION", "LATE_RECORD", "INVALID_KEY"));
+    RuleResult after = byKind(reconcile(s)).get(RuleKind.CUSTOM_SQL);
+    assertThat(after.status()).as(after.reason()).isEqualTo(RuleStatus.FAIL);
+    assertThat(after.observed()).isEqualTo(2);
+    assertThat(after.sampleKeys()).containsExactly("part-001.parquet#0", "part-001.parquet#2");
+  }
+
+  /**
+   * Rules under ids of their own have alarms of their own, named as the stack names them: a failing
+   * custom rule and a broken reference each raise theirs (no kind's alarm watches them).
+   */
+  @Test
+  void aFailingRuleUnderAnIdOfItsOwnRaisesItsOwnAlarm() throws Exception {
+    List<Line> curated = new ArrayList<>(OrdersScenario.EXPECTED);
+    curated.set(2, new Line("O-2", 1, "99.98", "2026-03-02", false, 3));
+    Reconciler r =
+        service(OrdersScenario.createWithHeads(dir, NOW, curated, HEADS, List.of("O-2")));
+    r.run("orders", ReconciliationMode.FULL, null, null, "test");
+    assertThat(r.alarms())
+        .filteredOn(a -> a.dataset().equals("orders") && a.rule() != null)
+        .filteredOn(a -> List.of("amounts_match_raw", "head_known").contains(a.rule()))
+        .extracting(AlarmStatus::alarmName, AlarmStatus::state)
+        .containsExactlyInAnyOrder(
+            tuple("tidemark-default-orders-rule-amounts-match-raw-failing", AlarmState.ALARM),
+            tuple("tidemark-default-orders-rule-head-known-failing", AlarmState.ALARM));
   }
 
   /**

@@ -291,7 +291,12 @@ public final class SqlEngine implements ReconciliationEngine {
           pool.submit(
               () ->
                   CustomRules.measure(
-                      SQL, request.contract(), window, request.sampleSize(), this::valuedRows));
+                      SQL,
+                      request.contract(),
+                      window,
+                      request.sampleSize(),
+                      this::valuedRows,
+                      this::quarantine));
       Future<Map<String, Finding>> references =
           pool.submit(
               () ->
@@ -399,6 +404,26 @@ public final class SqlEngine implements ReconciliationEngine {
       QueryResult r = runner.run(label, sql.text(), sql.params());
       diffBytes.addAndGet(r.bytesScanned());
       return r.rows();
+    }
+
+    /**
+     * The quarantine table by the name the engine knows it (in the curated table's catalog), or
+     * null when the ingest job has not made it yet.
+     */
+    private String quarantine() {
+      String table = request.contract().quarantineTable();
+      Catalog catalog = IcebergTables.catalog(request.catalog());
+      try {
+        if (!catalog.tableExists(org.apache.iceberg.catalog.TableIdentifier.parse(table))) {
+          return null;
+        }
+      } finally {
+        IcebergTables.close(catalog);
+      }
+      String name = tables.apply(request.contract()).curated();
+      String own = request.dataset().curatedTable();
+      String prefix = name.endsWith(own) ? name.substring(0, name.length() - own.length()) : "";
+      return TrinoDialect.curatedRelation(prefix + table, null);
     }
 
     /** The live keys of a referenced dataset's curated table, at its current snapshot. */

@@ -417,38 +417,55 @@ public final class DuckDbEngine implements ReconciliationEngine {
   private static String referencedKeys(
       Connection c, EngineRequest r, RuleSpec rule, Map<String, String> loaded) {
     Referenced ref = r.referenced(rule);
-    String name = ref.contract().name();
-    String known = loaded.get(name);
-    if (known != null) {
-      return known;
-    }
-    String table = "ref_" + loaded.size();
-    Catalog catalog = IcebergTables.catalog(ref.catalog());
-    String keys;
-    try {
-      Table t = IcebergTables.load(catalog, DatasetSpecs.of(ref.contract()).curatedTable());
-      IcebergTables.LiveFiles live = IcebergTables.liveFiles(t, null);
-      keys =
-          live.dataFiles().isEmpty()
+    return loaded.computeIfAbsent(
+        "dataset " + ref.contract().name(),
+        k -> {
+          String live =
+              live(
+                  c,
+                  ref.catalog(),
+                  DatasetSpecs.of(ref.contract()).curatedTable(),
+                  "ref_" + loaded.size(),
+                  false);
+          return live == null
               ? DuckDbFiles.NO_KEYS
               : SQL.referencedKeys(
                   DatasetSpecs.of(ref.contract()),
                   ReferenceRules.declaredTypes(ref.contract()),
-                  loadedLive(c, table, live));
+                  live);
+        });
+  }
+
+  /**
+   * The live rows of an Iceberg table at its current snapshot, loaded as {@code <name>_live}: the
+   * view's name, or null when the table holds no data file (or, when {@code mayBeMissing}, does not
+   * exist).
+   */
+  private static String live(
+      Connection c,
+      io.tidemark.model.config.CatalogSpec spec,
+      String table,
+      String name,
+      boolean mayBeMissing) {
+    Catalog catalog = IcebergTables.catalog(spec);
+    try {
+      org.apache.iceberg.catalog.TableIdentifier id =
+          org.apache.iceberg.catalog.TableIdentifier.parse(table);
+      if (mayBeMissing && !catalog.tableExists(id)) {
+        return null;
+      }
+      IcebergTables.LiveFiles live =
+          IcebergTables.liveFiles(IcebergTables.load(catalog, table), null);
+      if (live.dataFiles().isEmpty()) {
+        return null;
+      }
+      loadLive(c, name, live);
+      return name + "_live";
     } catch (SQLException e) {
-      throw new EngineException(
-          "Cannot read the curated table of dataset " + name + ": " + e.getMessage(), e);
+      throw new EngineException("Cannot read table " + table + ": " + e.getMessage(), e);
     } finally {
       IcebergTables.close(catalog);
     }
-    loaded.put(name, keys);
-    return keys;
-  }
-
-  private static String loadedLive(Connection c, String table, IcebergTables.LiveFiles live)
-      throws SQLException {
-    loadLive(c, table, live);
-    return table + "_live";
   }
 
   /**
@@ -510,6 +527,9 @@ public final class DuckDbEngine implements ReconciliationEngine {
             : AggregateMeasures.wanted(r.contract())
                 ? AggregateFinding.allAgree()
                 : AggregateFinding.NONE;
+    // Tables loaded for the rules with a query of their own, each once: the quarantine table, the
+    // referenced datasets' curated tables.
+    Map<String, String> loaded = new HashMap<>();
     Map<String, Finding> queried =
         new LinkedHashMap<>(
             CustomRules.measure(
@@ -517,15 +537,26 @@ public final class DuckDbEngine implements ReconciliationEngine {
                 r.contract(),
                 cap,
                 r.sampleSize(),
-                (label, query) -> rows(c, query, customRuleTimeout)));
-    Map<String, String> referenced = new HashMap<>();
+                (label, query) -> rows(c, query, customRuleTimeout),
+                // The quarantine table, read only when a rule names it; the ingest job makes it
+                // when it first quarantines a row.
+                () ->
+                    loaded.computeIfAbsent(
+                        "quarantine",
+                        k ->
+                            live(
+                                c,
+                                r.catalog(),
+                                r.contract().quarantineTable(),
+                                "quarantine",
+                                true))));
     queried.putAll(
         ReferenceRules.measure(
             SQL,
             r.contract(),
             liveTypes,
             liveTypes == null ? null : "curated_live",
-            rule -> referencedKeys(c, r, rule, referenced),
+            rule -> referencedKeys(c, r, rule, loaded),
             r.sampleSize(),
             (label, query) -> rows(c, query)));
     return Observations.builder(compared.expectedRows(), compared.curatedRows())

@@ -1,5 +1,6 @@
 package io.tidemark.reconcile.engine.sql;
 
+import io.tidemark.model.config.CustomSql;
 import io.tidemark.model.config.RuleKind;
 import io.tidemark.model.config.RuleSpec;
 import io.tidemark.model.contract.DatasetContract;
@@ -7,6 +8,7 @@ import io.tidemark.reconcile.engine.Finding;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Runs the contract's {@code custom_sql} rules, for every engine: each rule's query inside {@link
@@ -27,22 +29,34 @@ public final class CustomRules {
   /**
    * Each custom rule's finding by rule id: how many rows its query returned and the first column of
    * the first {@code sampleSize} of them (ordered by it), or why the query failed.
+   *
+   * @param quarantine the engine's relation of the quarantine table's live rows, or null when the
+   *     dataset has none; asked only when a rule's query names {@code quarantine}
    */
   public static Map<String, Finding> measure(
       ReconciliationSql sql,
       DatasetContract contract,
       Sql cap,
       int sampleSize,
-      ValueDiffs.Rows rows) {
+      ValueDiffs.Rows rows,
+      Supplier<String> quarantine) {
     Map<String, Finding> out = new LinkedHashMap<>();
     for (RuleSpec rule : of(contract)) {
-      out.put(
-          rule.id(),
-          RuleQueries.run(
-              "Custom rule " + rule.id(),
-              rule,
-              sql.custom(contract, cap, rule.sql(), Math.min(sampleSize, rule.sampleSize())),
-              rows));
+      String what = "Custom rule " + rule.id();
+      Sql query;
+      try {
+        query =
+            sql.custom(
+                contract,
+                cap,
+                rule.sql(),
+                Math.min(sampleSize, rule.sampleSize()),
+                CustomSql.names(rule.sql(), "quarantine") ? quarantine.get() : null);
+      } catch (RuntimeException e) {
+        out.put(rule.id(), Finding.failed(what + " could not run its query: " + e.getMessage()));
+        continue;
+      }
+      out.put(rule.id(), RuleQueries.run(what, rule, query, rows));
     }
     return out;
   }

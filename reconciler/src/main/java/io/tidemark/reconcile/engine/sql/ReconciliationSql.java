@@ -2,6 +2,7 @@ package io.tidemark.reconcile.engine.sql;
 
 import io.tidemark.model.config.Aggregate;
 import io.tidemark.model.config.ChangeMarkerType;
+import io.tidemark.model.config.CustomSql;
 import io.tidemark.model.config.DatasetSpec;
 import io.tidemark.model.contract.ColumnType;
 import io.tidemark.model.contract.DatasetContract;
@@ -533,7 +534,9 @@ public final class ReconciliationSql {
    *       raw version at or before the window end;
    *   <li>{@code raw_latest(key, change_marker, <compared columns>)}: each key's winning version,
    *       live ones only;
-   *   <li>{@code curated(key, change_marker, <compared columns>)}: the curated table's rows.
+   *   <li>{@code curated(key, change_marker, <compared columns>)}: the curated table's rows;
+   *   <li>{@code quarantine(source_file, row_number, reason, detail, quarantined_at, batch_id,
+   *       run_id)}: the rows the ingest job quarantined, when the query names it.
    * </ul>
    *
    * {@code key} is the key columns' display form ({@code |} between them), {@code change_marker}
@@ -541,8 +544,10 @@ public final class ReconciliationSql {
    * type.
    *
    * @param query the rule's query, as {@code CustomSql.check} passed it
+   * @param quarantine the engine's relation of the quarantine table's live rows; null when the
+   *     dataset has none (the relation is then empty)
    */
-  public Sql custom(DatasetContract contract, Sql cap, String query, int limit) {
+  public Sql custom(DatasetContract contract, Sql cap, String query, int limit, String quarantine) {
     DatasetSpec spec = DatasetSpecs.of(contract);
     StringBuilder typed = new StringBuilder();
     for (int i = 0; i < spec.comparedColumns().size(); i++) {
@@ -569,6 +574,9 @@ public final class ReconciliationSql {
             .append(KEY_SEPARATOR + ", ")
             .param(DISPLAY_SEPARATOR)
             .append(") AS key, marker AS change_marker" + typed + " FROM curated_valued)");
+    if (CustomSql.names(query, "quarantine")) {
+      relations.append(", quarantine AS (" + quarantine(quarantine) + ")");
+    }
     java.util.regex.Matcher with = LEADING_WITH.matcher(query);
     Sql inner = new Sql();
     if (with.lookingAt()) {
@@ -632,6 +640,21 @@ public final class ReconciliationSql {
   /** A relation under the alias {@code s}, which a dialect's {@code column} may qualify by. */
   private static String aliased(String from) {
     return "(SELECT * FROM " + from + ") AS s";
+  }
+
+  /** The {@code quarantine} relation of a custom query over {@code from}, or empty. */
+  private String quarantine(String from) {
+    List<String> columns = CustomSql.QUARANTINE_COLUMNS;
+    if (from != null) {
+      return "SELECT "
+          + String.join(", ", columns.stream().map(c -> d.column(c) + " AS " + c).toList())
+          + " FROM "
+          + aliased(from);
+    }
+    return "SELECT CAST(NULL AS VARCHAR) AS source_file, CAST(NULL AS BIGINT) AS row_number,"
+        + " CAST(NULL AS VARCHAR) AS reason, CAST(NULL AS VARCHAR) AS detail, CAST(NULL AS"
+        + " TIMESTAMP WITH TIME ZONE) AS quarantined_at, CAST(NULL AS VARCHAR) AS batch_id,"
+        + " CAST(NULL AS VARCHAR) AS run_id WHERE false";
   }
 
   /** A query's leading {@code WITH [RECURSIVE]}, after comments. */
