@@ -34,6 +34,14 @@ final class RunSummary {
         r.watermarkBefore(),
         r.watermarkAfter(),
         outcome.reportLocation());
+    if (!r.undeclaredColumns().isEmpty()) {
+      // Never silently green: data of these columns reached no table.
+      out.printf(
+          Locale.ROOT,
+          "  column(s) the contract does not declare, which reach no table: %s (declare them in"
+              + " the contract, or have the producer stop sending them)%n",
+          String.join(", ", r.undeclaredColumns()));
+    }
     if (r.mode() == IngestMode.BACKFILL || r.mode() == IngestMode.SWEEP) {
       out.printf(
           Locale.ROOT,
