@@ -51,29 +51,9 @@ class TestDmsOrdersOnTrino {
   private static final String ORDERS_RAW = "raw/sales/orders";
   private static final int CHANGE_DAYS = 3;
 
-  /**
-   * A second dataset, one head per order (as a DMS export of an orders header table), and a rule on
-   * orders that each line's order is a live head.
-   */
-  private static final String HEADS =
-      """
-        order_heads:
-          pipeline: sales
-          raw:
-            location: raw/sales/order_heads
-            layout: {kind: dms}
-          columns: {order_id: string, head_seq: long}
-          key-columns: [order_id]
-          compared-columns: []
-          change-marker: {column: head_seq, type: sequence}
-          curated: {table: curated.order_heads}
-          reconcile: {schedule: "off"}
-      """;
-
-  private static final String HEAD_KNOWN =
-      "        head_known: {kind: referential_integrity, columns: [order_id], references:"
-          + " order_heads}\n"
-          + "        operations_unmapped: {kind: custom_sql, sql: \"SELECT source_file || '#' ||"
+  /** A custom rule over the quarantine, as a line of the orders' rules. */
+  private static final String OPERATIONS_UNMAPPED =
+      "        operations_unmapped: {kind: custom_sql, sql: \"SELECT source_file || '#' ||"
           + " CAST(row_number AS VARCHAR), reason FROM quarantine WHERE reason ="
           + " 'UNKNOWN_OPERATION'\"}\n";
 
@@ -87,10 +67,11 @@ class TestDmsOrdersOnTrino {
     Path root = work.resolve("pipeline");
     SparkSession spark = Pipeline.localSpark(root);
     List<OrdersScenario.OrderFile> landed = new ArrayList<>();
-    String contract = OrdersScenario.CONTRACT.replace("RAW", ORDERS_RAW);
-    assertThat(contract).contains("      rules:\n");
-    contract = contract.replace("      rules:\n", "      rules:\n" + HEAD_KNOWN);
-    try (Pipeline p = new Pipeline(root, spark, contract, HEADS)) {
+    String contract =
+        OrdersScenario.withHeadKnown(OrdersScenario.CONTRACT.replace("RAW", ORDERS_RAW))
+            .replace("      rules:\n", "      rules:\n" + OPERATIONS_UNMAPPED);
+    String headsContract = OrdersScenario.HEADS_CONTRACT.replace("RAW", "raw/sales/order_heads");
+    try (Pipeline p = new Pipeline(root, spark, contract, headsContract)) {
       Path dataset = Path.of(p.contract(ORDERS).raw().location());
       // CDC folders older than the full load (which is dated by its arrival, today): discovery
       // must look back to them.

@@ -114,7 +114,10 @@ public record RuleSpec(
     this(id, kind, threshold, tolerance, severity, sampleSize, null);
   }
 
-  /** A rule with no columns or aggregates of its own (any kind but {@code aggregate_match}). */
+  /**
+   * A rule that needs nothing declared but its threshold (any kind but {@code aggregate_match},
+   * {@code custom_sql} and {@code referential_integrity}, which the contract declares in full).
+   */
   public RuleSpec(
       String id,
       RuleKind kind,
@@ -123,47 +126,7 @@ public record RuleSpec(
       Severity severity,
       Integer sampleSize,
       DynamicThreshold dynamic) {
-    this(id, kind, threshold, tolerance, severity, sampleSize, dynamic, null, null, null);
-  }
-
-  /** An aggregate_match rule, or any kind but custom_sql. */
-  public RuleSpec(
-      String id,
-      RuleKind kind,
-      Double threshold,
-      ToleranceMode tolerance,
-      Severity severity,
-      Integer sampleSize,
-      DynamicThreshold dynamic,
-      List<String> columns,
-      List<Aggregate> aggregates) {
-    this(id, kind, threshold, tolerance, severity, sampleSize, dynamic, columns, aggregates, null);
-  }
-
-  /** A custom_sql rule, or any kind but referential_integrity. */
-  public RuleSpec(
-      String id,
-      RuleKind kind,
-      Double threshold,
-      ToleranceMode tolerance,
-      Severity severity,
-      Integer sampleSize,
-      DynamicThreshold dynamic,
-      List<String> columns,
-      List<Aggregate> aggregates,
-      String sql) {
-    this(
-        id,
-        kind,
-        threshold,
-        tolerance,
-        severity,
-        sampleSize,
-        dynamic,
-        columns,
-        aggregates,
-        sql,
-        null);
+    this(id, kind, threshold, tolerance, severity, sampleSize, dynamic, null, null, null, null);
   }
 
   /** A rule of the given kind with every default. */

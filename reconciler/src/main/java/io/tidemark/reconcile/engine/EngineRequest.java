@@ -49,33 +49,7 @@ public record EngineRequest(
     Long curatedSnapshot,
     Instant rawArrivedBy,
     Map<String, Referenced> referenced) {
-  /** A request of a dataset that references no other. */
-  public EngineRequest(
-      DatasetContract contract,
-      CatalogSpec catalog,
-      ReconciliationMode mode,
-      Instant from,
-      Instant to,
-      Instant now,
-      int sampleSize,
-      Duration futureTolerance,
-      Long curatedSnapshot,
-      Instant rawArrivedBy) {
-    this(
-        contract,
-        catalog,
-        mode,
-        from,
-        to,
-        now,
-        sampleSize,
-        futureTolerance,
-        curatedSnapshot,
-        rawArrivedBy,
-        Map.of());
-  }
-
-  /** A request that reads every raw file. */
+  /** A request that reads every raw file, of a dataset that references no other. */
   public EngineRequest(
       DatasetContract contract,
       CatalogSpec catalog,
@@ -87,7 +61,17 @@ public record EngineRequest(
       Duration futureTolerance,
       Long curatedSnapshot) {
     this(
-        contract, catalog, mode, from, to, now, sampleSize, futureTolerance, curatedSnapshot, null);
+        contract,
+        catalog,
+        mode,
+        from,
+        to,
+        now,
+        sampleSize,
+        futureTolerance,
+        curatedSnapshot,
+        null,
+        Map.of());
   }
 
   public EngineRequest {

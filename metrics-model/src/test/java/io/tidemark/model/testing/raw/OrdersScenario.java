@@ -55,6 +55,42 @@ public final class OrdersScenario {
                 sql: SELECT c.key FROM curated c JOIN raw_latest r ON r.key = c.key WHERE c.amount <> r.amount
       """;
 
+  /**
+   * A second dataset beside the orders (a block of {@code datasets:}): one head per order, key
+   * {@code order_id}, as a DMS export of an orders header table; {@code RAW} is its raw folder.
+   */
+  public static final String HEADS_CONTRACT =
+      """
+        order_heads:
+          raw:
+            location: RAW
+            layout: {kind: dms}
+          columns: {order_id: string, head_seq: long}
+          key-columns: [order_id]
+          compared-columns: []
+          change-marker: {column: head_seq, type: sequence}
+          curated: {table: curated.order_heads}
+          reconcile: {schedule: "off"}
+      """;
+
+  /**
+   * The orders' rule that each line's order is a live head of {@link #HEADS_CONTRACT}: a line of
+   * the rules of {@link #CONTRACT} (or of a contract laid out alike).
+   */
+  public static final String HEAD_KNOWN =
+      "        head_known: {kind: referential_integrity, columns: [order_id], references:"
+          + " order_heads}\n";
+
+  /**
+   * A contract of orders laid out as {@link #CONTRACT} with {@link #HEAD_KNOWN} among its rules.
+   */
+  public static String withHeadKnown(String contract) {
+    if (!contract.contains("      rules:\n")) {
+      throw new IllegalArgumentException("no rules: section to add head_known to");
+    }
+    return contract.replace("      rules:\n", "      rules:\n" + HEAD_KNOWN);
+  }
+
   /** One row as DMS writes it; {@code op} null in a full-load file, which has no such column. */
   public record Order(
       String op,
