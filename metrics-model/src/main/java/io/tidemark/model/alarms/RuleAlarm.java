@@ -34,6 +34,30 @@ public final class RuleAlarm {
     return pascal.replaceAll("(?<=.)(?=\\p{Upper})", "-").toLowerCase(java.util.Locale.ROOT);
   }
 
+  /**
+   * Checks that the rules of a dataset name their alarms apart: a rule id whose alarm would have
+   * the logical id of another rule's or a kind's ({@code check_2} and {@code check2}, {@code
+   * countMatch} and the kind {@code count_match}) is refused, naming both.
+   *
+   * @throws io.tidemark.model.json.InvalidDocumentException on the second rule's id
+   */
+  public static void checkApart(List<RuleSpec> rules) {
+    java.util.Map<String, String> taken = new java.util.HashMap<>();
+    for (RuleKind k : RuleKind.values()) {
+      taken.put(logicalId(k.id()), k.id());
+    }
+    for (RuleSpec rule : rules) {
+      String id = logicalId(rule.id());
+      String other = taken.putIfAbsent(id, rule.id());
+      if (other != null && !other.equals(rule.id())) {
+        throw new io.tidemark.model.json.InvalidDocumentException(
+            "reconcile.rules." + rule.id(),
+            rule.id(),
+            "would name its alarm " + id + ", as '" + other + "' does; give the rule another id");
+      }
+    }
+  }
+
   /** The rules of a dataset that no kind's alarm watches: those under an id of their own. */
   public static List<RuleSpec> ownAlarms(List<RuleSpec> rules) {
     return rules.stream()
@@ -46,11 +70,20 @@ public final class RuleAlarm {
     return "Reconciliation rule "
         + ruleId
         + (ruleId.equals(kind.id()) ? "" : " (" + kind.id() + ")")
-        + (kind.samplesKeys()
-            ? " is failing: the curated table disagrees with raw. See the latest"
-                + " reconciliation report for sample keys."
-            : " is failing. See the latest reconciliation report for what it names (runs,"
-                + " files, columns or commits).")
+        + switch (kind) {
+          case CUSTOM_SQL ->
+              " is failing: its query returned rows. See the latest reconciliation report for the"
+                  + " first of them.";
+          case REFERENTIAL_INTEGRITY ->
+              " is failing: curated rows name keys that the dataset they reference does not hold."
+                  + " See the latest reconciliation report for sample keys.";
+          default ->
+              kind.samplesKeys()
+                  ? " is failing: the curated table disagrees with raw. See the latest"
+                      + " reconciliation report for sample keys."
+                  : " is failing. See the latest reconciliation report for what it names (runs,"
+                      + " files, columns or commits).";
+        }
         + " An acknowledgement of the failure quiets it while the failure names nothing new.";
   }
 }

@@ -23,11 +23,19 @@ public final class CustomSql {
 
   /**
    * The columns of the {@code quarantine} relation: the ingest job's quarantine table without the
-   * rows' original values (which may hold the values of sensitive columns).
+   * rows' original values (which may hold the values of sensitive columns). {@code replayed_at} is
+   * set on rows a quarantine replay has ingested since (NULL on a table no replay has touched).
    */
   public static final List<String> QUARANTINE_COLUMNS =
       List.of(
-          "source_file", "row_number", "reason", "detail", "quarantined_at", "batch_id", "run_id");
+          "source_file",
+          "row_number",
+          "reason",
+          "detail",
+          "quarantined_at",
+          "batch_id",
+          "run_id",
+          "replayed_at");
 
   private static final Set<String> STATEMENTS =
       Set.of(
@@ -168,6 +176,14 @@ public final class CustomSql {
     while (true) {
       if (i >= tokens.size() || !isWord(tokens.get(i))) {
         throw new InvalidDocumentException(field, sql, "has a WITH list that names no query");
+      }
+      if (RELATIONS.contains(tokens.get(i))) {
+        throw new InvalidDocumentException(
+            field,
+            sql,
+            "names a WITH query '"
+                + tokens.get(i)
+                + "', a relation the engine provides; give it another name");
       }
       named.add(tokens.get(i++));
       if (i < tokens.size() && tokens.get(i).equals("(")) {

@@ -79,6 +79,7 @@ public record DatasetContract(
     reconcile = reconcile == null ? Reconcile.defaults(keyColumns) : reconcile;
     checkColumns(columns, keyColumns, comparedColumns, changeMarker, operation, curated, reconcile);
     reconcile = aggregateColumns(columns, comparedColumns, reconcile);
+    io.tidemark.model.alarms.RuleAlarm.checkApart(reconcile.rules());
     for (RuleSpec rule : reconcile.rules()) {
       if (rule.kind() == RuleKind.REFERENTIAL_INTEGRITY) {
         for (int i = 0; i < rule.columns().size(); i++) {

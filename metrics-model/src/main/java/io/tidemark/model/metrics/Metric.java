@@ -159,8 +159,9 @@ public enum Metric {
       "BrokenReferences",
       COUNT,
       RECONCILER,
-      "Curated rows whose reference names no live key of the dataset it references"
-          + " (referential_integrity's observed value)."),
+      "Curated rows whose reference names no live key of the dataset it references, summed"
+          + " over the dataset's referential_integrity rules (each rule's own count is its"
+          + " RuleObservedValue)."),
   AGGREGATE_DEVIATION(
       "AggregateDeviation",
       NONE,

@@ -34,7 +34,21 @@ class TestCustomSql {
     check("SELECT key FROM curated WHERE key NOT IN (SELECT key FROM raw_latest)");
     check("SELECT key, 'from x; drop table y' AS note FROM \"curated\" -- a comment: FROM secret");
     check("SELECT count(*) AS n FROM curated GROUP BY key HAVING count(*) > 1");
-    check("SELECT source_file FROM quarantine WHERE reason = 'UNKNOWN_OPERATION'");
+    check(
+        "SELECT source_file FROM quarantine WHERE reason = 'UNKNOWN_OPERATION' AND replayed_at IS"
+            + " NULL");
+  }
+
+  /** A WITH query may not take the name of a relation the engine provides: it would collide. */
+  @Test
+  void aWithQueryNamedLikeAGivenRelationIsRefused() {
+    refused(
+        "WITH quarantine AS (SELECT key FROM curated) SELECT key FROM quarantine",
+        "names a WITH query 'quarantine', a relation the engine provides; give it another name");
+    refused(
+        "WITH late AS (SELECT 1 AS x), raw_latest AS (SELECT key FROM curated) SELECT key FROM"
+            + " raw_latest",
+        "names a WITH query 'raw_latest'");
   }
 
   /** The engine gives a query the quarantine only when it names it: no table read for nothing. */

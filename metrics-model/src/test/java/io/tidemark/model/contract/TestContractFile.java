@@ -331,6 +331,33 @@ class TestContractFile {
             "customer_known.references 'customers' applies to referential_integrity only");
   }
 
+  /** Two rule ids that would name one alarm are refused, naming both: one would watch nothing. */
+  @Test
+  void ruleIdsThatWouldNameOneAlarmAreRefused() {
+    String custom = "{kind: custom_sql, sql: 'SELECT key FROM curated WHERE amount < 0'}";
+    assertThatThrownBy(
+            () ->
+                parse(
+                    with(
+                        "  orders:\n",
+                        "  orders:\n    reconcile: {rules: {check_2: "
+                            + custom
+                            + ", check2: "
+                            + custom
+                            + "}}\n")))
+        .hasMessage(
+            "Cannot load contract orders.yaml: datasets.orders.reconcile.rules.check2 'check2'"
+                + " would name its alarm RuleCheck2Failing, as 'check_2' does; give the rule"
+                + " another id");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    with(
+                        "  orders:\n",
+                        "  orders:\n    reconcile: {rules: {countMatch: " + custom + "}}\n")))
+        .hasMessageContaining("as 'count_match' does");
+  }
+
   /** Readers pin the verified tag by name, so the name is checked where it is declared. */
   @Test
   void theVerifiedTagIsNamedOnceOrTurnedOff() {

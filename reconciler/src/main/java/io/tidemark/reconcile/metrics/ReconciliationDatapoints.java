@@ -60,7 +60,14 @@ public final class ReconciliationDatapoints {
     String d = report.dataset();
     var at = report.finishedAt();
     List<Datum> out = new ArrayList<>();
+    // A dataset's referential rules have ids of their own: BrokenReferences is their sum (each
+    // rule's own count is its RuleObservedValue).
+    Double broken = null;
     for (RuleResult r : report.results()) {
+      if (r.kind() == io.tidemark.model.config.RuleKind.REFERENTIAL_INTEGRITY
+          && r.observed() != null) {
+        broken = (broken == null ? 0 : broken) + r.observed();
+      }
       out.add(
           Datum.ofRule(
               Metric.RULE_STATUS, p, d, r.ruleId(), r.status() == RuleStatus.PASS ? 0 : 1, at));
@@ -84,6 +91,9 @@ public final class ReconciliationDatapoints {
           default -> {}
         }
       }
+    }
+    if (broken != null) {
+      out.add(Datum.of(Metric.BROKEN_REFERENCES, p, d, broken, at));
     }
     if (observations != null) {
       if (observations.expectedRows() > 0) {

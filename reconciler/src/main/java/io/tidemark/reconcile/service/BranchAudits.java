@@ -169,7 +169,8 @@ final class BranchAudits {
                       ds.futureTolerance(),
                       snapshot.id(),
                       request.rawArrivedBy(),
-                      ds.referenced(datasets)));
+                      // An audit judges the audited kinds only: no reference is read.
+                      java.util.Map.of()));
     } catch (RuntimeException | LinkageError e) {
       engineError = e.getMessage() == null ? e.toString() : e.getMessage();
       LOG.warn("Audit of {} branch {}: the engine failed: {}", dataset, request.branch(), e);

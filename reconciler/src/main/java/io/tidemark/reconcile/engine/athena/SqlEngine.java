@@ -407,23 +407,25 @@ public final class SqlEngine implements ReconciliationEngine {
     }
 
     /**
-     * The quarantine table by the name the engine knows it (in the curated table's catalog), or
-     * null when the ingest job has not made it yet.
+     * The quarantine relation of custom rules over the quarantine table, by the name the engine
+     * knows it (in the curated table's catalog); null when the ingest job has not made it yet.
      */
     private String quarantine() {
       String table = request.contract().quarantineTable();
+      boolean replays;
       Catalog catalog = IcebergTables.catalog(request.catalog());
       try {
         if (!catalog.tableExists(org.apache.iceberg.catalog.TableIdentifier.parse(table))) {
           return null;
         }
+        replays = IcebergTables.load(catalog, table).schema().findField("replayed_at") != null;
       } finally {
         IcebergTables.close(catalog);
       }
       String name = tables.apply(request.contract()).curated();
       String own = request.dataset().curatedTable();
       String prefix = name.endsWith(own) ? name.substring(0, name.length() - own.length()) : "";
-      return TrinoDialect.curatedRelation(prefix + table, null);
+      return SQL.quarantineRows(TrinoDialect.curatedRelation(prefix + table, null), replays);
     }
 
     /** The live keys of a referenced dataset's curated table, at its current snapshot. */

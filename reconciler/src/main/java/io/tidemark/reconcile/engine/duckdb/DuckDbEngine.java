@@ -414,10 +414,9 @@ public final class DuckDbEngine implements ReconciliationEngine {
    * live rows at its current snapshot, loaded as {@code ref_<n>_live} the first time a rule names
    * it.
    */
-  private static String referencedKeys(
-      Connection c, EngineRequest r, RuleSpec rule, Map<String, String> loaded) {
+  private static String referencedKeys(Connection c, EngineRequest r, RuleSpec rule, Loads loaded) {
     Referenced ref = r.referenced(rule);
-    return loaded.computeIfAbsent(
+    return loaded.done.computeIfAbsent(
         "dataset " + ref.contract().name(),
         k -> {
           String live =
@@ -425,7 +424,7 @@ public final class DuckDbEngine implements ReconciliationEngine {
                   c,
                   ref.catalog(),
                   DatasetSpecs.of(ref.contract()).curatedTable(),
-                  "ref_" + loaded.size(),
+                  loaded.name("ref"),
                   false);
           return live == null
               ? DuckDbFiles.NO_KEYS
@@ -434,6 +433,33 @@ public final class DuckDbEngine implements ReconciliationEngine {
                   ReferenceRules.declaredTypes(ref.contract()),
                   live);
         });
+  }
+
+  /**
+   * Tables one reconciliation loaded for the rules with a query of their own, each once (by what
+   * they are), under names used once: a load that fails halfway leaves its names behind.
+   */
+  private static final class Loads {
+    final Map<String, String> done = new HashMap<>();
+    private int next;
+
+    String name(String prefix) {
+      return prefix + "_" + next++;
+    }
+  }
+
+  /** The quarantine relation of custom rules: its table's live rows, or null without a table. */
+  private static String quarantineRows(Connection c, EngineRequest r, Loads loaded) {
+    String live =
+        live(c, r.catalog(), r.contract().quarantineTable(), loaded.name("quarantine"), true);
+    if (live == null) {
+      return null;
+    }
+    try {
+      return SQL.quarantineRows(live, columnTypes(c, live).containsKey("replayed_at"));
+    } catch (SQLException e) {
+      throw new EngineException("Cannot read the quarantine table: " + e.getMessage(), e);
+    }
   }
 
   /**
@@ -529,7 +555,7 @@ public final class DuckDbEngine implements ReconciliationEngine {
                 : AggregateFinding.NONE;
     // Tables loaded for the rules with a query of their own, each once: the quarantine table, the
     // referenced datasets' curated tables.
-    Map<String, String> loaded = new HashMap<>();
+    Loads loaded = new Loads();
     Map<String, Finding> queried =
         new LinkedHashMap<>(
             CustomRules.measure(
@@ -541,15 +567,7 @@ public final class DuckDbEngine implements ReconciliationEngine {
                 // The quarantine table, read only when a rule names it; the ingest job makes it
                 // when it first quarantines a row.
                 () ->
-                    loaded.computeIfAbsent(
-                        "quarantine",
-                        k ->
-                            live(
-                                c,
-                                r.catalog(),
-                                r.contract().quarantineTable(),
-                                "quarantine",
-                                true))));
+                    loaded.done.computeIfAbsent("quarantine", k -> quarantineRows(c, r, loaded))));
     queried.putAll(
         ReferenceRules.measure(
             SQL,
@@ -558,7 +576,7 @@ public final class DuckDbEngine implements ReconciliationEngine {
             liveTypes == null ? null : "curated_live",
             rule -> referencedKeys(c, r, rule, loaded),
             r.sampleSize(),
-            (label, query) -> rows(c, query)));
+            (label, query) -> rows(c, query, customRuleTimeout)));
     return Observations.builder(compared.expectedRows(), compared.curatedRows())
         .keyFindings(keys)
         .aggregates(aggregates)

@@ -30,8 +30,9 @@ public final class CustomRules {
    * Each custom rule's finding by rule id: how many rows its query returned and the first column of
    * the first {@code sampleSize} of them (ordered by it), or why the query failed.
    *
-   * @param quarantine the engine's relation of the quarantine table's live rows, or null when the
-   *     dataset has none; asked only when a rule's query names {@code quarantine}
+   * @param quarantine the {@code quarantine} relation's query ({@link
+   *     ReconciliationSql#quarantineRows}), or null when the dataset has no quarantine table; asked
+   *     only when a rule's query names {@code quarantine}
    */
   public static Map<String, Finding> measure(
       ReconciliationSql sql,

@@ -544,8 +544,9 @@ public final class ReconciliationSql {
    * type.
    *
    * @param query the rule's query, as {@code CustomSql.check} passed it
-   * @param quarantine the engine's relation of the quarantine table's live rows; null when the
-   *     dataset has none (the relation is then empty)
+   * @param quarantine the {@code quarantine} relation's query ({@link #quarantineRows} over the
+   *     engine's relation of the quarantine table); null when the dataset has none (it is then
+   *     empty)
    */
   public Sql custom(DatasetContract contract, Sql cap, String query, int limit, String quarantine) {
     DatasetSpec spec = DatasetSpecs.of(contract);
@@ -575,7 +576,10 @@ public final class ReconciliationSql {
             .param(DISPLAY_SEPARATOR)
             .append(") AS key, marker AS change_marker" + typed + " FROM curated_valued)");
     if (CustomSql.names(query, "quarantine")) {
-      relations.append(", quarantine AS (" + quarantine(quarantine) + ")");
+      relations.append(
+          ", quarantine AS ("
+              + (quarantine != null ? quarantine : quarantineRows(null, false))
+              + ")");
     }
     java.util.regex.Matcher with = LEADING_WITH.matcher(query);
     Sql inner = new Sql();
@@ -642,19 +646,28 @@ public final class ReconciliationSql {
     return "(SELECT * FROM " + from + ") AS s";
   }
 
-  /** The {@code quarantine} relation of a custom query over {@code from}, or empty. */
-  private String quarantine(String from) {
-    List<String> columns = CustomSql.QUARANTINE_COLUMNS;
-    if (from != null) {
-      return "SELECT "
-          + String.join(", ", columns.stream().map(c -> d.column(c) + " AS " + c).toList())
-          + " FROM "
-          + aliased(from);
+  /**
+   * The {@code quarantine} relation of a custom query: {@code CustomSql.QUARANTINE_COLUMNS} of the
+   * quarantine table's live rows {@code from}, or no rows when {@code from} is null.
+   *
+   * @param replays whether the table has the replay columns (a replay adds them)
+   */
+  public String quarantineRows(String from, boolean replays) {
+    if (from == null) {
+      return "SELECT CAST(NULL AS VARCHAR) AS source_file, CAST(NULL AS BIGINT) AS row_number,"
+          + " CAST(NULL AS VARCHAR) AS reason, CAST(NULL AS VARCHAR) AS detail, CAST(NULL AS"
+          + " TIMESTAMP WITH TIME ZONE) AS quarantined_at, CAST(NULL AS VARCHAR) AS batch_id,"
+          + " CAST(NULL AS VARCHAR) AS run_id, CAST(NULL AS TIMESTAMP WITH TIME ZONE) AS"
+          + " replayed_at WHERE false";
     }
-    return "SELECT CAST(NULL AS VARCHAR) AS source_file, CAST(NULL AS BIGINT) AS row_number,"
-        + " CAST(NULL AS VARCHAR) AS reason, CAST(NULL AS VARCHAR) AS detail, CAST(NULL AS"
-        + " TIMESTAMP WITH TIME ZONE) AS quarantined_at, CAST(NULL AS VARCHAR) AS batch_id,"
-        + " CAST(NULL AS VARCHAR) AS run_id WHERE false";
+    List<String> columns = new ArrayList<>();
+    for (String c : CustomSql.QUARANTINE_COLUMNS) {
+      columns.add(
+          c.equals("replayed_at") && !replays
+              ? "CAST(NULL AS TIMESTAMP WITH TIME ZONE) AS replayed_at"
+              : d.column(c) + " AS " + c);
+    }
+    return "SELECT " + String.join(", ", columns) + " FROM " + aliased(from);
   }
 
   /** A query's leading {@code WITH [RECURSIVE]}, after comments. */

@@ -59,19 +59,20 @@ public final class ReferenceRules {
     Map<String, Finding> out = new LinkedHashMap<>();
     for (RuleSpec rule : of(contract)) {
       String what = "Referential rule " + rule.id();
-      if (curated == null) {
-        out.put(rule.id(), Finding.of(0, List.of()));
-        continue;
-      }
       Sql query;
       try {
+        String keys = referencedKeys.apply(rule); // read even when no row can break it
+        if (curated == null) {
+          out.put(rule.id(), Finding.of(0, List.of()));
+          continue;
+        }
         query =
             sql.brokenReferences(
                 DatasetSpecs.of(contract),
                 curatedTypes,
                 curated,
                 rule.columns(),
-                referencedKeys.apply(rule),
+                keys,
                 Math.min(sampleSize, rule.sampleSize()));
       } catch (RuntimeException e) {
         out.put(rule.id(), Finding.failed(what + " could not run its query: " + e.getMessage()));
