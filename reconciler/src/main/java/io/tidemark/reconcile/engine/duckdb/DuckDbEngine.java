@@ -426,12 +426,30 @@ public final class DuckDbEngine implements ReconciliationEngine {
                   DatasetSpecs.of(ref.contract()).curatedTable(),
                   loaded.name("ref"),
                   false);
-          return live == null
-              ? DuckDbFiles.NO_KEYS
-              : SQL.referencedKeys(
-                  DatasetSpecs.of(ref.contract()),
-                  ReferenceRules.declaredTypes(ref.contract()),
-                  live);
+          if (live == null) {
+            return DuckDbFiles.NO_KEYS;
+          }
+          // The keys as a table of their own: the rule's NOT EXISTS then reads a plain table,
+          // not a view that holds a NOT EXISTS of its own (the position deletes), a nesting on
+          // which DuckDB 1.4 failed with "Attempted to access index 0 within vector of size 0".
+          String keys = loaded.name("ref_keys");
+          try {
+            execute(
+                c,
+                DuckDbDialect.createTable(
+                    keys,
+                    new Sql()
+                        .append(
+                            SQL.referencedKeys(
+                                DatasetSpecs.of(ref.contract()),
+                                ReferenceRules.declaredTypes(ref.contract()),
+                                live))));
+          } catch (SQLException e) {
+            throw new EngineException(
+                "Cannot read the keys of dataset " + ref.contract().name() + ": " + e.getMessage(),
+                e);
+          }
+          return "SELECT tidemark_key FROM " + keys;
         });
   }
 
