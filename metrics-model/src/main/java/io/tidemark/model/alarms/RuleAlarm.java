@@ -15,7 +15,7 @@ import java.util.List;
 public final class RuleAlarm {
   private RuleAlarm() {}
 
-  /** The alarm's logical id: {@code amounts_match_raw}: {@code RuleAmountsMatchRawFailing}. */
+  /** The alarm's logical id: {@code my_check}: {@code RuleMyCheckFailing}. */
   public static String logicalId(String ruleId) {
     StringBuilder sb = new StringBuilder("Rule");
     for (String part : ruleId.split("_")) {
@@ -26,10 +26,7 @@ public final class RuleAlarm {
     return sb.append("Failing").toString();
   }
 
-  /**
-   * A logical id as alarm names end: {@code RuleAmountsMatchRawFailing}: {@code
-   * rule-amounts-match-raw-failing}.
-   */
+  /** A logical id as alarm names end: {@code RuleMyCheckFailing}: {@code rule-my-check-failing}. */
   public static String kebab(String pascal) {
     return pascal.replaceAll("(?<=.)(?=\\p{Upper})", "-").toLowerCase(java.util.Locale.ROOT);
   }

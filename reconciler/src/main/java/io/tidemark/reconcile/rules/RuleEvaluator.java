@@ -278,36 +278,24 @@ public final class RuleEvaluator {
 
   /** custom_sql: the rows its query returned, the first column of the first ones as samples. */
   private static RuleResult customSql(RuleSpec rule, Finding f) {
-    if (f == null) {
-      return RuleResult.error(rule, "Custom rule " + rule.id() + " was not run by the engine");
-    }
-    if (f.failed()) {
-      return RuleResult.error(rule, f.error());
-    }
-    return RuleResult.evaluate(
+    return ownQuery(
         rule,
-        f.count(),
+        f,
+        "Custom rule",
         "the rule's query returned "
-            + f.count()
+            + (f == null ? 0 : f.count())
             + " row(s) (threshold "
             + rule.threshold()
-            + "); the first column of the first ones is shown",
-        f.sample(),
-        f.bytesScanned());
+            + "); the first column of the first ones is shown");
   }
 
   /** referential_integrity: the curated rows whose reference names no key of the other dataset. */
   private static RuleResult references(RuleSpec rule, Finding f) {
-    if (f == null) {
-      return RuleResult.error(rule, "Referential rule " + rule.id() + " was not run by the engine");
-    }
-    if (f.failed()) {
-      return RuleResult.error(rule, f.error());
-    }
-    return RuleResult.evaluate(
+    return ownQuery(
         rule,
-        f.count(),
-        f.count()
+        f,
+        "Referential rule",
+        (f == null ? 0 : f.count())
             + " curated row(s) whose "
             + (rule.columns().size() == 1
                 ? rule.columns().get(0)
@@ -316,9 +304,18 @@ public final class RuleEvaluator {
             + rule.references()
             + " (threshold "
             + rule.threshold()
-            + "); the rows' keys are shown",
-        f.sample(),
-        f.bytesScanned());
+            + "); the rows' keys are shown");
+  }
+
+  /** A rule that runs a query of its own: its finding judged, or why there is none. */
+  private static RuleResult ownQuery(RuleSpec rule, Finding f, String what, String failReason) {
+    if (f == null) {
+      return RuleResult.error(rule, what + " " + rule.id() + " was not run by the engine");
+    }
+    if (f.failed()) {
+      return RuleResult.error(rule, f.error());
+    }
+    return RuleResult.evaluate(rule, f.count(), failReason, f.sample(), f.bytesScanned());
   }
 
   private static String mode(RuleSpec rule) {

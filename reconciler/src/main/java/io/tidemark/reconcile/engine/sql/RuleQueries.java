@@ -16,7 +16,7 @@ final class RuleQueries {
   /**
    * The rule's finding: how many rows its query returned and the first column of those it kept.
    *
-   * @param what the rule as a message names it, e.g. {@code "Custom rule amounts_match_raw"}
+   * @param what the rule as a message names it, e.g. {@code "Custom rule my_check"}
    */
   static Finding run(String what, RuleSpec rule, Sql query, ValueDiffs.Rows rows) {
     try {
