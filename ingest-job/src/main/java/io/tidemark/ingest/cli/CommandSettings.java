@@ -181,11 +181,12 @@ final class CommandSettings {
       case "backfill" -> IngestMode.BACKFILL;
       case "replay-quarantine", "replay_quarantine" -> IngestMode.REPLAY_QUARANTINE;
       case "sweep" -> IngestMode.SWEEP;
+      case "maintain" -> IngestMode.MAINTAIN;
       default ->
           throw new InvalidDocumentException(
               "mode",
               o.mode,
-              "must be incremental, full-refresh, backfill, replay-quarantine or sweep");
+              "must be incremental, full-refresh, backfill, replay-quarantine, sweep or maintain");
     };
   }
 
@@ -196,7 +197,18 @@ final class CommandSettings {
     return option(
         fieldOption(null),
         null,
-        () -> new OperatorOptions(from, to, o.reason, o.batchId, o.file, o.dryRun));
+        () ->
+            new OperatorOptions(
+                from,
+                to,
+                o.reason,
+                o.batchId,
+                o.file,
+                o.dryRun,
+                o.retainSnapshots == null
+                    ? null
+                    : Durations.parse("retain-snapshots", o.retainSnapshots),
+                o.orphanAge == null ? null : Durations.parse("orphan-age", o.orphanAge)));
   }
 
   private DiscoveryMode discovery() {
@@ -446,6 +458,8 @@ final class CommandSettings {
       case "batchId" -> "--batch-id";
       case "file" -> "--file";
       case "dryRun" -> "--dry-run";
+      case "retainSnapshots" -> "--retain-snapshots";
+      case "orphanAge" -> "--orphan-age";
       default -> field;
     };
   }

@@ -269,9 +269,29 @@ public final class IngestCommand {
               + " --from..--to and merge them with the version guard, checkpoint untouched;"
               + " replay-quarantine: re-validate quarantined records (--reason, --batch-id,"
               + " --file, --dry-run) and merge the ones now valid; sweep: list every partition and"
-              + " process the files no committed batch read (late beyond the lookback). Default:"
-              + " ${DEFAULT-VALUE}.")
+              + " process the files no committed batch read (late beyond the lookback); maintain:"
+              + " compact the tables' data and delete files, expire old snapshots and remove"
+              + " orphan files (--retain-snapshots, --orphan-age), keeping the checkpoint."
+              + " Default: ${DEFAULT-VALUE}.")
   String mode;
+
+  @Option(
+      names = "--retain-snapshots",
+      paramLabel = "DURATION",
+      description =
+          "Maintain: keep the snapshots committed within this (ISO-8601, e.g. P5D); older ones"
+              + " expire, except the last, branch heads and tags (the checkpoint's among them)."
+              + " Default: P5D.")
+  String retainSnapshots;
+
+  @Option(
+      names = "--orphan-age",
+      paramLabel = "DURATION",
+      description =
+          "Maintain: remove files under a table's location that no snapshot references once"
+              + " they are this old (at least P1D: a younger one may belong to a commit in"
+              + " flight). Default: P3D.")
+  String orphanAge;
 
   @Option(
       names = "--from",

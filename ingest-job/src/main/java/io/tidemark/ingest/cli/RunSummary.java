@@ -59,6 +59,10 @@ final class RunSummary {
               ? ""
               : "; files the lookback missed: " + r.filesMissedByLookback());
     }
+    if (r.mode() == IngestMode.MAINTAIN) {
+      r.maintenance().forEach(m -> out.println("  " + m.describe()));
+      r.warnings().forEach(w -> out.println("  " + w));
+    }
     if (r.mode() == IngestMode.REPLAY_QUARANTINE) {
       // What a replay selected, left and (in a dry run) would do is in its warnings.
       r.warnings().forEach(w -> out.println("  " + w));

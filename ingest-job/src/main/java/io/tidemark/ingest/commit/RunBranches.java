@@ -1,5 +1,7 @@
 package io.tidemark.ingest.commit;
 
+import io.tidemark.ingest.checkpoint.CheckpointCodec;
+import io.tidemark.ingest.checkpoint.CheckpointLog;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,6 +15,7 @@ import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.iceberg.ManageSnapshots;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.CommitFailedException;
@@ -31,7 +34,10 @@ import org.apache.iceberg.exceptions.CommitFailedException;
  * can tell a crashed run's leftover branch from a live one by its age.
  */
 public final class RunBranches {
-  /** The prefix of every run branch; no other ref is ever touched. */
+  /**
+   * The prefix of every run branch; no other branch is ever touched (the one tag the job moves is
+   * {@link CheckpointLog#TAG}).
+   */
   public static final String PREFIX = "tidemark_run_";
 
   /**
@@ -119,8 +125,26 @@ public final class RunBranches {
             throw new BranchMovedException(branch, head, ref.snapshotId());
           }
           m.fastForwardBranch(SnapshotRef.MAIN_BRANCH, branch);
+          tagCheckpoint(t, m, ref == null ? null : t.snapshot(ref.snapshotId()));
           return true;
         });
+  }
+
+  /**
+   * Points {@link CheckpointLog#TAG} at the published head when it carries a checkpoint, in the
+   * same metadata commit as the fast-forward, so the tag never names a checkpoint {@code main} does
+   * not hold (a backfill's or a replay's commit carries none and leaves the tag where it is).
+   */
+  private static void tagCheckpoint(Table t, ManageSnapshots m, Snapshot head) {
+    if (head == null || CheckpointCodec.decode(head.snapshotId(), head.summary()).isEmpty()) {
+      return;
+    }
+    SnapshotRef tag = t.refs().get(CheckpointLog.TAG);
+    if (tag == null) {
+      m.createTag(CheckpointLog.TAG, head.snapshotId());
+    } else if (tag.snapshotId() != head.snapshotId()) {
+      m.replaceTag(CheckpointLog.TAG, head.snapshotId());
+    }
   }
 
   /** A branch that moved after it was audited: nothing was published. */

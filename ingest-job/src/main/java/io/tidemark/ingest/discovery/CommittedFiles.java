@@ -2,6 +2,7 @@ package io.tidemark.ingest.discovery;
 
 import io.tidemark.ingest.checkpoint.Checkpoint;
 import io.tidemark.ingest.checkpoint.CheckpointCodec;
+import io.tidemark.ingest.checkpoint.CheckpointLog;
 import io.tidemark.ingest.kernel.FileStamp;
 import io.tidemark.ingest.kernel.RawFile;
 import io.tidemark.model.contract.RawLayout;
@@ -25,7 +26,6 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.util.SnapshotUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,10 +35,11 @@ import org.slf4j.LoggerFactory;
  * older ones are folded into counts).
  *
  * <p>Two sources, so that losing one does not make the sweep read everything again: the processed
- * files of every checkpoint in the curated table's retained history (with the files earlier sweeps
- * read in partitions already folded, which their commits name), and the input files of every run
- * report whose batch committed (SUCCEEDED or ALREADY_COMMITTED), which is what the reconciler's
- * {@code unprocessed_files} rule reads too. Files are matched by partition and name.
+ * files of every checkpoint in the curated table's retained history (its tagged one included) (with
+ * the files earlier sweeps read in partitions already folded, which their commits name), and the
+ * input files of every run report whose batch committed (SUCCEEDED or ALREADY_COMMITTED), which is
+ * what the reconciler's {@code unprocessed_files} rule reads too. Files are matched by partition
+ * and name.
  */
 public final class CommittedFiles {
   private static final Logger LOG = LoggerFactory.getLogger(CommittedFiles.class);
@@ -73,8 +74,7 @@ public final class CommittedFiles {
       throws IOException {
     CommittedFiles c = new CommittedFiles();
     if (curated != null && curated.currentSnapshot() != null) {
-      for (Snapshot s :
-          SnapshotUtil.ancestorsOf(curated.currentSnapshot().snapshotId(), curated::snapshot)) {
+      for (Snapshot s : CheckpointLog.history(curated)) {
         Optional<Checkpoint> cp = CheckpointCodec.decode(s.snapshotId(), s.summary());
         cp.ifPresent(
             k ->

@@ -1,6 +1,7 @@
 package io.tidemark.ingest.report;
 
 import io.tidemark.ingest.checkpoint.CheckpointCodec;
+import io.tidemark.ingest.checkpoint.CheckpointLog;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.model.json.Json;
 import io.tidemark.model.report.IngestCounts;
@@ -17,7 +18,6 @@ import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.util.SnapshotUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -94,12 +94,8 @@ public final class ReportRecovery {
   private record LastCommit(Snapshot snapshot, String watermarkBefore) {}
 
   private static Optional<LastCommit> lastCommit(Table curated) {
-    Snapshot current = curated.currentSnapshot();
-    if (current == null) {
-      return Optional.empty();
-    }
     Snapshot latest = null;
-    for (Snapshot s : SnapshotUtil.ancestorsOf(current.snapshotId(), curated::snapshot)) {
+    for (Snapshot s : CheckpointLog.history(curated)) {
       Map<String, String> summary = s.summary();
       if (summary == null || !summary.containsKey(CheckpointCodec.BATCH_ID)) {
         continue;

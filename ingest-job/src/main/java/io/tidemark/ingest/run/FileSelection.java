@@ -145,8 +145,10 @@ abstract class FileSelection implements Selection {
           IngestErrorCode.CHECKPOINT_NOT_FOUND,
           "Cannot find Tidemark's checkpoint in the retained history of "
               + settings.curatedSparkName()
-              + ": the table has data but no snapshot written by Tidemark (were its snapshots"
-              + " expired?). Run with --mode full-refresh to rebuild from raw.");
+              + ": the table has data but neither a snapshot written by Tidemark nor its tag "
+              + CheckpointLog.TAG
+              + " (were its snapshots expired after the tag was dropped?)."
+              + " Run with --mode full-refresh to rebuild from raw.");
     }
   }
 

@@ -22,6 +22,7 @@ import io.tidemark.ingest.report.RunReports;
 import io.tidemark.ingest.tables.OutputTables;
 import io.tidemark.model.json.InvalidDocumentException;
 import io.tidemark.model.report.IngestErrorCode;
+import io.tidemark.model.report.IngestMode;
 import io.tidemark.model.report.IngestRunReport;
 import java.io.IOException;
 import java.util.Map;
@@ -160,6 +161,10 @@ public final class IngestJob {
         resources.phases().time("select", () -> new HeldBatches(run, lease).settle());
     if (heldBatch.isPresent()) {
       trail.ended(heldBatch.get());
+      return;
+    }
+    if (settings.mode() == IngestMode.MAINTAIN) {
+      trail.ended(resources.phases().time("maintain", () -> new MaintainRun(run).maintain()));
       return;
     }
     Selection.Choice choice = resources.phases().time("select", () -> Selection.of(run).select());

@@ -36,6 +36,7 @@ final class RunTrail {
   private Ending ending;
   private Failure failure;
   private io.tidemark.model.report.BatchAudit audit;
+  private List<io.tidemark.model.report.TableMaintenance> maintenance = List.of();
 
   RunTrail(RunStart start, IngestSettings settings) {
     this.start = start;
@@ -134,6 +135,11 @@ final class RunTrail {
   /** The audit of the run's branch (verified publish). */
   void audited(io.tidemark.model.report.BatchAudit a) {
     this.audit = a;
+  }
+
+  /** What a maintenance run did, table by table. */
+  void maintained(List<io.tidemark.model.report.TableMaintenance> tables) {
+    this.maintenance = List.copyOf(tables);
   }
 
   /** How the run ended, when it did not fail. */
@@ -242,6 +248,7 @@ final class RunTrail {
         .undeclaredColumns(validated == null ? List.of() : validated.undeclaredColumns())
         .phaseMillis(phases)
         .audit(audit)
+        .maintenance(maintenance)
         .build();
   }
 

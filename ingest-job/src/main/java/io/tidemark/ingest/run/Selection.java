@@ -21,6 +21,8 @@ interface Selection {
       case BACKFILL -> new BackfillSelection(run);
       case SWEEP -> new SweepSelection(run);
       case REPLAY_QUARANTINE -> new ReplaySelection(run);
+      case MAINTAIN ->
+          throw new IllegalStateException("maintenance selects no batch: it runs as MaintainRun");
     };
   }
 

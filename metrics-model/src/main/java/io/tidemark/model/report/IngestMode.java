@@ -17,14 +17,20 @@ public enum IngestMode {
    * List every partition and process the raw files in no committed batch (late beyond the lookback,
    * partitions discovery no longer lists) as a normal batch would.
    */
-  SWEEP;
+  SWEEP,
+  /**
+   * Rewrite the job's tables' small data files and delete files, expire old snapshots and remove
+   * orphan files; no raw file is read, and the checkpoint stays readable (its snapshot is tagged).
+   */
+  MAINTAIN;
 
   /**
    * Whether the mode's commits carry the job's checkpoint. Backfill and quarantine replay commit
-   * data with a batch id (for retries and run accounting) but leave the checkpoint where it was.
+   * data with a batch id (for retries and run accounting) but leave the checkpoint where it was;
+   * maintenance rewrites files without changing a row.
    */
   public boolean movesCheckpoint() {
-    return this != BACKFILL && this != REPLAY_QUARANTINE;
+    return this != BACKFILL && this != REPLAY_QUARANTINE && this != MAINTAIN;
   }
 
   /** The mode as the command line spells it, e.g. {@code replay-quarantine}. */

@@ -63,6 +63,7 @@ import java.util.Map;
  *     report itself is not in it. Empty in reports written before the field existed
  * @param audit with verified publish, the reconciler's audit of the run's branch before it was
  *     published (or held); null when the run published without one
+ * @param maintenance a maintenance run's work, table by table; empty in other modes
  */
 public record IngestRunReport(
     int schemaVersion,
@@ -93,7 +94,8 @@ public record IngestRunReport(
     List<String> strayEntries,
     List<String> undeclaredColumns,
     Map<String, Long> phaseMillis,
-    @JsonInclude(JsonInclude.Include.NON_NULL) BatchAudit audit) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) BatchAudit audit,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<TableMaintenance> maintenance) {
 
   public static final int SCHEMA_VERSION = 1;
 
@@ -139,6 +141,7 @@ public record IngestRunReport(
     strayEntries = strayEntries == null ? List.of() : List.copyOf(strayEntries);
     undeclaredColumns = undeclaredColumns == null ? List.of() : List.copyOf(undeclaredColumns);
     phaseMillis = phaseMillis(phaseMillis);
+    maintenance = maintenance == null ? List.of() : List.copyOf(maintenance);
     if (!status.successful() && (error == null || error.isBlank())) {
       throw new InvalidDocumentException("error", error, "a " + status + " run must say why");
     }
@@ -213,7 +216,8 @@ public record IngestRunReport(
         .strayEntries(strayEntries)
         .undeclaredColumns(undeclaredColumns)
         .phaseMillis(phaseMillis)
-        .audit(audit);
+        .audit(audit)
+        .maintenance(maintenance);
   }
 
   /** Builds a report field by field; {@link #build()} checks it as reading one from JSON does. */
@@ -245,6 +249,7 @@ public record IngestRunReport(
     private List<String> strayEntries;
     private List<String> undeclaredColumns;
     private BatchAudit audit;
+    private List<TableMaintenance> maintenance;
     private Map<String, Long> phaseMillis;
 
     private Builder() {}
@@ -396,6 +401,11 @@ public record IngestRunReport(
       return this;
     }
 
+    public Builder maintenance(List<TableMaintenance> v) {
+      maintenance = v;
+      return this;
+    }
+
     /**
      * The report.
      *
@@ -431,7 +441,8 @@ public record IngestRunReport(
           strayEntries,
           undeclaredColumns,
           phaseMillis,
-          audit);
+          audit,
+          maintenance);
     }
   }
 }

@@ -1,0 +1,55 @@
+package io.tidemark.ingest.run;
+
+import io.tidemark.ingest.config.OperatorOptions;
+import io.tidemark.ingest.maintain.TableMaintainer;
+import io.tidemark.ingest.tables.OutputTables;
+import io.tidemark.model.report.TableMaintenance;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.iceberg.Table;
+
+/**
+ * {@code --mode maintain}: the curated, quarantine and tombstone tables each compacted, their old
+ * snapshots expired and their orphan files removed ({@link TableMaintainer}), under the run's lease
+ * so that no batch commits meanwhile. No row changes and the checkpoint stays where it was: its
+ * snapshot is tagged, and expiry keeps tags.
+ */
+final class MaintainRun {
+  private final RunContext run;
+
+  MaintainRun(RunContext run) {
+    this.run = run;
+  }
+
+  Ending maintain() {
+    OperatorOptions o = run.settings().operator();
+    Instant now = run.settings().clock().instant();
+    TableMaintainer maintainer = new TableMaintainer(run.spark(), run.start().runId());
+    OutputTables tables = run.tables();
+    Table curated = tables.loadCurated();
+    long before = OutputTables.snapshotId(curated);
+    List<TableMaintenance> done = new ArrayList<>();
+    for (String name :
+        List.of(
+            run.settings().curatedSparkName(),
+            run.settings().quarantineSparkName(),
+            run.settings().tombstoneSparkName())) {
+      Table t = tables.load(name);
+      if (t != null) {
+        done.add(maintainer.maintain(name, t, now, o.snapshotRetention(), o.orphanFileAge()));
+      }
+    }
+    run.trail().maintained(done);
+    if (done.stream().noneMatch(TableMaintenance::changedSomething)) {
+      return Ending.nothingToDo(
+          List.of(
+              done.isEmpty()
+                  ? "Nothing to maintain: " + run.settings().curatedSparkName() + " does not exist"
+                  : "Nothing to maintain: no file to compact, snapshot to expire or orphan to"
+                      + " remove"));
+    }
+    long after = OutputTables.snapshotId(tables.loadCurated());
+    return Ending.succeeded(after != before ? after : null);
+  }
+}
