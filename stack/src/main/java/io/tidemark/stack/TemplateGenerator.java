@@ -438,7 +438,10 @@ public final class TemplateGenerator {
     return w;
   }
 
-  /** A widget with one line of an ingest metric per mode, labelled with the mode's CLI name. */
+  /**
+   * A widget with one line of an ingest metric per mode (but maintenance's for a record count),
+   * labelled with the mode's CLI name.
+   */
   private static ObjectNode byMode(
       String title, int x, int y, int width, Pair pair, String stat, Metric metric) {
     ObjectNode w = widget(title, x, y, width, pair.ns(), pair.region());
@@ -446,6 +449,9 @@ public final class TemplateGenerator {
     p.put("stacked", false).put("stat", stat);
     ArrayNode lines = p.putArray("metrics");
     for (IngestMode mode : IngestMode.values()) {
+      if (mode == IngestMode.MAINTAIN && metric.name().startsWith("RECORDS_")) {
+        continue; // maintenance reads and writes no record: a line of zeros
+      }
       ArrayNode line = metricLine(pair, metric, mode, null);
       line.addObject().put("label", mode.cliName());
       lines.add(line);
@@ -826,6 +832,13 @@ public final class TemplateGenerator {
               + ") failed or its batch was rejected;"
               + " nothing of that batch was committed and rerunning is safe.");
     }
+    alarms.add(
+        "MaintainRunFailed",
+        Metric.RUN_FAILED,
+        IngestMode.MAINTAIN,
+        Condition.failedOnce(),
+        "A maintenance run (--mode maintain) failed: the tables keep their small files, delete"
+            + " files or snapshots until one succeeds. No row changed; rerunning is safe.");
     alarms.add(
         "ReconciliationMissing",
         Metric.RECONCILIATION_DURATION,

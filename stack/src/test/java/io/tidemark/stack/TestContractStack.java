@@ -401,9 +401,9 @@ class TestContractStack {
               "{kind: arrival}"));
     }
     JsonNode thirteen = stack(many.toString());
-    // 14 shared resources, and per dataset one alarm per rule and 14 more, their composite, a
+    // 14 shared resources, and per dataset one alarm per rule and 15 more, their composite, a
     // dashboard, a raw table and two triggers.
-    int perDataset = RuleKind.values().length + 14 + 1 + 4;
+    int perDataset = RuleKind.values().length + 15 + 1 + 4;
     assertThat(thirteen.path("Resources").size()).isEqualTo(14 + 13 * perDataset);
     assertThat(thirteen.path("Description").asText())
         .startsWith("Tidemark on AWS for the datasets of contract tidemark.yaml (13 datasets):");
@@ -455,7 +455,7 @@ class TestContractStack {
     List<AlarmDefinition> alarms = AlarmTemplateReader.read(t, Map.of());
     assertThat(alarms)
         .filteredOn(a -> a.logicalId().startsWith("SalesOrdersV2"))
-        .hasSize(RuleKind.values().length + 14)
+        .hasSize(RuleKind.values().length + 15)
         .allSatisfy(
             a -> {
               assertThat(a.dimensions())

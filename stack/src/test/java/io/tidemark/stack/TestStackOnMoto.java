@@ -358,7 +358,7 @@ class TestStackOnMoto {
       }
       assertThat(named)
           .containsExactlyInAnyOrderElementsOf(own)
-          .hasSize(RuleKind.values().length + 14);
+          .hasSize(RuleKind.values().length + 15);
       assertThat(rule.split(" OR ")).hasSize(named.size());
       // The stack's topic, through the composite alone (AlarmNotifications' default).
       assertThat(composite.path("AlarmActions").toString())
@@ -706,8 +706,9 @@ class TestStackOnMoto {
       Map<String, MetricAlarm> alarms =
           cloudWatch.describeAlarms(r -> r.alarmNamePrefix(prefix)).metricAlarms().stream()
               .collect(Collectors.toMap(MetricAlarm::alarmName, a -> a));
-      // Per rule; 6 nightly incremental, 2 sweep, 3 operator runs failed, 2 reconciler, anomaly.
-      assertThat(alarms).as(prefix).hasSize(RuleKind.values().length + 14);
+      // Per rule; 6 nightly incremental, 2 sweep, 3 operator runs and maintenance failed, 2
+      // reconciler, anomaly.
+      assertThat(alarms).as(prefix).hasSize(RuleKind.values().length + 15);
       MetricAlarm countMatch = alarms.get(prefix + "rule-count-match-failing");
       assertThat(countMatch.namespace()).isEqualTo("Tidemark");
       assertThat(countMatch.dimensions())

@@ -196,12 +196,12 @@ class TestTemplates {
       }
     }
     // run failed, no success, invalid ratio, watermark lag, unplaced entries, undeclared columns,
-    // sweep failed, files missed, anomaly, and the full refresh's, backfill's and replay's run
-    // failed.
-    assertThat(removed).isEqualTo(12);
+    // sweep failed, files missed, anomaly, and the full refresh's, backfill's, replay's and
+    // maintenance's run failed.
+    assertThat(removed).isEqualTo(13);
     List<String> problems = CatalogueConformance.problems(withoutMode);
     assertThat(problems)
-        .hasSize(12)
+        .hasSize(13)
         .contains(
             "resource IngestRunFailed: RunFailed has dimensions [Pipeline, Dataset] but the catalogue defines [Pipeline, Dataset, Mode]",
             "resource FilesMissedByLookback: FilesMissedByLookback has dimensions [Pipeline, Dataset] but the catalogue defines [Pipeline, Dataset, Mode]",
@@ -224,7 +224,7 @@ class TestTemplates {
             CatalogueConformance.problems(
                 MAPPER.readTree(alarms.replace("\"Value\" : \"SWEEP\"", "\"Value\" : \"Sweep\""))))
         .contains(
-            "resource SweepRunFailed: Mode 'Sweep' of RunFailed is not an ingest mode [INCREMENTAL, FULL_REFRESH, BACKFILL, REPLAY_QUARANTINE, SWEEP]");
+            "resource SweepRunFailed: Mode 'Sweep' of RunFailed is not an ingest mode [INCREMENTAL, FULL_REFRESH, BACKFILL, REPLAY_QUARANTINE, SWEEP, MAINTAIN]");
   }
 
   @Test
@@ -316,7 +316,7 @@ class TestTemplates {
           actions.keySet().stream()
               .filter(k -> !k.equals(TemplateGenerator.DATASET_ALARM))
               .toList();
-      assertThat(alarms).hasSize(RuleKind.values().length + 14);
+      assertThat(alarms).hasSize(RuleKind.values().length + 15);
       switch (notifications) {
         case "dataset" -> {
           assertThat(actions.get(TemplateGenerator.DATASET_ALARM)).containsExactly(topic);

@@ -165,8 +165,9 @@ class TestTemplatesOnMoto {
             .metricAlarms()
             .stream()
             .collect(Collectors.toMap(MetricAlarm::alarmName, a -> a));
-    // Per rule; 6 nightly incremental, 2 sweep, 3 operator runs failed, 2 reconciler, the anomaly.
-    assertThat(alarms).hasSize(RuleKind.values().length + 14);
+    // Per rule; 6 nightly incremental, 2 sweep, 3 operator runs and maintenance failed, 2
+    // reconciler, the anomaly.
+    assertThat(alarms).hasSize(RuleKind.values().length + 15);
 
     MetricAlarm scanned = alarms.get("tidemark-crm-orders-bytes-scanned-high");
     assertThat(scanned.metricName()).isEqualTo("BytesScanned");

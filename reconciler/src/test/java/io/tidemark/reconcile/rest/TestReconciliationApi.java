@@ -100,7 +100,7 @@ public class TestReconciliationApi {
 
     List<Map<String, Object>> alarms =
         given().get("/api/alarms?dataset=customers").then().statusCode(200).extract().path("$");
-    assertThat(alarms).hasSize(RuleKind.values().length + 14);
+    assertThat(alarms).hasSize(RuleKind.values().length + 15);
     assertThat(alarms)
         .filteredOn(
             a -> a.get("rule") != null && RuleKind.fromId((String) a.get("rule")).byDefault())

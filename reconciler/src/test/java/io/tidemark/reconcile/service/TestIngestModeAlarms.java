@@ -112,6 +112,14 @@ class TestIngestModeAlarms {
     assertThat(alarms.get("SweepRunFailed").state()).isEqualTo(AlarmState.ALARM);
     assertThat(alarms.get("IngestRunFailed").state()).isEqualTo(AlarmState.OK);
     assertThat(alarms.get("FilesMissedByLookback").state()).isEqualTo(AlarmState.OK);
+    assertThat(alarms.get("MaintainRunFailed").state()).isEqualTo(AlarmState.OK);
+
+    run("maintain-1", IngestMode.MAINTAIN, IngestStatus.FAILED, null);
+    alarms = alarms();
+    AlarmStatus maintain = alarms.get("MaintainRunFailed");
+    assertThat(maintain.state()).as(maintain.reason()).isEqualTo(AlarmState.ALARM);
+    assertThat(maintain.alarmName()).isEqualTo("tidemark-default-customers-maintain-run-failed");
+    assertThat(alarms.get("IngestRunFailed").state()).isEqualTo(AlarmState.OK);
 
     run("incr-2", IngestMode.INCREMENTAL, IngestStatus.FAILED, null);
     assertThat(alarms().get("IngestRunFailed").state()).isEqualTo(AlarmState.ALARM);

@@ -128,7 +128,7 @@ class TestReconcilerDiscrepancies {
     assertThat(report.bytesScanned()).isPositive();
 
     List<AlarmStatus> alarms = r.alarms();
-    assertThat(alarms).hasSize(RuleKind.values().length + 14);
+    assertThat(alarms).hasSize(RuleKind.values().length + 15);
     assertThat(alarms).noneMatch(a -> a.state() == AlarmState.ALARM);
     // One alarm per rule kind, from the catalogue: those of the rules the dataset has are OK;
     // those of aggregate_match, custom_sql and referential_integrity, which it does not declare,
