@@ -1,5 +1,6 @@
 package io.tidemark.bench;
 
+import io.tidemark.e2e.MaintenanceSoak;
 import io.tidemark.e2e.Pipeline;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.run.IngestJob;
@@ -47,6 +48,8 @@ import org.apache.spark.sql.SparkSession;
  *       set after a FULL run.
  *   <li>B6, many tiny files: a first run over 2,000, then 20,000 one-row files ({@link
  *       SmallFilesBench}).
+ *   <li>B7, with {@code --soak} only: a year of daily batches on a table another engine maintains
+ *       ({@link MaintenanceSoak}).
  * </ul>
  */
 public final class BenchMain {
@@ -73,9 +76,22 @@ public final class BenchMain {
     Path dir = Path.of("bench-output");
     long keys = 10_000_000;
     boolean smallFilesOnly = false;
+    int soakDays = 0;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--small-files" -> smallFilesOnly = true;
+        case "--soak" -> soakDays = SOAK_DAYS;
+        case "--soak-days" -> {
+          String v = value(args, ++i, "--soak-days");
+          try {
+            soakDays = Integer.parseInt(v);
+          } catch (NumberFormatException e) {
+            usage("--soak-days must be a whole number, not '" + v + "'");
+          }
+          if (soakDays < 8) {
+            usage("--soak-days must be at least 8 (a week of maintenance), not " + soakDays);
+          }
+        }
         case "--dir" -> dir = Path.of(value(args, ++i, "--dir"));
         case "--keys" -> {
           String v = value(args, ++i, "--keys");
@@ -91,7 +107,7 @@ public final class BenchMain {
         case "--help", "-h" -> {
           System.out.println(
               """
-              Usage: bin/bench [--keys N] [--dir DIR] [--small-files]
+              Usage: bin/bench [--keys N] [--dir DIR] [--small-files] [--soak]
 
               Measures Tidemark on this machine and prints each figure with its target:
                 B5  generating N keys of raw Parquet vs the full refresh that reads them
@@ -104,6 +120,10 @@ public final class BenchMain {
                 B4  the service's start to ready and its idle resident set
                 B6  a first run over a batch of 2,000, then 20,000 one-row files: wall time
                     and the Spark jobs it started
+                B7  (--soak only) a year of daily 1 % batches on a 10,000-key table that
+                    another Spark session compacts every 7 days and expires at 5, as AWS
+                    Glue's optimizers would: failures, FULL reconciliations, and by month the
+                    table's delete files, snapshots and read time
 
               B3 and B4 run the packaged service (reconciler/target/quarkus-app) in a process
               of its own on a free loopback port, after the Spark session has stopped; the
@@ -113,6 +133,7 @@ public final class BenchMain {
                 --keys N   keys in the initial load (default: 10000000)
                 --dir DIR  working folder (default: bench-output; emptied at start)
                 --small-files  B6 alone (no N-key layer, no service)
+                --soak     B7 alone, 365 days (about half an hour); --soak-days N for fewer
 
               The figures are also written to DIR/bench.md.
               """);
@@ -122,9 +143,11 @@ public final class BenchMain {
       }
     }
     System.exit(
-        smallFilesOnly
-            ? new BenchMain().runSmallFiles(dir.toAbsolutePath())
-            : new BenchMain().run(dir.toAbsolutePath(), keys));
+        soakDays > 0
+            ? new BenchMain().runSoak(dir.toAbsolutePath(), soakDays)
+            : smallFilesOnly
+                ? new BenchMain().runSmallFiles(dir.toAbsolutePath())
+                : new BenchMain().run(dir.toAbsolutePath(), keys));
   }
 
   private static String value(String[] args, int i, String option) {
@@ -140,14 +163,9 @@ public final class BenchMain {
   }
 
   int run(Path dir, long keys) throws Exception {
-    if (Files.exists(dir) && !Files.exists(dir.resolve(MARKER)) && !isEmpty(dir)) {
-      System.err.println(
-          "Cannot use " + dir + ": it is not empty and was not made by bin/bench. Pass --dir.");
+    if (!claim(dir)) {
       return 2;
     }
-    deleteTree(dir);
-    Files.createDirectories(dir);
-    Files.writeString(dir.resolve(MARKER), "Made by bin/bench; emptied on its next run.\n");
     out.printf(
         "== Tidemark benchmarks: %,d keys, %d cores, %s, Java %s%n",
         keys,
@@ -201,6 +219,22 @@ public final class BenchMain {
     return 0;
   }
 
+  /**
+   * Empties {@code dir} for a run, or refuses (false) when it holds something bin/bench did not
+   * make.
+   */
+  private static boolean claim(Path dir) throws IOException {
+    if (Files.exists(dir) && !Files.exists(dir.resolve(MARKER)) && !isEmpty(dir)) {
+      System.err.println(
+          "Cannot use " + dir + ": it is not empty and was not made by bin/bench. Pass --dir.");
+      return false;
+    }
+    deleteTree(dir);
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve(MARKER), "Made by bin/bench; emptied on its next run.\n");
+    return true;
+  }
+
   private NaiveDiff.Result naive;
 
   /** B6's batches: this many one-row files each. */
@@ -237,15 +271,96 @@ public final class BenchMain {
   }
 
   /** {@code --small-files}: B6 alone, without the N-key layer, B1-B5. */
-  int runSmallFiles(Path dir) throws Exception {
-    if (Files.exists(dir) && !Files.exists(dir.resolve(MARKER)) && !isEmpty(dir)) {
-      System.err.println(
-          "Cannot use " + dir + ": it is not empty and was not made by bin/bench. Pass --dir.");
+  static final int SOAK_DAYS = 365;
+
+  static final int SOAK_KEYS = 10_000;
+
+  /**
+   * B7: the maintenance soak ({@link MaintenanceSoak}): every run and reconciliation must succeed,
+   * and the table's delete files, snapshots and read time must stay bounded: the last month's no
+   * more than twice the largest of the first three.
+   */
+  int runSoak(Path dir, int days) throws Exception {
+    if (!claim(dir)) {
       return 2;
     }
-    deleteTree(dir);
-    Files.createDirectories(dir);
-    Files.writeString(dir.resolve(MARKER), "Made by bin/bench; emptied on its next run.\n");
+    out.printf(
+        "== Tidemark benchmarks: B7 only, %d days of %,d keys, %d cores, %s, Java %s%n",
+        days,
+        SOAK_KEYS,
+        Runtime.getRuntime().availableProcessors(),
+        memory(),
+        System.getProperty("java.version"));
+    SparkSession spark = Pipeline.localSpark(dir);
+    spark.sparkContext().setLogLevel("ERROR");
+    MaintenanceSoak.Result soak;
+    long t0 = System.nanoTime();
+    try (Pipeline pipeline = new Pipeline(dir, spark)) {
+      // A ten-day outage of the source in the second half: expiry goes on meanwhile.
+      int outage = days / 2;
+      soak =
+          new MaintenanceSoak(pipeline, spark, SOAK_KEYS, 7, 5, d -> d > outage && d <= outage + 10)
+              .run(days, out::println);
+    }
+    Duration took = Duration.ofNanos(System.nanoTime() - t0);
+    spark.stop();
+    soak.problems().forEach(p -> out.println("  problem: " + p));
+    List<MaintenanceSoak.Month> m = soak.months();
+    List<MaintenanceSoak.Month> early = m.subList(0, Math.min(3, m.size()));
+    MaintenanceSoak.Month last = m.get(m.size() - 1);
+    figures.add(
+        new Figure(
+            "B7",
+            days + " daily runs and " + m.size() + " FULL reconciliations, maintained",
+            soak.problems().size()
+                + " failed or failing; "
+                + soak.runsFromTheTag()
+                + " run(s) from the tagged checkpoint ("
+                + minutes(took)
+                + ")",
+            "0",
+            soak.problems().isEmpty()));
+    bounded("live delete files", early, last, MaintenanceSoak.Month::deleteFiles);
+    bounded("snapshots kept", early, last, MaintenanceSoak.Month::snapshots);
+    bounded("live data files", early, last, MaintenanceSoak.Month::dataFiles);
+    double firstRead =
+        early.stream().mapToDouble(MaintenanceSoak.Month::readSeconds).max().orElse(0);
+    figures.add(
+        new Figure(
+            "B7",
+            "full read of the table, last month",
+            String.format(
+                Locale.ROOT, "%.2f s (first months: up to %.2f s)", last.readSeconds(), firstRead),
+            "<= 2x",
+            last.readSeconds() <= 2 * firstRead));
+    print(dir, SOAK_KEYS);
+    return soak.problems().isEmpty() ? 0 : 1;
+  }
+
+  private void bounded(
+      String name,
+      List<MaintenanceSoak.Month> early,
+      MaintenanceSoak.Month last,
+      java.util.function.ToLongFunction<MaintenanceSoak.Month> figure) {
+    long first = early.stream().mapToLong(figure).max().orElse(0);
+    long now = figure.applyAsLong(last);
+    figures.add(
+        new Figure(
+            "B7",
+            name + ", last month",
+            now + " (first months: up to " + first + ")",
+            "<= 2x",
+            now <= Math.max(1, 2 * first)));
+  }
+
+  private static String minutes(Duration d) {
+    return String.format(Locale.ROOT, "%.1f min", d.toMillis() / 60_000.0);
+  }
+
+  int runSmallFiles(Path dir) throws Exception {
+    if (!claim(dir)) {
+      return 2;
+    }
     out.printf(
         "== Tidemark benchmarks: B6 only, %d cores, %s, Java %s%n",
         Runtime.getRuntime().availableProcessors(), memory(), System.getProperty("java.version"));
