@@ -277,8 +277,10 @@ public final class BenchMain {
 
   /**
    * B7: the maintenance soak ({@link MaintenanceSoak}): every run and reconciliation must succeed,
-   * and the table's delete files, snapshots and read time must stay bounded: the last month's no
-   * more than twice the largest of the first three.
+   * and the table's delete files, snapshots and read time must stay bounded: the largest of the
+   * last three months' ends no more than twice the largest of the first three's (compaction every
+   * seven days makes them a saw, so a single month's end would say more about where it fell in the
+   * cycle than about growth).
    */
   int runSoak(Path dir, int days) throws Exception {
     if (!claim(dir)) {
@@ -307,7 +309,7 @@ public final class BenchMain {
     soak.problems().forEach(p -> out.println("  problem: " + p));
     List<MaintenanceSoak.Month> m = soak.months();
     List<MaintenanceSoak.Month> early = m.subList(0, Math.min(3, m.size()));
-    MaintenanceSoak.Month last = m.get(m.size() - 1);
+    List<MaintenanceSoak.Month> late = m.subList(Math.max(0, m.size() - 3), m.size());
     figures.add(
         new Figure(
             "B7",
@@ -320,19 +322,20 @@ public final class BenchMain {
                 + ")",
             "0",
             soak.problems().isEmpty()));
-    bounded("live delete files", early, last, MaintenanceSoak.Month::deleteFiles);
-    bounded("snapshots kept", early, last, MaintenanceSoak.Month::snapshots);
-    bounded("live data files", early, last, MaintenanceSoak.Month::dataFiles);
+    bounded("live delete files", early, late, MaintenanceSoak.Month::deleteFiles);
+    bounded("snapshots kept", early, late, MaintenanceSoak.Month::snapshots);
+    bounded("live data files", early, late, MaintenanceSoak.Month::dataFiles);
     double firstRead =
         early.stream().mapToDouble(MaintenanceSoak.Month::readSeconds).max().orElse(0);
+    double lateRead = late.stream().mapToDouble(MaintenanceSoak.Month::readSeconds).max().orElse(0);
     figures.add(
         new Figure(
             "B7",
-            "full read of the table, last month",
+            "full read of the table, last 3 months (worst)",
             String.format(
-                Locale.ROOT, "%.2f s (first months: up to %.2f s)", last.readSeconds(), firstRead),
+                Locale.ROOT, "%.2f s (first 3 months: up to %.2f s)", lateRead, firstRead),
             "<= 2x",
-            last.readSeconds() <= 2 * firstRead));
+            lateRead <= 2 * firstRead));
     print(dir, SOAK_KEYS);
     return soak.problems().isEmpty() ? 0 : 1;
   }
@@ -340,15 +343,15 @@ public final class BenchMain {
   private void bounded(
       String name,
       List<MaintenanceSoak.Month> early,
-      MaintenanceSoak.Month last,
+      List<MaintenanceSoak.Month> late,
       java.util.function.ToLongFunction<MaintenanceSoak.Month> figure) {
     long first = early.stream().mapToLong(figure).max().orElse(0);
-    long now = figure.applyAsLong(last);
+    long now = late.stream().mapToLong(figure).max().orElse(0);
     figures.add(
         new Figure(
             "B7",
-            name + ", last month",
-            now + " (first months: up to " + first + ")",
+            name + ", last 3 months (worst)",
+            now + " (first 3 months: up to " + first + ")",
             "<= 2x",
             now <= Math.max(1, 2 * first)));
   }

@@ -48,7 +48,9 @@ import org.apache.spark.sql.SparkSession;
  *
  * <p>At the end of each 30-day month and on the last day it records the table's shape (data files,
  * delete files, snapshots), the time to read it and the month's mean ingest time, and reconciles it
- * (FULL, embedded engine), which must pass: no full refresh, no failed run, no false alarm.
+ * (FULL, embedded engine), which must pass: no full refresh, no failed run, no false alarm. (The
+ * simulated days end yesterday, so freshness, measured against the real clock, is judged on the
+ * last day only.)
  */
 public final class MaintenanceSoak {
   /** One month's figures. */
@@ -137,7 +139,7 @@ public final class MaintenanceSoak {
       }
       maintain(day);
       if (day % 30 == 0 || day == days) {
-        Month m = month(months.size() + 1, day, ingestSeconds);
+        Month m = month(months.size() + 1, day, day == days, ingestSeconds);
         ingestSeconds.clear();
         months.add(m);
         if (!m.failing().isEmpty()) {
@@ -210,7 +212,7 @@ public final class MaintenanceSoak {
     }
   }
 
-  private Month month(int month, int day, List<Double> ingestSeconds) {
+  private Month month(int month, int day, boolean today, List<Double> ingestSeconds) {
     Table t = curated();
     long dataFiles = 0;
     Set<String> deleteFiles = new HashSet<>();
@@ -239,8 +241,11 @@ public final class MaintenanceSoak {
     if (full.status() == io.tidemark.model.report.ReconciliationStatus.ERROR) {
       failing.add("ERROR " + full.error());
     }
+    // Freshness measures the newest change marker against the real clock: a month's end before
+    // the last simulated day is dated in the past by design, so only the last day judges it.
     full.results().stream()
         .filter(r -> r.status() != RuleStatus.PASS)
+        .filter(r -> today || r.kind() != io.tidemark.model.config.RuleKind.FRESHNESS)
         .forEach(r -> failing.add(r.ruleId() + " " + r.status()));
     return new Month(
         month,
