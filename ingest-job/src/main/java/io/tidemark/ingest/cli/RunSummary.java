@@ -12,6 +12,21 @@ final class RunSummary {
 
   static void print(IngestOutcome outcome, PrintWriter out, PrintWriter err) {
     IngestRunReport r = outcome.report();
+    if (r.mode() == IngestMode.MAINTAIN) {
+      // No batch, no records, no watermark: what it did to each table is the summary.
+      out.printf(
+          Locale.ROOT,
+          "%s run %s %s: %d table(s); report %s%n",
+          r.status(),
+          r.runId(),
+          r.mode().cliName(),
+          r.maintenance().size(),
+          outcome.reportLocation());
+      r.maintenance().forEach(m -> out.println("  " + m.describe()));
+      r.warnings().forEach(w -> out.println("  " + w));
+      printError(r, out, err);
+      return;
+    }
     var c = r.counts();
     out.printf(
         Locale.ROOT,
@@ -59,14 +74,14 @@ final class RunSummary {
               ? ""
               : "; files the lookback missed: " + r.filesMissedByLookback());
     }
-    if (r.mode() == IngestMode.MAINTAIN) {
-      r.maintenance().forEach(m -> out.println("  " + m.describe()));
-      r.warnings().forEach(w -> out.println("  " + w));
-    }
     if (r.mode() == IngestMode.REPLAY_QUARANTINE) {
       // What a replay selected, left and (in a dry run) would do is in its warnings.
       r.warnings().forEach(w -> out.println("  " + w));
     }
+    printError(r, out, err);
+  }
+
+  private static void printError(IngestRunReport r, PrintWriter out, PrintWriter err) {
     out.flush();
     if (r.error() != null) {
       err.println("[" + r.errorCode() + "] " + r.error());
