@@ -59,7 +59,10 @@ class TestVerifiedPublishOverHttp {
         assertThat(p.snapshotCount()).as("main did not move").isEqualTo(before);
         assertThat(
                 spark
-                    .sql("SELECT count(*) FROM " + p.sparkTable() + ".refs WHERE name <> 'main'")
+                    .sql(
+                        "SELECT count(*) FROM "
+                            + p.sparkTable()
+                            + ".refs WHERE type = 'BRANCH' AND name <> 'main'")
                     .first()
                     .getLong(0))
             .as("no branch left behind")
