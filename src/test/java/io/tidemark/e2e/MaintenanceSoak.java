@@ -49,8 +49,8 @@ import org.apache.spark.sql.SparkSession;
  * <p>At the end of each 30-day month and on the last day it records the table's shape (data files,
  * delete files, snapshots), the time to read it and the month's mean ingest time, and reconciles it
  * (FULL, embedded engine), which must pass: no full refresh, no failed run, no false alarm. (The
- * simulated days end yesterday, so freshness, measured against the real clock, is judged on the
- * last day only.)
+ * simulated days end with yesterday's delivery, so freshness, measured against the real clock, is
+ * judged on the last day only.)
  */
 public final class MaintenanceSoak {
   /** One month's figures. */
@@ -114,7 +114,9 @@ public final class MaintenanceSoak {
    * Runs {@code days} days (the first is the initial load), reporting each month to {@code log}.
    */
   public Result run(int days, Consumer<String> log) {
-    LocalDate first = LocalDate.now(ZoneOffset.UTC).minusDays(days + 1L);
+    // The last day's delivery lands yesterday, holding the changes of the day before: within the
+    // demo contract's freshness threshold (three days) whatever the time of day the soak ends.
+    LocalDate first = LocalDate.now(ZoneOffset.UTC).minusDays(days);
     List<Month> months = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     List<Double> ingestSeconds = new ArrayList<>();
