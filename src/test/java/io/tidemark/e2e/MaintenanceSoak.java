@@ -4,6 +4,7 @@ import io.tidemark.ingest.checkpoint.CheckpointCodec;
 import io.tidemark.ingest.checkpoint.CheckpointLog;
 import io.tidemark.ingest.config.IngestSpark;
 import io.tidemark.ingest.kernel.FailurePoints;
+import io.tidemark.ingest.maintain.TableMaintainer;
 import io.tidemark.ingest.run.IngestOutcome;
 import io.tidemark.model.report.IngestStatus;
 import io.tidemark.model.report.ReconciliationMode;
@@ -13,8 +14,6 @@ import io.tidemark.model.testing.raw.CustomerScenario;
 import io.tidemark.model.testing.raw.Delivery;
 import io.tidemark.model.testing.raw.RawFile;
 import io.tidemark.model.testing.raw.RawRecord;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -27,9 +26,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.Consumer;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.spark.Spark3Util;
 import org.apache.iceberg.spark.actions.SparkActions;
 import org.apache.spark.sql.SparkSession;
@@ -216,20 +213,8 @@ public final class MaintenanceSoak {
 
   private Month month(int month, int day, boolean today, List<Double> ingestSeconds) {
     Table t = curated();
-    long dataFiles = 0;
-    Set<String> deleteFiles = new HashSet<>();
-    try (CloseableIterable<FileScanTask> tasks = t.newScan().planFiles()) {
-      for (FileScanTask task : tasks) {
-        dataFiles++;
-        task.deletes().forEach(d -> deleteFiles.add(d.location()));
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    long snapshots = 0;
-    for (var ignored : t.snapshots()) {
-      snapshots++;
-    }
+    TableMaintainer.LiveFiles live = TableMaintainer.LiveFiles.of(t);
+    long snapshots = TableMaintainer.snapshots(t);
     // A read that must open every file and apply every delete (a count alone could come from
     // metadata): the warm second of two.
     String read = "SELECT count(*), sum(length(customer_name)) FROM " + pipeline.sparkTable();
@@ -253,8 +238,8 @@ public final class MaintenanceSoak {
         month,
         day,
         rows,
-        dataFiles,
-        deleteFiles.size(),
+        live.dataFiles(),
+        live.deleteFiles(),
         snapshots,
         readSeconds,
         ingestSeconds.stream().mapToDouble(Double::doubleValue).average().orElse(0),

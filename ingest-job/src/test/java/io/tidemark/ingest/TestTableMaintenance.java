@@ -10,6 +10,7 @@ import io.tidemark.ingest.checkpoint.CheckpointCodec;
 import io.tidemark.ingest.checkpoint.CheckpointLog;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.config.OperatorOptions;
+import io.tidemark.ingest.maintain.TableMaintainer;
 import io.tidemark.ingest.run.IngestJob;
 import io.tidemark.ingest.run.IngestOutcome;
 import io.tidemark.model.report.IngestCounts;
@@ -150,10 +151,7 @@ class TestTableMaintenance extends SparkTestSupport {
     List<Rec> delivered = new ArrayList<>();
     twoDays(s, raw, delivered);
     Table curated = Spark3Util.loadIcebergTable(spark, s.curatedSparkName());
-    long snapshotsBefore = 0;
-    for (Snapshot ignored : curated.snapshots()) {
-      snapshotsBefore++;
-    }
+    long snapshotsBefore = TableMaintainer.snapshots(curated);
     // A file a crashed writer left under the table's data folder, long ago.
     String location = curated.location();
     Path orphan =

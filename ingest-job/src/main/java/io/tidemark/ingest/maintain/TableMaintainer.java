@@ -59,17 +59,17 @@ public final class TableMaintainer {
             .snapshotProperty(CheckpointCodec.RUN_ID, runId)
             .execute();
     table.refresh();
-    int before = size(table.snapshots());
+    int before = snapshots(table);
     actions
         .expireSnapshots(table)
         .expireOlderThan(now.minus(retention).toEpochMilli())
         .retainLast(1)
         .execute();
     table.refresh();
-    int after = size(table.snapshots());
+    int after = snapshots(table);
     DeleteOrphanFiles.Result orphans =
         actions.deleteOrphanFiles(table).olderThan(now.minus(orphanAge).toEpochMilli()).execute();
-    long[] live = liveFiles(table);
+    LiveFiles live = LiveFiles.of(table);
     TableMaintenance done =
         new TableMaintenance(
             name,
@@ -79,29 +79,37 @@ public final class TableMaintainer {
             deletes.addedDeleteFilesCount(),
             Math.max(0, before - after),
             size(orphans.orphanFileLocations()),
-            live[0],
-            live[1],
+            live.dataFiles(),
+            live.deleteFiles(),
             after);
     RunLog.LOG.info("Maintained {}", done.describe());
     return done;
   }
 
-  /** The current snapshot's data files and delete files. */
-  private static long[] liveFiles(Table table) {
-    if (table.currentSnapshot() == null) {
-      return new long[] {0, 0};
-    }
-    java.util.Set<String> deleteFiles = new java.util.HashSet<>();
-    long dataFiles = 0;
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-      for (FileScanTask t : tasks) {
-        dataFiles++;
-        t.deletes().forEach(d -> deleteFiles.add(d.location()));
+  /** The data files the table's current snapshot reads, and the delete files applied to them. */
+  public record LiveFiles(long dataFiles, long deleteFiles) {
+    /** Planned from the table's metadata: no data file is opened. */
+    public static LiveFiles of(Table table) {
+      if (table.currentSnapshot() == null) {
+        return new LiveFiles(0, 0);
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot list the files of " + table.name(), e);
+      java.util.Set<String> deleteFiles = new java.util.HashSet<>();
+      long dataFiles = 0;
+      try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+        for (FileScanTask t : tasks) {
+          dataFiles++;
+          t.deletes().forEach(d -> deleteFiles.add(d.location()));
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot list the files of " + table.name(), e);
+      }
+      return new LiveFiles(dataFiles, deleteFiles.size());
     }
-    return new long[] {dataFiles, deleteFiles.size()};
+  }
+
+  /** The snapshots the table's metadata keeps. */
+  public static int snapshots(Table table) {
+    return size(table.snapshots());
   }
 
   private static int size(Iterable<?> items) {
