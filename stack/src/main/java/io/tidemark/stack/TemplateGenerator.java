@@ -439,8 +439,8 @@ public final class TemplateGenerator {
   }
 
   /**
-   * A widget with one line of an ingest metric per mode (but maintenance's for a record count),
-   * labelled with the mode's CLI name.
+   * A widget with one line of an ingest metric per mode (for records written, per mode that writes
+   * records), labelled with the mode's CLI name.
    */
   private static ObjectNode byMode(
       String title, int x, int y, int width, Pair pair, String stat, Metric metric) {
@@ -449,8 +449,8 @@ public final class TemplateGenerator {
     p.put("stacked", false).put("stat", stat);
     ArrayNode lines = p.putArray("metrics");
     for (IngestMode mode : IngestMode.values()) {
-      if (mode == IngestMode.MAINTAIN && metric.name().startsWith("RECORDS_")) {
-        continue; // maintenance reads and writes no record: a line of zeros
+      if (metric == Metric.RECORDS_WRITTEN && !mode.writesRecords()) {
+        continue; // a line of zeros
       }
       ArrayNode line = metricLine(pair, metric, mode, null);
       line.addObject().put("label", mode.cliName());

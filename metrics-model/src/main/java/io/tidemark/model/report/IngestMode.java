@@ -33,6 +33,11 @@ public enum IngestMode {
     return this != BACKFILL && this != REPLAY_QUARANTINE && this != MAINTAIN;
   }
 
+  /** Whether the mode reads raw records and writes them: every mode but maintenance. */
+  public boolean writesRecords() {
+    return this != MAINTAIN;
+  }
+
   /** The mode as the command line spells it, e.g. {@code replay-quarantine}. */
   public String cliName() {
     return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
