@@ -98,7 +98,48 @@ public final class IngestSpark {
       }
     }
     spark.conf().set("spark.sql.session.timeZone", "UTC");
+    requireJdbcDriverVisible(catalog, org.apache.iceberg.jdbc.JdbcCatalog.class.getClassLoader());
     createLocalSqliteFolder(catalog);
+  }
+
+  /** The JDBC driver class of each URI scheme Tidemark's embedded catalog uses. */
+  private static final Map<String, String> JDBC_DRIVERS = Map.of("jdbc:sqlite:", "org.sqlite.JDBC");
+
+  /**
+   * Refuses a JDBC catalog whose driver Iceberg's JDBC catalog cannot reach. Iceberg connects
+   * through {@link java.sql.DriverManager}, which only hands out drivers its caller's class loader
+   * can see; under {@code spark-submit} the job jar, which carries the embedded catalog's SQLite
+   * driver, is loaded by a child of the loader that holds Spark's and Iceberg's jars, so the driver
+   * is there and yet unusable, and Spark would go on to read the catalog's name as a namespace.
+   *
+   * @param icebergLoader the class loader of Iceberg's JDBC catalog
+   */
+  static void requireJdbcDriverVisible(CatalogSpec catalog, ClassLoader icebergLoader) {
+    String uri = catalog.properties().get("uri");
+    if (uri == null) {
+      return;
+    }
+    for (Map.Entry<String, String> d : JDBC_DRIVERS.entrySet()) {
+      if (!uri.startsWith(d.getKey())) {
+        continue;
+      }
+      try {
+        Class.forName(d.getValue(), false, icebergLoader);
+      } catch (ClassNotFoundException e) {
+        throw new IngestException(
+            IngestErrorCode.INVALID_CONFIG,
+            "Cannot use catalog "
+                + catalog.name()
+                + " at "
+                + uri
+                + ": its JDBC driver "
+                + d.getValue()
+                + " is in the job jar, where Iceberg's JDBC catalog (loaded with Spark's own jars)"
+                + " cannot see it. Put the job jar on the driver's class path too: spark-submit"
+                + " --driver-class-path <job jar> (or spark.driver.extraClassPath)",
+            e);
+      }
+    }
   }
 
   /** SQLite creates its file but not the folder: make the local warehouse folder exist. */
