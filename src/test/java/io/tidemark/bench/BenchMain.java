@@ -76,10 +76,12 @@ public final class BenchMain {
     Path dir = Path.of("bench-output");
     long keys = 10_000_000;
     boolean smallFilesOnly = false;
+    boolean cluster = false;
     int soakDays = 0;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--small-files" -> smallFilesOnly = true;
+        case "--cluster" -> cluster = true;
         case "--soak" -> soakDays = SOAK_DAYS;
         case "--soak-days" -> {
           String v = value(args, ++i, "--soak-days");
@@ -107,7 +109,7 @@ public final class BenchMain {
         case "--help", "-h" -> {
           System.out.println(
               """
-              Usage: bin/bench [--keys N] [--dir DIR] [--small-files] [--soak]
+              Usage: bin/bench [--keys N] [--dir DIR] [--small-files] [--soak] [--cluster]
 
               Measures Tidemark on this machine and prints each figure with its target:
                 B5  generating N keys of raw Parquet vs the full refresh that reads them
@@ -124,6 +126,11 @@ public final class BenchMain {
                     another Spark session compacts every 7 days and expires at 5, as AWS
                     Glue's optimizers would: failures, FULL reconciliations, and by month the
                     table's delete files, snapshots and read time
+                B8  (--cluster only) the packaged job jar through spark-submit on a Spark
+                    standalone cluster on loopback (a master and two workers, each executor
+                    a JVM of its own with a 1 GB heap, the driver 1 GB) and in local[2]:
+                    an initial load of N keys, a 1 % day and a 25 % day, whose batch is
+                    above the broadcast cap from 8M keys on; same counts, same table
 
               B3 and B4 run the packaged service (reconciler/target/quarkus-app) in a process
               of its own on a free loopback port, after the Spark session has stopped; the
@@ -134,6 +141,7 @@ public final class BenchMain {
                 --dir DIR  working folder (default: bench-output; emptied at start)
                 --small-files  B6 alone (no N-key layer, no service)
                 --soak     B7 alone, 365 days (about half an hour); --soak-days N for fewer
+                --cluster  B8 alone, at --keys N (about 15 minutes at 10M keys)
 
               The figures are also written to DIR/bench.md.
               """);
@@ -143,11 +151,13 @@ public final class BenchMain {
       }
     }
     System.exit(
-        soakDays > 0
-            ? new BenchMain().runSoak(dir.toAbsolutePath(), soakDays)
-            : smallFilesOnly
-                ? new BenchMain().runSmallFiles(dir.toAbsolutePath())
-                : new BenchMain().run(dir.toAbsolutePath(), keys));
+        cluster
+            ? new BenchMain().runCluster(dir.toAbsolutePath(), keys)
+            : soakDays > 0
+                ? new BenchMain().runSoak(dir.toAbsolutePath(), soakDays)
+                : smallFilesOnly
+                    ? new BenchMain().runSmallFiles(dir.toAbsolutePath())
+                    : new BenchMain().run(dir.toAbsolutePath(), keys));
   }
 
   private static String value(String[] args, int i, String option) {
@@ -272,6 +282,104 @@ public final class BenchMain {
 
   /** {@code --small-files}: B6 alone, without the N-key layer, B1-B5. */
   static final int SOAK_DAYS = 365;
+
+  /** {@code --cluster}: B8 alone ({@link ClusterBench}). */
+  int runCluster(Path dir, long keys) throws Exception {
+    if (!claim(dir)) {
+      return 2;
+    }
+    Path jobJar;
+    try (Stream<Path> s = Files.list(Path.of("ingest-job", "target"))) {
+      jobJar =
+          s.filter(p -> p.getFileName().toString().matches("tidemark-ingest-job-.*-glue\\.jar"))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new IllegalStateException(
+                          "Cannot find the job jar (ingest-job/target/*-glue.jar): build it with"
+                              + " mvn -pl ingest-job -am package -DskipTests"));
+    }
+    List<String> opens =
+        java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+            .filter(a -> a.startsWith("--add-opens") || a.startsWith("-Djdk.reflect."))
+            .toList();
+    out.printf(
+        "== Tidemark benchmarks: B8 only, %,d keys, %d cores, Java %s, job jar %s%n",
+        keys,
+        Runtime.getRuntime().availableProcessors(),
+        System.getProperty("java.version"),
+        jobJar.getFileName());
+    long t0 = System.nanoTime();
+    ClusterBench.Result r = new ClusterBench(dir, keys, jobJar, opens, out::println).run();
+    Duration took = Duration.ofNanos(System.nanoTime() - t0);
+    r.problems().forEach(p -> out.println("  problem: " + p));
+    figures.add(
+        new Figure(
+            "B8",
+            "cluster",
+            String.format(
+                Locale.ROOT,
+                "master + %d workers, %d executor JVMs of %s heap, driver %s",
+                ClusterBench.WORKERS,
+                r.executors(),
+                ClusterBench.EXECUTOR_HEAP,
+                ClusterBench.DRIVER_HEAP),
+            ">= 2 executor JVMs",
+            r.executors() >= 2));
+    for (ClusterBench.Pair p : r.runs()) {
+      figures.add(
+          new Figure(
+              "B8",
+              p.what() + ": cluster / local[2] wall",
+              secs(p.cluster().submitted().wall()) + " / " + secs(p.local().submitted().wall()),
+              "context",
+              null));
+      figures.add(
+          new Figure(
+              "B8",
+              p.what() + ": records read, written",
+              p.cluster().report() == null
+                  ? "no report"
+                  : String.format(
+                      Locale.ROOT,
+                      "%,d read, %,d inserted, %,d updated, %,d deleted",
+                      p.cluster().report().counts().recordsRead(),
+                      p.cluster().report().counts().recordsInserted(),
+                      p.cluster().report().counts().recordsUpdated(),
+                      p.cluster().report().counts().recordsDeleted()),
+              "context",
+              null));
+      figures.add(
+          new Figure(
+              "B8",
+              p.what() + ": cluster driver peak RSS",
+              mb(p.cluster().submitted().driverPeakRss()),
+              "context (heap " + ClusterBench.DRIVER_HEAP + ")",
+              null));
+    }
+    figures.add(
+        new Figure(
+            "B8",
+            "every run succeeded with the same counts on both",
+            r.problems().isEmpty() ? "yes" : r.problems().size() + " problem(s), printed above",
+            "yes",
+            r.problems().isEmpty()));
+    figures.add(
+        new Figure(
+            "B8",
+            "curated table: cluster vs local[2]",
+            String.format(
+                Locale.ROOT,
+                "%,d / %,d rows, digests %s",
+                r.clusterRows(),
+                r.localRows(),
+                r.sameTable() ? "equal" : "differ"),
+            "the same",
+            r.sameTable()));
+    out.println("B8 took " + minutes(took));
+    print(dir, keys);
+    return r.problems().isEmpty() ? 0 : 1;
+  }
 
   static final int SOAK_KEYS = 10_000;
 
@@ -800,26 +908,37 @@ public final class BenchMain {
      * the whole key space), 0.2 % new keys, and a few rows without a key.
      */
     Changes changeDay(long n) throws IOException, SQLException {
-      Path day = Files.createDirectories(datasetRoot.resolve("ingest_date=" + DAY2));
+      return changeDay(n, n, 8, DAY2);
+    }
+
+    /**
+     * A day changing {@code perMille} of the keys 0..n-1: three quarters of them updated, a quarter
+     * deleted (picked by a hash, so spread over the whole key space), a quarter as many new keys
+     * from {@code firstNewKey} on, and a few rows without a key; in partition {@code date}.
+     */
+    Changes changeDay(long n, long firstNewKey, int perMille, String date)
+        throws IOException, SQLException {
+      Path day = Files.createDirectories(datasetRoot.resolve("ingest_date=" + date));
       Path file = day.resolve("part-00000.parquet");
-      long inserts = Math.max(1, n / 500);
-      String at = "TIMESTAMPTZ '" + DAY2 + " 00:00:00+00' + to_seconds(i % 86400)";
+      long inserts = Math.max(1, n * perMille / 4000);
+      int updated = perMille * 3 / 4;
+      String at = "TIMESTAMPTZ '" + date + " 00:00:00+00' + to_seconds(i % 86400)";
       try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
           Statement s = db.createStatement()) {
         s.execute("SET TimeZone = 'UTC'");
-        String picked = "FROM range(0, " + n + ") t(i) WHERE hash(i) % 1000 < 8";
+        String picked = "FROM range(0, " + n + ") t(i) WHERE hash(i) % 1000 < " + perMille;
         copy(
             s,
             "SELECT "
-                + row("i", at, "CASE WHEN hash(i) % 1000 < 6 THEN 'U' ELSE 'D' END")
+                + row("i", at, "CASE WHEN hash(i) % 1000 < " + updated + " THEN 'U' ELSE 'D' END")
                 + " "
                 + picked
                 + " UNION ALL SELECT "
                 + row("i", at, "'U'")
                 + " FROM range("
-                + n
+                + firstNewKey
                 + ", "
-                + (n + inserts)
+                + (firstNewKey + inserts)
                 + ") t(i)"
                 + " UNION ALL SELECT NULL, 'No Key', 'nokey@example.com', "
                 + at
@@ -831,8 +950,11 @@ public final class BenchMain {
         long deletes;
         try (var rs =
             s.executeQuery(
-                "SELECT count(*) FILTER (WHERE hash(i) % 1000 < 6),"
-                    + " count(*) FILTER (WHERE hash(i) % 1000 >= 6) "
+                "SELECT count(*) FILTER (WHERE hash(i) % 1000 < "
+                    + updated
+                    + "), count(*) FILTER (WHERE hash(i) % 1000 >= "
+                    + updated
+                    + ") "
                     + picked)) {
           rs.next();
           updates = rs.getLong(1);
