@@ -112,9 +112,18 @@ class TestMultiDayScenario extends SparkTestSupport {
         delivered.addAll(recs);
         batch.addAll(recs);
       }
+      long[] before = metadataCommitsAndSnapshots(settings);
       IngestOutcome out = new IngestJob(spark, settings).run();
       IngestRunReport report = out.report();
       assertThat(report.status()).as(report.error()).isEqualTo(IngestStatus.SUCCEEDED);
+      if (before != null) {
+        // Besides its snapshots, a batch costs the curated table two metadata commits: its run
+        // branch, then main moved to it with the branch dropped, in one.
+        long[] after = metadataCommitsAndSnapshots(settings);
+        assertThat(after[0] - before[0])
+            .as("metadata commits of batch %s", report.batchId())
+            .isEqualTo(after[1] - before[1] + 2);
+      }
       assertThat(out.exitCode()).isZero();
       assertThat(report.counts().accountingErrors()).isEmpty();
       assertThat(report.counts().recordsSuperseded()).isEqualTo(collapsedVersions(batch));
@@ -243,6 +252,22 @@ class TestMultiDayScenario extends SparkTestSupport {
           }
         });
     return out;
+  }
+
+  /**
+   * The curated table's metadata files so far (its metadata log and the current one) and its
+   * snapshots; null before the table exists.
+   */
+  static long[] metadataCommitsAndSnapshots(IngestSettings s) {
+    org.apache.iceberg.Table t;
+    try {
+      t = org.apache.iceberg.spark.Spark3Util.loadIcebergTable(spark, s.curatedSparkName());
+    } catch (Exception e) {
+      return null;
+    }
+    org.apache.iceberg.TableMetadata m =
+        ((org.apache.iceberg.HasTableOperations) t).operations().current();
+    return new long[] {m.previousFiles().size() + 1, m.snapshots().size()};
   }
 
   static long snapshotCount(IngestSettings s) throws Exception {

@@ -105,14 +105,13 @@ record CuratedCommit(
         failurePoints.reached(FailurePoint.BEFORE_PUBLISH, batch.batchId());
       }
       lease.confirm();
+      // Published and dropped in one metadata commit. Not in a finally: after a crash (an Error)
+      // nothing more happens, as in a real one; a later run drops the branch once it is stale.
       publish(branch, batch.baseSnapshot(), audit == null ? null : audit.snapshotId());
     } catch (Exception e) {
       dropRunBranch(branch);
       throw e;
     }
-    // Not in a finally: after a crash (an Error) nothing more happens, as in a real one; a later
-    // run drops the branch once it is stale.
-    dropRunBranch(branch);
     return audit;
   }
 
@@ -225,7 +224,7 @@ record CuratedCommit(
 
   private void publish(String branch, long base, Long audited) {
     try {
-      RunBranches.fastForwardMain(tables::loadCurated, branch, audited);
+      RunBranches.fastForwardMain(tables::loadCurated, branch, audited, true);
     } catch (RunBranches.BranchMovedException e) {
       throw new IngestException(
           IngestErrorCode.AUDIT_UNAVAILABLE,

@@ -117,6 +117,19 @@ public final class RunBranches {
    * @throws BranchMovedException when the branch's head is not {@code head}
    */
   public static void fastForwardMain(Supplier<Table> table, String branch, Long head) {
+    fastForwardMain(table, branch, head, false);
+  }
+
+  /**
+   * {@link #fastForwardMain(Supplier, String, Long)}, and with {@code dropBranch} the branch
+   * removed in the same metadata commit: a published run branch is done with, and one commit fewer
+   * is one metadata file fewer for every run to write and every reader to skip.
+   */
+  public static void fastForwardMain(
+      Supplier<Table> table, String branch, Long head, boolean dropBranch) {
+    if (dropBranch && !branch.startsWith(PREFIX)) {
+      throw new IllegalArgumentException("Cannot drop branch " + branch + ": not a run branch");
+    }
     update(
         table,
         (t, m) -> {
@@ -126,6 +139,9 @@ public final class RunBranches {
           }
           m.fastForwardBranch(SnapshotRef.MAIN_BRANCH, branch);
           tagCheckpoint(t, m, ref == null ? null : t.snapshot(ref.snapshotId()));
+          if (dropBranch && ref != null) {
+            m.removeBranch(branch);
+          }
           return true;
         });
   }
