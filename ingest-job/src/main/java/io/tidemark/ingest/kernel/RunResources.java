@@ -1,7 +1,9 @@
 package io.tidemark.ingest.kernel;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -49,14 +51,41 @@ public final class RunResources implements AutoCloseable {
    * branch) makes Spark drop every cached result that read that table, so the next statement would
    * plan the batch again, scanning the whole curated table each time, and against the tables as
    * just written rather than as planned.
+   *
+   * @param countBy a string column whose values the pinned rows are counted by
    */
-  public Dataset<Row> pin(Dataset<Row> d) {
+  public Pinned pin(Dataset<Row> d, String countBy) {
     // Rows kept by an RDD of their own, which Spark's cache of query results knows nothing of; a
     // lost block is recomputed from the plan as it was made (its table snapshots fixed).
     JavaRDD<Row> rows = d.javaRDD().persist(StorageLevel.MEMORY_AND_DISK());
-    rows.count();
     pinned.add(rows);
-    return d.sparkSession().createDataFrame(rows, d.schema());
+    // Counted in the pass that computes them: one Spark job, where a count to pin them and a
+    // grouped count after were three.
+    int column = d.schema().fieldIndex(countBy);
+    HashMap<String, Long> counts =
+        rows.aggregate(
+            new HashMap<>(),
+            (m, r) -> {
+              m.merge(r.isNullAt(column) ? NULL_VALUE : r.getString(column), 1L, Long::sum);
+              return m;
+            },
+            (a, b) -> {
+              b.forEach((k, v) -> a.merge(k, v, Long::sum));
+              return a;
+            });
+    return new Pinned(d.sparkSession().createDataFrame(rows, d.schema()), counts);
+  }
+
+  /** How {@link #pin} counts rows whose counted column is null. */
+  public static final String NULL_VALUE = "<null>";
+
+  /**
+   * Pinned rows and how many of them have each value of the column counted as they were computed.
+   */
+  public record Pinned(Dataset<Row> rows, Map<String, Long> counts) {
+    public Pinned {
+      counts = Map.copyOf(counts);
+    }
   }
 
   /** Caches {@code d} (columnar, spilling to disk) until the run ends. */

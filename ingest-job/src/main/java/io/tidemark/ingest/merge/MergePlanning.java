@@ -61,9 +61,14 @@ public final class MergePlanning {
     // Planned against the curated table, the batch is pinned (the writes to come would make Spark
     // plan it again); a rebuild or a first load reads no curated table and keeps the compact
     // columnar cache, which a pinned copy of every row of a full load is not.
-    Dataset<Row> planned =
-        basis.emptyTable() ? resources.cache(withActions) : resources.pin(withActions);
-    return new MergePlan(planned, actions(planned));
+    if (basis.emptyTable()) {
+      Dataset<Row> planned = resources.cache(withActions);
+      return new MergePlan(planned, actions(planned));
+    }
+    RunResources.Pinned pinned = resources.pin(withActions, MergePlanner.ACTION);
+    Map<Action, Long> actions = new EnumMap<>(Action.class);
+    pinned.counts().forEach((action, n) -> actions.put(Action.valueOf(action), n));
+    return new MergePlan(pinned.rows(), actions);
   }
 
   private Dataset<Row> current(MergeBasis basis, Map<String, DataType> types) {
