@@ -42,6 +42,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.spark.sql.SparkSession;
@@ -84,21 +85,29 @@ class TestAthenaEndToEnd {
   /** What one query sent and what Trino answered. */
   record Query(String label, String sql, List<Object> params, List<List<String>> rows) {}
 
-  /** A runner that keeps every query it ran, in order. */
+  /** A runner that keeps every query it ran, in order, and the most it ran at once. */
   static final class Recording implements QueryRunner {
     private final QueryRunner delegate;
     private final List<Query> queries;
+    private final AtomicInteger running = new AtomicInteger();
+    private final AtomicInteger mostAtOnce;
 
-    Recording(QueryRunner delegate, List<Query> queries) {
+    Recording(QueryRunner delegate, List<Query> queries, AtomicInteger mostAtOnce) {
       this.delegate = delegate;
       this.queries = queries;
+      this.mostAtOnce = mostAtOnce;
     }
 
     @Override
     public QueryResult run(String label, String sql, List<Object> params) {
-      QueryResult result = delegate.run(label, sql, params);
-      queries.add(new Query(label, sql, List.copyOf(params), result.rows()));
-      return result;
+      mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
+      try {
+        QueryResult result = delegate.run(label, sql, params);
+        queries.add(new Query(label, sql, List.copyOf(params), result.rows()));
+        return result;
+      } finally {
+        running.decrementAndGet();
+      }
     }
 
     @Override
@@ -118,9 +127,13 @@ class TestAthenaEndToEnd {
       // Healthy, every bucket of keys agrees: the counts' query settles every key measure, whose
       // queries (a scan of both layers each) never run, and the answers are DuckDB's.
       List<Query> healthy = Collections.synchronizedList(new ArrayList<>());
+      AtomicInteger healthyAtOnce = new AtomicInteger();
       EngineRequest clean = trino.request(ReconciliationMode.FULL, null, Duration.ofHours(1));
       Observations healthyRun =
-          trino.sqlEngine("trino", runner -> new Recording(runner, healthy), 2).observe(clean);
+          trino
+              .sqlEngine("trino", runner -> new Recording(runner, healthy, healthyAtOnce), 2)
+              .observe(clean);
+      assertThat(healthyAtOnce).as("queries at once, at most 2 in flight").hasValueBetween(1, 2);
       assertThat(healthy)
           .extracting(Query::label)
           .contains("count_match rows", "freshness")
@@ -169,17 +182,22 @@ class TestAthenaEndToEnd {
               .build()
               .run("customers", ReconciliationMode.FULL, null, null, "test");
 
+      // One query in flight at a time: the order is the same on every run, so moto, which answers
+      // queries in the order they come, can replay Trino's rows.
       List<Query> proven = Collections.synchronizedList(new ArrayList<>());
+      AtomicInteger provenAtOnce = new AtomicInteger();
       ReconciliationReport viaTrino =
           Reconciler.builder(work.resolve("trino-state"))
               .engine(
-                  trino.sqlEngine(EngineNames.ATHENA, runner -> new Recording(runner, proven), 1))
+                  trino.sqlEngine(
+                      EngineNames.ATHENA, runner -> new Recording(runner, proven, provenAtOnce), 1))
               .dataset(local)
               .runReports(new LocalRunReports(p.stateRoot()))
               .clock(clock)
               .build()
               .run("customers", ReconciliationMode.FULL, null, null, "test");
       assertThat(proven).as("queries run on Trino").hasSizeGreaterThanOrEqualTo(7);
+      assertThat(provenAtOnce).as("queries at once, at most 1 in flight").hasValue(1);
       assertThat(sameRules(viaTrino, viaDuckDb)).as("Trino against DuckDB").isEmpty();
 
       moto.control("/moto-api/static/athena/query-results", queued(proven));

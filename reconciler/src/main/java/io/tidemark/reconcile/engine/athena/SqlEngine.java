@@ -177,11 +177,17 @@ public final class SqlEngine implements ReconciliationEngine {
                 withValues);
     Map<String, Instant> arrivals = new HashMap<>();
     listing.files().forEach(f -> arrivals.put(enginePath.apply(f.path()), f.arrived()));
-    ExecutorService pool = Executors.newFixedThreadPool(maxInFlight, daemon(spec.name()));
+    // One in flight: every query on this thread, in the order the run asks for them, so that a
+    // reconciliation sends the same sequence every time. More: a pool, and a gate on the runner,
+    // since the calling thread sends queries of its own beside the pool's.
+    ExecutorService pool =
+        maxInFlight == 1
+            ? new InOrder()
+            : Executors.newFixedThreadPool(maxInFlight, daemon(spec.name()));
     try (QueryRunner runner = runners.get()) {
       return new Run(
               pool,
-              runner,
+              new Gated(runner, maxInFlight),
               preludes.apply(false),
               preludes.apply(true),
               request,
@@ -535,6 +541,77 @@ public final class SqlEngine implements ReconciliationEngine {
       throw new EngineException("Interrupted while waiting for a query", e);
     } catch (ExecutionException e) {
       throw new EngineException("A query task failed: " + e.getCause(), e.getCause());
+    }
+  }
+
+  /** A runner that lets at most {@code permits} of its callers' queries run at once. */
+  private static final class Gated implements QueryRunner {
+    private final QueryRunner runner;
+    private final java.util.concurrent.Semaphore slots;
+
+    Gated(QueryRunner runner, int permits) {
+      this.runner = runner;
+      this.slots = new java.util.concurrent.Semaphore(permits, true);
+    }
+
+    @Override
+    public QueryResult run(String label, String sql, List<Object> params) {
+      try {
+        slots.acquire();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new QueryFailedException(
+            "Interrupted before running the query for " + label, null, "CANCELLED", e);
+      }
+      try {
+        return runner.run(label, sql, params);
+      } finally {
+        slots.release();
+      }
+    }
+
+    @Override
+    public void close() {
+      // the runner is closed by whoever opened it
+    }
+  }
+
+  /** Runs each task on the thread that submits it, when it is submitted. */
+  private static final class InOrder extends java.util.concurrent.AbstractExecutorService {
+    private volatile boolean shutdown;
+
+    @Override
+    public void execute(Runnable task) {
+      if (shutdown) {
+        throw new java.util.concurrent.RejectedExecutionException("shut down");
+      }
+      task.run();
+    }
+
+    @Override
+    public void shutdown() {
+      shutdown = true;
+    }
+
+    @Override
+    public List<Runnable> shutdownNow() {
+      shutdown = true;
+      return List.of();
+    }
+
+    @Override
+    public boolean isShutdown() {
+      return shutdown;
+    }
+
+    @Override
+    public boolean isTerminated() {
+      return shutdown;
+    }
+
+    @Override
+    public boolean awaitTermination(long timeout, java.util.concurrent.TimeUnit unit) {
+      return shutdown;
     }
   }
 
