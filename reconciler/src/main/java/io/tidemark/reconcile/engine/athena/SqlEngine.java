@@ -334,7 +334,7 @@ public final class SqlEngine implements ReconciliationEngine {
       List<Long> perQuery = new ArrayList<>();
       perQuery.add(c.bytes());
       if (compare) {
-        keyMeasures.forEach(m -> perQuery.add(m.bytes())); // only the queries that ran are billed
+        perQuery.add(keyMeasures.get(0).bytes()); // the one query of every key measure
       }
       perQuery.add(fresh.bytesScanned());
       AggregateFinding aggregates =
@@ -383,14 +383,30 @@ public final class SqlEngine implements ReconciliationEngine {
           .build();
     }
 
+    /**
+     * The key measures, all from one query: each query reads both layers and is planned anew, so
+     * one pass costs a sixth of six. Every measure's finding carries that query's bytes; {@code
+     * perQuery} bills them once.
+     */
     private List<Measured> keyMeasures() {
-      List<Future<Measured>> running = new ArrayList<>();
-      for (ReconciliationSql.KeyMeasure m : SQL.keyMeasures()) {
-        Sql keys =
-            ReconciliationSql.countAndSample(new Sql().append(m.keys()), request.sampleSize());
-        running.add(pool.submit(() -> measure(m.label(), keys)));
+      Measured all = measure("key measures", SQL.keyMeasuresInOnePass(request.sampleSize()));
+      List<Measured> out = new ArrayList<>();
+      for (int i = 0; i < SQL.keyMeasures().size(); i++) {
+        if (all.error() != null) {
+          out.add(all);
+          continue;
+        }
+        long measure = i;
+        List<List<String>> rows =
+            all.result().rows().stream()
+                .filter(r -> KeySamples.number(r.get(0)) == measure)
+                .map(r -> r.subList(1, r.size()))
+                .toList();
+        out.add(
+            new Measured(
+                new QueryResult(all.result().queryId(), rows, all.bytes()), null, all.bytes()));
       }
-      return running.stream().map(SqlEngine::get).toList();
+      return out;
     }
 
     private List<Measured> skippedKeyMeasures() {

@@ -920,6 +920,54 @@ public final class ReconciliationSql {
         new KeyMeasure("value_mismatches", mismatched()));
   }
 
+  /**
+   * Every key measure of {@link #keyMeasures()} in one query, for a query service that reads both
+   * layers again for every query it runs (and plans each one anew): rows of {@code (measure, total,
+   * key)}, {@code measure} the index in {@link #keyMeasures()}'s order, {@code total} and the first
+   * {@code limit} keys of each measure as {@link #countAndSample} gives them; no row for a measure
+   * that found no key. Each key is flagged once, from the full join of {@code exp} and {@code cur}
+   * (each measure's own query above says the same as its flag here; the engines' agreement tests
+   * hold the two to one answer on every fault).
+   */
+  public Sql keyMeasuresInOnePass(int limit) {
+    String flags =
+        "SELECT coalesce(e.key, c.key) AS key,"
+            // MISSING: expected live, no curated row
+            + " coalesce(NOT e.is_delete AND c.key IS NULL, false) AS missing,"
+            // UNEXPECTED: a curated row that raw does not expect live
+            + " coalesce(c.key IS NOT NULL AND (e.key IS NULL OR e.is_delete), false)"
+            + " AS unexpected,"
+            // DUPLICATES
+            + " coalesce(c.n > 1, false) AS duplicate,"
+            // STALE: both sides, another version
+            + " coalesce(NOT e.is_delete AND c.marker <> e.marker, false) AS stale,"
+            + " m.key IS NOT NULL AS mismatched"
+            + " FROM exp e FULL OUTER JOIN cur c ON c.key = e.key"
+            + " LEFT JOIN ("
+            + mismatched()
+            + ") m ON m.key = coalesce(e.key, c.key)";
+    String measured =
+        "(m.measure = 0 AND (f.missing OR f.unexpected OR f.duplicate))"
+            + " OR (m.measure = 1 AND f.missing) OR (m.measure = 2 AND f.unexpected)"
+            + " OR (m.measure = 3 AND f.duplicate) OR (m.measure = 4 AND f.stale)"
+            + " OR (m.measure = 5 AND f.mismatched)";
+    return new Sql()
+        .append("SELECT measure, total, k FROM (SELECT m.measure, replace(f.key, " + KEY_SEPARATOR)
+        .append(", ")
+        .param(DISPLAY_SEPARATOR)
+        .append(
+            ") AS k, count(*) OVER (PARTITION BY m.measure) AS total,"
+                + " row_number() OVER (PARTITION BY m.measure ORDER BY f.key) AS rn FROM (SELECT *"
+                + " FROM ("
+                + flags
+                + ") AS a WHERE missing OR unexpected OR duplicate OR stale OR mismatched) AS f"
+                + " CROSS JOIN (VALUES (0), (1), (2), (3), (4), (5)) AS m(measure) WHERE "
+                + measured
+                + ") AS s WHERE rn <= ")
+        .param((long) limit)
+        .append(" ORDER BY measure, k");
+  }
+
   /** One row: expected live rows among the checked keys, curated rows among them. */
   public static final String COUNTS =
       "SELECT (SELECT count(*) FROM exp WHERE NOT is_delete), (SELECT count(*) FROM cur_rows)";

@@ -1,0 +1,134 @@
+package io.tidemark.reconcile.engine.duckdb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.reconcile.engine.sql.ReconciliationSql;
+import io.tidemark.reconcile.engine.sql.Sql;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Athena engine finds every key measure in one query; the embedded engine runs one query per
+ * measure. Over the same checked keys, with every kind of difference and the cases between them,
+ * the one query gives each measure the count and sample keys of that measure's own query.
+ */
+class TestKeyMeasuresInOnePass {
+  private static final ReconciliationSql SQL = DuckDbDialect.SQL;
+  private static final int SAMPLE = 5;
+
+  @Test
+  void theOneQueryFindsWhatEachMeasuresQueryFinds() throws SQLException {
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
+        Statement s = c.createStatement()) {
+      s.execute(
+          "CREATE TABLE exp (key VARCHAR, marker BIGINT, is_delete BOOLEAN, row_hash VARCHAR,"
+              + " hashes VARCHAR[])");
+      s.execute("CREATE TABLE cur_rows (key VARCHAR, marker BIGINT, row_hash VARCHAR)");
+      // expected live and in curated, the same: found by no measure
+      expect(s, "same", 10, false, "h");
+      curated(s, "same", 10, "h");
+      // expected live, not in curated: missing (more than the sample)
+      for (int i = 0; i < 8; i++) {
+        expect(s, "missing-" + i, 10, false, "h");
+      }
+      // in curated, not expected: unexpected; expected deleted but in curated: unexpected
+      curated(s, "invented", 10, "h");
+      expect(s, "deleted-kept", 12, true, "h");
+      curated(s, "deleted-kept", 10, "h");
+      // expected deleted and gone: found by no measure
+      expect(s, "deleted-gone", 12, true, "h");
+      // two curated rows of one key, one of them the expected: duplicate
+      expect(s, "twice", 10, false, "h");
+      curated(s, "twice", 10, "h");
+      curated(s, "twice", 9, "old");
+      // another version in curated: stale, either way
+      expect(s, "older", 20, false, "h");
+      curated(s, "older", 10, "h");
+      expect(s, "newer", 10, false, "h");
+      curated(s, "newer", 20, "h");
+      // the expected version with other values: a value mismatch
+      expect(s, "other-values", 10, false, "h");
+      curated(s, "other-values", 10, "x");
+      // a curated row without a marker is no version: neither stale nor mismatched
+      expect(s, "no-marker", 10, false, "h");
+      s.execute("INSERT INTO cur_rows VALUES ('no-marker', NULL, 'h')");
+      // a key with a separator in it shows as its parts
+      expect(s, "a\u001fb", 10, false, "h");
+      s.execute("CREATE TABLE cur AS " + ReconciliationSql.CHECKED_CURATED);
+
+      Map<Long, List<List<String>>> onePass = new TreeMap<>();
+      for (List<String> row : rows(c, SQL.keyMeasuresInOnePass(SAMPLE))) {
+        onePass
+            .computeIfAbsent(Long.parseLong(row.get(0)), k -> new ArrayList<>())
+            .add(row.subList(1, 3));
+      }
+      List<ReconciliationSql.KeyMeasure> measures = SQL.keyMeasures();
+      long found = 0;
+      for (int i = 0; i < measures.size(); i++) {
+        List<List<String>> own =
+            rows(
+                c,
+                ReconciliationSql.countAndSample(new Sql().append(measures.get(i).keys()), SAMPLE));
+        assertThat(onePass.getOrDefault((long) i, List.of()))
+            .as("measure %d (%s)", i, measures.get(i).label())
+            .isEqualTo(own);
+        found += own.isEmpty() ? 0 : 1;
+      }
+      assertThat(found).as("measures that found keys").isEqualTo(measures.size());
+      assertThat(onePass.get(1L))
+          .as("missing: the total, the first %d keys", SAMPLE)
+          .hasSize(SAMPLE);
+      assertThat(onePass.get(1L).get(0)).containsExactly("9", "a|b");
+    }
+  }
+
+  private static void expect(Statement s, String key, long marker, boolean delete, String hash)
+      throws SQLException {
+    s.execute(
+        "INSERT INTO exp VALUES ('"
+            + key
+            + "', "
+            + marker
+            + ", "
+            + delete
+            + ", '"
+            + hash
+            + "', ['"
+            + hash
+            + "'])");
+  }
+
+  private static void curated(Statement s, String key, long marker, String hash)
+      throws SQLException {
+    s.execute("INSERT INTO cur_rows VALUES ('" + key + "', " + marker + ", '" + hash + "')");
+  }
+
+  private static List<List<String>> rows(Connection c, Sql sql) throws SQLException {
+    try (PreparedStatement p = c.prepareStatement(sql.text())) {
+      for (int i = 0; i < sql.params().size(); i++) {
+        p.setObject(i + 1, sql.params().get(i));
+      }
+      List<List<String>> out = new ArrayList<>();
+      try (ResultSet rs = p.executeQuery()) {
+        int n = rs.getMetaData().getColumnCount();
+        while (rs.next()) {
+          List<String> row = new ArrayList<>();
+          for (int i = 1; i <= n; i++) {
+            row.add(rs.getString(i));
+          }
+          out.add(row);
+        }
+      }
+      return out;
+    }
+  }
+}
