@@ -1104,15 +1104,17 @@ public final class ReconciliationSql {
     return new Sql().append("SELECT max(marker), min(marker) FROM raw_versions WHERE ").append(cap);
   }
 
-  /** One row: the newest curated marker, then {@link #rawMarkerRange}'s two, in one query. */
+  /**
+   * One row: the newest curated marker, then {@link #rawMarkerRange}'s two, in one query that reads
+   * each layer once (a query service reads a table again for every subquery that names it).
+   */
   public static Sql markers(Sql cap) {
     return new Sql()
-        .append("SELECT (SELECT max(marker) FROM curated_rows), (SELECT max(marker) FROM")
-        .append(" raw_versions WHERE ")
+        .append("SELECT c.newest, r.newest, r.oldest FROM (SELECT max(marker) AS newest FROM")
+        .append(" curated_rows) AS c CROSS JOIN (SELECT max(marker) AS newest, min(marker) AS")
+        .append(" oldest FROM raw_versions WHERE ")
         .append(cap)
-        .append("), (SELECT min(marker) FROM raw_versions WHERE ")
-        .append(cap)
-        .append(")");
+        .append(") AS r");
   }
 
   /**

@@ -17,11 +17,11 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Athena engine finds every key measure in one query; the embedded engine runs one query per
- * measure. Over the same checked keys, with every kind of difference and the cases between them,
- * the one query gives each measure the count and sample keys of that measure's own query.
+ * A query service reads a table again for every subquery that names it, so the Athena engine's
+ * queries read each layer once where they can. Here, on DuckDB, each is held to the answer of the
+ * queries it replaces.
  */
-class TestKeyMeasuresInOnePass {
+class TestOnePassQueries {
   private static final ReconciliationSql SQL = DuckDbDialect.SQL;
   private static final int SAMPLE = 5;
 
@@ -88,6 +88,28 @@ class TestKeyMeasuresInOnePass {
           .as("missing: the total, the first %d keys", SAMPLE)
           .hasSize(SAMPLE);
       assertThat(onePass.get(1L).get(0)).containsExactly("9", "a|b");
+    }
+  }
+
+  /**
+   * Freshness's markers: the newest curated marker and the raw range up to the window end, each
+   * layer named once, with the answers of a query per value.
+   */
+  @Test
+  void freshnessReadsEachLayerOnce() throws SQLException {
+    Sql cap = new Sql().append("marker <= ").param(30L);
+    Sql markers = ReconciliationSql.markers(cap);
+    assertThat(markers.text().split("raw_versions", -1)).as("raw_versions named once").hasSize(2);
+    assertThat(markers.text().split("curated_rows", -1)).as("curated_rows named once").hasSize(2);
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
+        Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE curated_rows AS SELECT * FROM (VALUES (25), (7), (NULL)) t(marker)");
+      s.execute("CREATE TABLE raw_versions AS SELECT * FROM (VALUES (5), (20), (40)) t(marker)");
+      assertThat(rows(c, markers)).containsExactly(List.of("25", "20", "5"));
+      s.execute("DELETE FROM raw_versions WHERE marker <= 30");
+      assertThat(rows(c, markers))
+          .as("no raw version up to the window end")
+          .containsExactly(java.util.Arrays.asList("25", null, null));
     }
   }
 
