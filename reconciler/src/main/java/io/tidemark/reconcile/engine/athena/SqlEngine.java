@@ -52,9 +52,10 @@ import org.slf4j.LoggerFactory;
  * in production, a real Trino in the tests that prove the SQL. Raw is the dataset's external table
  * ({@link RawTable}); curated is the Iceberg table as the query service's catalog knows it.
  *
- * <p>One reconciliation runs one query per measure, at most {@code maxInFlight} at a time; each
- * measure's bytes scanned are its own, and a measure whose query fails is recorded as failed (its
- * rules report ERROR with the query service's reason) while the others are kept.
+ * <p>One reconciliation runs one query per measure (the key measures share one, since every query
+ * reads both layers again), at most {@code maxInFlight} at a time; each measure carries the bytes
+ * its query scanned, and a measure whose query fails is recorded as failed (its rules report ERROR
+ * with the query service's reason) while the others are kept.
  *
  * <p>The raw files are listed first ({@link RawLister}), as the embedded engine lists them: a
  * WINDOW run reads the partitions from the day before its start on, plus the files of older

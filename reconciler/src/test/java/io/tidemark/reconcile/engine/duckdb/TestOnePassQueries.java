@@ -2,18 +2,18 @@ package io.tidemark.reconcile.engine.duckdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.reconcile.engine.athena.JdbcQueryRunner;
 import io.tidemark.reconcile.engine.sql.ReconciliationSql;
 import io.tidemark.reconcile.engine.sql.Sql;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.duckdb.DuckDBConnection;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -134,23 +134,18 @@ class TestOnePassQueries {
     s.execute("INSERT INTO cur_rows VALUES ('" + key + "', " + marker + ", '" + hash + "')");
   }
 
-  private static List<List<String>> rows(Connection c, Sql sql) throws SQLException {
-    try (PreparedStatement p = c.prepareStatement(sql.text())) {
-      for (int i = 0; i < sql.params().size(); i++) {
-        p.setObject(i + 1, sql.params().get(i));
-      }
-      List<List<String>> out = new ArrayList<>();
-      try (ResultSet rs = p.executeQuery()) {
-        int n = rs.getMetaData().getColumnCount();
-        while (rs.next()) {
-          List<String> row = new ArrayList<>();
-          for (int i = 1; i <= n; i++) {
-            row.add(rs.getString(i));
-          }
-          out.add(row);
-        }
-      }
-      return out;
+  /** The rows of {@code sql} as the Athena engine's runner reads them, on {@code c}'s database. */
+  private static List<List<String>> rows(Connection c, Sql sql) {
+    try (JdbcQueryRunner runner =
+        new JdbcQueryRunner(
+            () -> {
+              try {
+                return ((DuckDBConnection) c).duplicate();
+              } catch (SQLException e) {
+                throw new IllegalStateException(e);
+              }
+            })) {
+      return runner.run("test", sql.text(), sql.params()).rows();
     }
   }
 }
