@@ -265,6 +265,7 @@ public final class SqlEngine implements ReconciliationEngine {
     private final String curated;
     private final java.util.concurrent.atomic.AtomicLong diffBytes =
         new java.util.concurrent.atomic.AtomicLong();
+    private boolean oneKeyQuery = true;
 
     Run(
         ExecutorService pool,
@@ -335,7 +336,11 @@ public final class SqlEngine implements ReconciliationEngine {
       List<Long> perQuery = new ArrayList<>();
       perQuery.add(c.bytes());
       if (compare) {
-        perQuery.add(keyMeasures.get(0).bytes()); // the one query of every key measure
+        if (oneKeyQuery) {
+          perQuery.add(keyMeasures.get(0).bytes()); // the one query of every key measure
+        } else {
+          keyMeasures.forEach(m -> perQuery.add(m.bytes()));
+        }
       }
       perQuery.add(fresh.bytesScanned());
       AggregateFinding aggregates =
@@ -391,12 +396,23 @@ public final class SqlEngine implements ReconciliationEngine {
      */
     private List<Measured> keyMeasures() {
       Measured all = measure("key measures", SQL.keyMeasuresInOnePass(request.sampleSize()));
+      if (all.error() != null) {
+        // One query per measure, so that a measure that can run is kept when another cannot.
+        oneKeyQuery = false;
+        LOG.warn(
+            "Dataset {}: the key measures' query failed ({}); running one query per measure",
+            request.dataset().name(),
+            all.error());
+        List<Future<Measured>> running = new ArrayList<>();
+        for (ReconciliationSql.KeyMeasure m : SQL.keyMeasures()) {
+          Sql keys =
+              ReconciliationSql.countAndSample(new Sql().append(m.keys()), request.sampleSize());
+          running.add(pool.submit(() -> measure(m.label(), keys)));
+        }
+        return running.stream().map(SqlEngine::get).toList();
+      }
       List<Measured> out = new ArrayList<>();
       for (int i = 0; i < SQL.keyMeasures().size(); i++) {
-        if (all.error() != null) {
-          out.add(all);
-          continue;
-        }
         long measure = i;
         List<List<String>> rows =
             all.result().rows().stream()
@@ -562,7 +578,7 @@ public final class SqlEngine implements ReconciliationEngine {
   }
 
   /** A runner that lets at most {@code permits} of its callers' queries run at once. */
-  private static final class Gated implements QueryRunner {
+  static final class Gated implements QueryRunner {
     private final QueryRunner runner;
     private final java.util.concurrent.Semaphore slots;
 

@@ -877,8 +877,9 @@ public final class ReconciliationSql {
    *
    * @param label its name in logs and errors
    * @param keys the query of its offending keys
+   * @param flag the same as a condition on one row of {@link #keyMeasuresInOnePass}'s flags
    */
-  public record KeyMeasure(String label, String keys) {}
+  public record KeyMeasure(String label, String keys, String flag) {}
 
   public static final String MISSING =
       "SELECT e.key FROM exp e WHERE NOT e.is_delete AND NOT EXISTS"
@@ -912,12 +913,13 @@ public final class ReconciliationSql {
   /** The key measures in the order of {@code Observations}' findings. */
   public List<KeyMeasure> keyMeasures() {
     return List.of(
-        new KeyMeasure("count_match keys", COUNT_DIFFERENCE),
-        new KeyMeasure("missing_keys", MISSING),
-        new KeyMeasure("unexpected_keys", UNEXPECTED),
-        new KeyMeasure("duplicate_keys", DUPLICATES),
-        new KeyMeasure("stale_versions", STALE),
-        new KeyMeasure("value_mismatches", mismatched()));
+        new KeyMeasure(
+            "count_match keys", COUNT_DIFFERENCE, "f.missing OR f.unexpected OR f.duplicate"),
+        new KeyMeasure("missing_keys", MISSING, "f.missing"),
+        new KeyMeasure("unexpected_keys", UNEXPECTED, "f.unexpected"),
+        new KeyMeasure("duplicate_keys", DUPLICATES, "f.duplicate"),
+        new KeyMeasure("stale_versions", STALE, "f.stale"),
+        new KeyMeasure("value_mismatches", mismatched(), "f.mismatched"));
   }
 
   /**
@@ -946,11 +948,15 @@ public final class ReconciliationSql {
             + " LEFT JOIN ("
             + mismatched()
             + ") m ON m.key = coalesce(e.key, c.key)";
-    String measured =
-        "(m.measure = 0 AND (f.missing OR f.unexpected OR f.duplicate))"
-            + " OR (m.measure = 1 AND f.missing) OR (m.measure = 2 AND f.unexpected)"
-            + " OR (m.measure = 3 AND f.duplicate) OR (m.measure = 4 AND f.stale)"
-            + " OR (m.measure = 5 AND f.mismatched)";
+    List<KeyMeasure> measures = keyMeasures();
+    StringBuilder measured = new StringBuilder();
+    StringBuilder indexes = new StringBuilder();
+    for (int i = 0; i < measures.size(); i++) {
+      measured
+          .append(i == 0 ? "" : " OR ")
+          .append("(m.measure = " + i + " AND (" + measures.get(i).flag() + "))");
+      indexes.append(i == 0 ? "" : ", ").append("(" + i + ")");
+    }
     return new Sql()
         .append("SELECT measure, total, k FROM (SELECT m.measure, replace(f.key, " + KEY_SEPARATOR)
         .append(", ")
@@ -961,7 +967,9 @@ public final class ReconciliationSql {
                 + " FROM ("
                 + flags
                 + ") AS a WHERE missing OR unexpected OR duplicate OR stale OR mismatched) AS f"
-                + " CROSS JOIN (VALUES (0), (1), (2), (3), (4), (5)) AS m(measure) WHERE "
+                + " CROSS JOIN (VALUES "
+                + indexes
+                + ") AS m(measure) WHERE "
                 + measured
                 + ") AS s WHERE rn <= ")
         .param((long) limit)
