@@ -1119,10 +1119,9 @@ public final class ReconciliationSql {
   public static Sql markers(Sql cap) {
     return new Sql()
         .append("SELECT c.newest, r.newest, r.oldest FROM (SELECT max(marker) AS newest FROM")
-        .append(" curated_rows) AS c CROSS JOIN (SELECT max(marker) AS newest, min(marker) AS")
-        .append(" oldest FROM raw_versions WHERE ")
-        .append(cap)
-        .append(") AS r");
+        .append(" curated_rows) AS c CROSS JOIN (")
+        .append(rawMarkerRange(cap))
+        .append(") AS r(newest, oldest)");
   }
 
   /**
