@@ -195,8 +195,7 @@ class TestBadInputs extends SparkTestSupport {
     assertThat(rejected.report().errorCode()).isEqualTo(IngestErrorCode.BATCH_REJECTED);
     assertThat(rejected.report().error())
         .contains("invalid ratio 0.6667 (2 of 3 candidate records) is above the limit 0.1000")
-        .contains("NULL_KEY=1")
-        .contains("UNKNOWN_OPERATION=1")
+        .contains("by reason {NULL_KEY=1, UNKNOWN_OPERATION=1};")
         .contains("nothing was committed");
     assertThat(rejected.report().counts().accountingErrors()).isEmpty();
     table.refresh();

@@ -124,6 +124,85 @@ class TestIncrementalCost extends SparkTestSupport {
     assertThat(added.get(1).summary()).containsEntry(CheckpointCodec.BATCH_ID, report.batchId());
   }
 
+  /**
+   * A small batch's fixed cost is the statements it runs, each a Spark job or several: counted
+   * here, so that one added by a change shows. An incremental day with an invalid row, an update, a
+   * delete and new keys runs seven: the one pass that counts the batch (its invalid rows by reason
+   * included), the pass that plans and pins it against the table, the quarantine's MERGE (which
+   * keeps a retried batch's rows single), the tombstones' append (which reads nothing), the count
+   * that sizes the curated MERGE's source, the new keys' append and the MERGE.
+   */
+  @Test
+  void anIncrementalBatchRunsOneStatementPerStep(@TempDir Path dir) throws Exception {
+    IngestSettings s = settings(dir);
+    Path raw = Path.of(s.dataset().raw().location());
+    List<Rec> day1 = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      day1.add(u(key(i), "N" + i, "2024-03-01T10:00:00Z"));
+    }
+    RawFixtures.write(raw, "2024-03-01", "a.parquet", day1);
+    assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+    List<Rec> day2 = new ArrayList<>();
+    day2.add(u(key(1), "M1", "2024-03-02T09:00:00Z"));
+    day2.add(d(key(2), "2024-03-02T09:00:00Z"));
+    day2.add(u(key(100), "New", "2024-03-02T09:00:00Z"));
+    day2.add(u(key(101), "New", "2024-03-02T09:00:00Z"));
+    day2.add(new Rec(null, "NoKey", null, java.time.Instant.parse("2024-03-02T10:00:00Z"), "U"));
+    for (int i = 0; i < 15; i++) {
+      day2.add(u(key(200 + i), "New", "2024-03-02T09:00:00Z"));
+    }
+    RawFixtures.write(raw, "2024-03-02", "a.parquet", day2);
+
+    List<String> statements = new java.util.concurrent.CopyOnWriteArrayList<>();
+    org.apache.spark.sql.util.QueryExecutionListener listener =
+        new org.apache.spark.sql.util.QueryExecutionListener() {
+          @Override
+          public void onSuccess(
+              String action, org.apache.spark.sql.execution.QueryExecution qe, long nanos) {
+            String node = qe.analyzed().nodeName();
+            if (node.startsWith("Create") || node.startsWith("Drop")) {
+              return; // views and namespaces: catalog calls, no Spark job
+            }
+            // The tables a statement names besides the curated one (the plan reads the tombstones).
+            String plan = qe.analyzed().toString();
+            String table =
+                plan.contains(s.quarantineSparkName())
+                    ? " quarantine"
+                    : plan.contains(s.tombstoneSparkName()) ? " tombstones" : "";
+            statements.add(action + " " + node + table);
+          }
+
+          @Override
+          public void onFailure(
+              String action, org.apache.spark.sql.execution.QueryExecution qe, Exception e) {
+            statements.add(action + " failed: " + e);
+          }
+        };
+    spark.listenerManager().register(listener);
+    IngestRunReport report;
+    try {
+      report = new IngestJob(spark, s).run().report();
+      spark.sparkContext().listenerBus().waitUntilEmpty();
+    } finally {
+      spark.listenerManager().unregister(listener);
+    }
+
+    assertThat(report.status()).as(report.error()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(report.counts().recordsInvalid()).isEqualTo(1);
+    assertThat(report.counts().recordsDeleted()).isEqualTo(1);
+    assertThat(report.counts().recordsUpdated()).isEqualTo(1);
+    assertThat(report.counts().recordsInserted()).isEqualTo(17);
+    assertThat(statements)
+        .containsExactly(
+            "head GlobalLimit",
+            "rdd DeserializeToObject tombstones",
+            "command WriteDelta quarantine",
+            "append AppendData tombstones",
+            "count Aggregate",
+            "append AppendData",
+            "command WriteDelta");
+  }
+
   static String key(int i) {
     return String.format("K%06d", i);
   }

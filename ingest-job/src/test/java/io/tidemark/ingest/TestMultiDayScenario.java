@@ -23,6 +23,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -198,16 +199,19 @@ class TestMultiDayScenario extends SparkTestSupport {
         List.of(u("C1", "Ada", "2024-03-01T10:00:00Z"), d("C2", "2024-03-01T10:05:00Z")));
     assertThat(new IngestJob(spark, settings).run().report().status())
         .isEqualTo(IngestStatus.SUCCEEDED);
-    // A manual fix leaves C2 twice in the tombstones: the planner's join fans C2 out to two rows,
-    // which the MERGE would insert as two rows. Only superseded counted on its own catches it.
+    // A manual fix leaves C1 twice in the curated table: the planner's join fans C1's update out
+    // to two rows, which the MERGE would write as two. Only superseded counted on its own catches
+    // it.
     spark.sql(
         "INSERT INTO "
-            + settings.tombstoneSparkName()
-            + " VALUES ('C2', TIMESTAMP '2024-03-01 09:00:00', 'manual')");
+            + settings.curatedSparkName()
+            + " SELECT * FROM "
+            + settings.curatedSparkName()
+            + " WHERE customer_id = 'C1'");
     long before = snapshotCount(settings);
     List<Rec> day2 =
         List.of(
-            u("C2", "Bo", "2024-03-02T09:00:00Z"),
+            u("C1", "Ada2", "2024-03-02T09:00:00Z"),
             u("C3", "Cy-a", "2024-03-02T08:00:00Z"),
             u("C3", "Cy-c", "2024-03-02T08:30:00Z"),
             u("C3", "Cy-b", "2024-03-02T08:15:00Z"));
@@ -225,7 +229,58 @@ class TestMultiDayScenario extends SparkTestSupport {
                 + ": its counts do not add up: [recordsChanged 4 != recordsWritten 3"
                 + " + recordsInvalid 0 + recordsSuperseded 2]");
     assertThat(snapshotCount(settings)).isEqualTo(before);
+    assertThat(
+            spark
+                .table(settings.curatedSparkName())
+                .select("customer_id", "customer_name")
+                .collectAsList())
+        .extracting(Row::toString)
+        .containsExactly("[C1,Ada]", "[C1,Ada]");
+  }
+
+  /**
+   * Deletes are remembered by appending them, so a key deleted twice is in the tombstones twice; a
+   * late version of it is judged by the newer delete. A planner that took either row would let the
+   * late version bring the key back, or count it twice.
+   */
+  @Test
+  void aKeyDeletedTwiceIsJudgedByItsNewestDelete() throws Exception {
+    IngestSettings settings = settings(dir);
+    Path raw = Path.of(settings.dataset().raw().location());
+    RawFixtures.write(
+        raw,
+        "2024-03-01",
+        "part-0001.parquet",
+        List.of(u("C1", "Ada", "2024-03-01T10:00:00Z"), d("C2", "2024-03-01T10:05:00Z")));
+    assertThat(new IngestJob(spark, settings).run().report().status())
+        .isEqualTo(IngestStatus.SUCCEEDED);
+    // C2 deleted again, later: a delete of a deleted key changes nothing but is remembered.
+    RawFixtures.write(
+        raw, "2024-03-02", "part-0001.parquet", List.of(d("C2", "2024-03-02T08:00:00Z")));
+    IngestOutcome again = new IngestJob(spark, settings).run();
+    assertThat(again.report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(again.report().counts().recordsUnchanged()).isEqualTo(1);
+    assertThat(spark.table(settings.tombstoneSparkName()).select("customer_id").collectAsList())
+        .extracting(Row::toString)
+        .containsExactly("[C2]", "[C2]");
+
+    // A late version of C2, newer than the first delete but older than the second, stays out; one
+    // newer than both brings C2 back, once.
+    RawFixtures.write(
+        raw,
+        "2024-03-03",
+        "part-0001.parquet",
+        List.of(u("C2", "Bo-late", "2024-03-01T12:00:00Z")));
+    IngestOutcome late = new IngestJob(spark, settings).run();
+    assertThat(late.report().status()).as(late.report().error()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(late.report().counts().recordsUnchanged()).isEqualTo(1);
     assertThat(curated(settings).keySet()).containsExactly("C1");
+    RawFixtures.write(
+        raw, "2024-03-04", "part-0001.parquet", List.of(u("C2", "Bo", "2024-03-02T09:00:00Z")));
+    IngestOutcome back = new IngestJob(spark, settings).run();
+    assertThat(back.report().status()).as(back.report().error()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(back.report().counts().recordsInserted()).isEqualTo(1);
+    assertThat(curated(settings).get("C2").get(0)).isEqualTo("Bo");
   }
 
   /** Rows of one batch that lose to a newer version of their key in the same batch. */

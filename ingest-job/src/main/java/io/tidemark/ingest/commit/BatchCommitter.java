@@ -222,7 +222,7 @@ public final class BatchCommitter {
     if (c.recordsDeleted() + c.deletesOfUnknownKeys() + c.recordsUnchanged() == 0) {
       return;
     }
-    spark.sql(sql.tombstoneMerge(resources.view(deletes)));
+    spark.sql(sql.tombstoneAppend(resources.view(deletes)));
   }
 
   /**

@@ -83,36 +83,29 @@ final class CommitSql {
     return "INSERT INTO " + target + " (" + cols + ") SELECT " + cols + " FROM " + view;
   }
 
-  /** Remembers deletes: keeps the newest delete marker per key. */
-  String tombstoneMerge(String view) {
+  /**
+   * Remembers deletes by appending them. The table may hold a key more than once (every remembered
+   * delete of it, and a retried batch's again); its readers take the newest marker per key (see
+   * {@link io.tidemark.ingest.merge.MergePlanner#plan}). An append reads nothing, where a MERGE
+   * keeping one row per key read the whole table on every batch with a delete.
+   *
+   * @param view a temp view with the key columns, {@link Cols#MARKER} and {@code batch_id}
+   */
+  String tombstoneAppend(String view) {
     String m = quote(spec.changeMarker().column());
     String keys = spec.keyColumns().stream().map(k -> quote(k)).collect(Collectors.joining(", "));
-    String keyVals =
-        spec.keyColumns().stream().map(k -> "s." + quote(k)).collect(Collectors.joining(", "));
-    return "MERGE INTO "
+    return "INSERT INTO "
         + settings.tombstoneSparkName()
-        + " t USING "
-        + view
-        + " s ON "
-        + keyCondition()
-        + " WHEN MATCHED AND s."
-        + Cols.MARKER
-        + " > t."
-        + m
-        + " THEN UPDATE SET t."
-        + m
-        + " = s."
-        + Cols.MARKER
-        + ", t.batch_id = s.batch_id"
-        + " WHEN NOT MATCHED THEN INSERT ("
+        + " ("
         + keys
         + ", "
         + m
-        + ", batch_id) VALUES ("
-        + keyVals
-        + ", s."
+        + ", batch_id) SELECT "
+        + keys
+        + ", "
         + Cols.MARKER
-        + ", s.batch_id)";
+        + ", batch_id FROM "
+        + view;
   }
 
   /**

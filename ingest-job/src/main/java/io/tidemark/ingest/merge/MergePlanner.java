@@ -3,6 +3,7 @@ package io.tidemark.ingest.merge;
 import static org.apache.spark.sql.functions.broadcast;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.max;
 import static org.apache.spark.sql.functions.when;
 
 import io.tidemark.ingest.kernel.Cols;
@@ -44,7 +45,8 @@ public final class MergePlanner {
    *
    * @param latest one row per key: key columns, {@link Cols#MARKER}, {@link Cols#OP}
    * @param current the curated table's key columns and change-marker column
-   * @param tombstones the remembered deletes: key columns and change-marker column
+   * @param tombstones the remembered deletes: key columns and change-marker column, a key possibly
+   *     more than once (deletes are appended); the newest marker of a key is the one remembered
    * @param markerColumn the change-marker column's name in the tables
    * @param smallBatch whether {@code latest} is small enough to broadcast its keys: the tables are
    *     then streamed once against them and never shuffled (see {@link #BROADCAST_MAX_KEYS})
@@ -57,9 +59,10 @@ public final class MergePlanner {
       String markerColumn,
       boolean smallBatch) {
     Dataset<Row> withCurrent =
-        leftJoin(latest, current, keyColumns, markerColumn, CURRENT_MARKER, smallBatch);
+        leftJoin(latest, current, keyColumns, markerColumn, CURRENT_MARKER, smallBatch, false);
     Dataset<Row> joined =
-        leftJoin(withCurrent, tombstones, keyColumns, markerColumn, TOMBSTONE_MARKER, smallBatch);
+        leftJoin(
+            withCurrent, tombstones, keyColumns, markerColumn, TOMBSTONE_MARKER, smallBatch, true);
     Column m = col(Cols.MARKER);
     Column cur = col(CURRENT_MARKER);
     Column tomb = col(TOMBSTONE_MARKER);
@@ -90,7 +93,8 @@ public final class MergePlanner {
       List<String> keyColumns,
       String markerColumn,
       String as,
-      boolean smallBatch) {
+      boolean smallBatch,
+      boolean newestPerKey) {
     Column[] sel = new Column[keyColumns.size() + 1];
     for (int i = 0; i < keyColumns.size(); i++) {
       sel[i] = col(keyColumns.get(i)).as(as + "_k" + i);
@@ -109,6 +113,14 @@ public final class MergePlanner {
       pruned = right.join(batchKeys, in, "left_semi");
     }
     Dataset<Row> r = pruned.select(sel);
+    if (newestPerKey) {
+      // After the pruning: only the batch's keys' rows are grouped.
+      Column[] by = new Column[keyColumns.size()];
+      for (int i = 0; i < keyColumns.size(); i++) {
+        by[i] = col(as + "_k" + i);
+      }
+      r = r.groupBy(by).agg(max(col(as)).as(as));
+    }
     Column on = lit(true);
     for (int i = 0; i < keyColumns.size(); i++) {
       on = on.and(left.col(keyColumns.get(i)).equalTo(r.col(as + "_k" + i)));

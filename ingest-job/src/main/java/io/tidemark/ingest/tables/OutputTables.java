@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  *   <li>curated: keys, change marker, payload; one row per live key
  *   <li>quarantine: rejected records with reason, source file, batch id and original values
  *   <li>tombstones: keys and change marker of applied deletes, so that an older version arriving
- *       after a delete cannot bring the key back
+ *       after a delete cannot bring the key back; appended, so a key deleted twice is there twice
+ *       and its newest marker is the one that counts
  * </ul>
  */
 public final class OutputTables {

@@ -15,7 +15,10 @@ import io.tidemark.ingest.kernel.RunResources;
 import io.tidemark.ingest.merge.Dedup;
 import io.tidemark.model.config.ChangeMarkerType;
 import io.tidemark.model.contract.DatasetContract;
+import io.tidemark.model.contract.ReasonCode;
 import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -91,47 +94,79 @@ public final class BatchValidator {
     long problemRecords =
         problemRows == null ? 0 : problemRows.filter(col("row_number").geq(0)).count();
     ReadCounts counts = ReadCounts.of(agg, problemRecords);
-    // A batch with nothing invalid has no reasons to group: two Spark jobs fewer for a clean batch.
-    Map<String, Long> reasons =
-        counts.invalid() == 0 && problemRows == null
-            ? new TreeMap<>()
-            : byReason(validated, problemRows);
+    Map<String, Long> reasons = reasons(agg, counts.invalid() - problemRecords, validated);
+    if (problemRows != null) {
+      byFileReason(problemRows, reasons);
+    }
     return new ValidatedBatch(batch, validated, counts, reasons, validatedAt);
   }
 
-  /** The one-row aggregate that counts the batch (see {@link ReadCounts}). */
+  /** The reasons a record alone can have: {@link Validation} gives one of these or none. */
+  private static final List<ReasonCode> ROW_REASONS =
+      Arrays.stream(ReasonCode.values()).filter(r -> !r.wholeFile()).toList();
+
+  /**
+   * The one-row aggregate that counts the batch (see {@link ReadCounts}), the invalid candidates by
+   * reason included: one Spark job for all of it, where a grouping by reason after was another.
+   */
   private static Row countAll(Dataset<Row> validated, Column late) {
     Column invalid = col(Cols.REASON).isNotNull();
     Column isCandidate = col(Cols.CANDIDATE);
     Column validCandidate = isCandidate.and(col(Cols.REASON).isNull());
+    List<Column> measures = new ArrayList<>();
+    measures.add(sum(when(isCandidate, 1).otherwise(0)).as(ReadCounts.Count.CANDIDATES.column()));
+    measures.add(
+        sum(when(isCandidate.and(invalid), 1).otherwise(0)).as(ReadCounts.Count.INVALID.column()));
+    measures.add(
+        sum(when(validCandidate.and(late), 1).otherwise(0)).as(ReadCounts.Count.LATE.column()));
+    measures.add(
+        max(when(validCandidate, col(Cols.MARKER))).as(ReadCounts.Count.MAX_VALID_MARKER.column()));
+    measures.add(
+        sum(when(col(Dedup.RANK).gt(1), 1).otherwise(0)).as(ReadCounts.Count.SUPERSEDED.column()));
+    for (ReasonCode r : ROW_REASONS) {
+      measures.add(
+          sum(when(isCandidate.and(col(Cols.REASON).equalTo(r.name())), 1).otherwise(0))
+              .as(reasonColumn(r)));
+    }
     return validated
-        .agg(
-            count(lit(1)).as(ReadCounts.Count.ROWS.column()),
-            sum(when(isCandidate, 1).otherwise(0)).as(ReadCounts.Count.CANDIDATES.column()),
-            sum(when(isCandidate.and(invalid), 1).otherwise(0))
-                .as(ReadCounts.Count.INVALID.column()),
-            sum(when(validCandidate.and(late), 1).otherwise(0)).as(ReadCounts.Count.LATE.column()),
-            max(when(validCandidate, col(Cols.MARKER)))
-                .as(ReadCounts.Count.MAX_VALID_MARKER.column()),
-            sum(when(col(Dedup.RANK).gt(1), 1).otherwise(0))
-                .as(ReadCounts.Count.SUPERSEDED.column()))
+        .agg(count(lit(1)).as(ReadCounts.Count.ROWS.column()), measures.toArray(Column[]::new))
         .first();
   }
 
-  /** Invalid candidates by reason, and the rows of files quarantined whole by theirs. */
-  private static Map<String, Long> byReason(Dataset<Row> validated, Dataset<Row> problemRows) {
+  private static String reasonColumn(ReasonCode r) {
+    return "_reason_" + r.name();
+  }
+
+  /**
+   * Invalid candidates by reason, from the aggregate. Should a reason outside {@link #ROW_REASONS}
+   * ever be given, the counts would not add up to {@code invalid}: they are then grouped by reason
+   * in a pass of their own rather than reported short.
+   */
+  private static Map<String, Long> reasons(Row agg, long invalid, Dataset<Row> validated) {
     Map<String, Long> byReason = new TreeMap<>();
-    Column invalidCandidate = col(Cols.CANDIDATE).and(col(Cols.REASON).isNotNull());
-    List<Row> invalid =
-        validated.filter(invalidCandidate).groupBy(Cols.REASON).count().collectAsList();
-    for (Row r : invalid) {
-      byReason.put(r.getString(0), r.getLong(1));
-    }
-    if (problemRows != null) {
-      for (Row r : problemRows.groupBy("reason").count().collectAsList()) {
-        byReason.merge(r.getString(0) + "(files)", r.getLong(1), Long::sum);
+    long counted = 0;
+    for (ReasonCode r : ROW_REASONS) {
+      Long n = agg.getAs(reasonColumn(r));
+      if (n != null && n > 0) {
+        byReason.put(r.name(), n);
+        counted += n;
       }
     }
+    if (counted == invalid) {
+      return byReason;
+    }
+    byReason.clear();
+    Column invalidCandidate = col(Cols.CANDIDATE).and(col(Cols.REASON).isNotNull());
+    for (Row r : validated.filter(invalidCandidate).groupBy(Cols.REASON).count().collectAsList()) {
+      byReason.put(r.getString(0), r.getLong(1));
+    }
     return byReason;
+  }
+
+  /** Adds the rows of files quarantined whole, by their reason. */
+  private static void byFileReason(Dataset<Row> problemRows, Map<String, Long> byReason) {
+    for (Row r : problemRows.groupBy("reason").count().collectAsList()) {
+      byReason.merge(r.getString(0) + "(files)", r.getLong(1), Long::sum);
+    }
   }
 }
