@@ -57,14 +57,17 @@ public final class FreshnessMeasure {
       // the oldest raw version, every key waits.
       Long behindSince = curated != null ? curated : raw == null ? null : m.oldestRaw();
       long newerThan = curated != null ? curated : Long.MIN_VALUE;
-      Finding pending = behindSince == null ? Finding.of(0, List.of()) : q.pendingKeys(newerThan);
+      // Only a raw version newer than curated's newest can wait: when raw has none, no query looks
+      // for one (a healthy table's freshness is then its markers' query alone).
+      boolean newerInRaw = raw != null && raw > newerThan;
+      Finding pending = newerInRaw ? q.pendingKeys(newerThan) : Finding.of(0, List.of());
       Double lagNow = null;
       if (timestamps && behindSince != null) {
         lagNow = Math.max(0, (Window.micros(r.now()) - behindSince) / 1e6);
       } else if (!timestamps) {
         // A sequence carries no time: how long the oldest file curated has not caught up with
         // has been waiting.
-        List<String> waiting = behindSince == null ? List.of() : q.pendingFiles(newerThan);
+        List<String> waiting = newerInRaw ? q.pendingFiles(newerThan) : List.of();
         lagNow = sinceOldestArrival(waiting, arrivals, r.now());
       }
       return new Freshness(
