@@ -14,7 +14,8 @@ package io.tidemark.reconcile.engine;
  *     empty table), 0 when there is none
  * @param pending keys whose newest raw version is newer than the newest curated marker (a sample)
  * @param error why freshness could not be measured; null when it was
- * @param bytesScanned bytes freshness's own queries scanned (see {@link Finding#bytesScanned()})
+ * @param bytesScanned bytes the queries freshness read scanned, a query it shares with another rule
+ *     included (see {@link Finding#bytesScanned()})
  */
 public record Freshness(
     Double newestCurated,
@@ -30,6 +31,11 @@ public record Freshness(
   public Freshness(
       Double newestCurated, Double newestRaw, Double lagBehindNow, Finding pending, String error) {
     this(newestCurated, newestRaw, lagBehindNow, pending, error, 0);
+  }
+
+  /** The same with {@code bytes} scanned. */
+  public Freshness withBytesScanned(long bytes) {
+    return new Freshness(newestCurated, newestRaw, lagBehindNow, pending, error, bytes);
   }
 
   /**

@@ -287,12 +287,15 @@ public final class SqlEngine implements ReconciliationEngine {
     Observations observe(Map<String, Instant> arrivals, RawFiles.Listing listing) {
       Map<String, String> listedPaths = new HashMap<>();
       listing.files().forEach(f -> listedPaths.put(enginePath.apply(f.path()), f.path()));
-      // Bucket sums first: when every bucket agrees, no key measure can find anything.
+      // Bucket sums first: when every bucket agrees, no key measure can find anything. Freshness's
+      // markers come in the same query: a healthy table is one query, not two.
+      Sql markersCap = SQL.cap(request.dataset().changeMarker().type(), Window.of(request));
       Future<Measured> counts =
-          pool.submit(() -> measure("count_match rows", SQL.checkedBucketsDiffering()));
-      Future<Freshness> freshness =
           pool.submit(
-              () -> FreshnessMeasure.measure(new FreshnessQueries(this), request, arrivals));
+              () ->
+                  measure(
+                      BUCKETS_AND_MARKERS,
+                      ReconciliationSql.withMarkers(SQL.checkedBucketsDiffering(), markersCap)));
       // Custom rules check what they check on every run, beside the measures.
       Sql window = SQL.cap(request.dataset().changeMarker().type(), Window.of(request));
       Future<Map<String, Finding>> custom =
@@ -317,9 +320,21 @@ public final class SqlEngine implements ReconciliationEngine {
                       request.sampleSize(),
                       this::rows));
       Measured c = get(counts);
+      // With the counts' query failed, freshness asks for its markers in a query of its own.
+      FreshnessQueries freshnessQueries =
+          c.error() != null
+              ? new FreshnessQueries(this)
+              : new FreshnessQueries(this, FreshnessQueries.markers(c.result().rows().get(0), 3));
+      Future<Freshness> freshness =
+          pool.submit(() -> FreshnessMeasure.measure(freshnessQueries, request, arrivals));
       boolean compare = c.error() != null || KeySamples.number(c.result().rows().get(0).get(0)) > 0;
       List<Measured> keyMeasures = compare ? keyMeasures() : skippedKeyMeasures();
       Freshness fresh = get(freshness);
+      if (c.error() == null) {
+        // The shared query is freshness's too: its bytes count in freshness's finding, once in
+        // the total.
+        fresh = fresh.withBytesScanned(fresh.bytesScanned() + c.bytes());
+      }
       List<Finding> findings =
           new ArrayList<>(keyMeasures.stream().map(SqlEngine::finding).toList());
       long expectedRows = 0;
@@ -342,7 +357,7 @@ public final class SqlEngine implements ReconciliationEngine {
           keyMeasures.forEach(m -> perQuery.add(m.bytes()));
         }
       }
-      perQuery.add(fresh.bytesScanned());
+      perQuery.add(freshnessQueries.bytesScanned());
       AggregateFinding aggregates =
           AggregateMeasures.wanted(request.contract())
               ? AggregateFinding.allAgree()
@@ -493,24 +508,40 @@ public final class SqlEngine implements ReconciliationEngine {
     }
   }
 
-  /** Freshness's queries, each after the prelude; a failed one fails freshness with its bytes. */
+  /**
+   * Freshness's queries, each after the prelude; a failed one fails freshness with its bytes. Its
+   * markers come from the counts' query, or from a query of its own when that one failed.
+   */
   private static final class FreshnessQueries implements FreshnessMeasure.Queries {
     private final Run run;
     private final Sql cap;
+    private final FreshnessMeasure.Markers known;
     private long bytes;
 
     FreshnessQueries(Run run) {
+      this(run, null);
+    }
+
+    FreshnessQueries(Run run, FreshnessMeasure.Markers known) {
       this.run = run;
       this.cap = SQL.cap(run.request.dataset().changeMarker().type(), Window.of(run.request));
+      this.known = known;
+    }
+
+    /** The markers {@link ReconciliationSql#markers} gives, from {@code row} at {@code from}. */
+    static FreshnessMeasure.Markers markers(List<String> row, int from) {
+      return new FreshnessMeasure.Markers(
+          KeySamples.nullableNumber(row.get(from)),
+          KeySamples.nullableNumber(row.get(from + 1)),
+          KeySamples.nullableNumber(row.get(from + 2)));
     }
 
     @Override
     public FreshnessMeasure.Markers markers() throws FreshnessMeasure.Failed {
-      List<String> row = rows("freshness", ReconciliationSql.markers(cap)).get(0);
-      return new FreshnessMeasure.Markers(
-          KeySamples.nullableNumber(row.get(0)),
-          KeySamples.nullableNumber(row.get(1)),
-          KeySamples.nullableNumber(row.get(2)));
+      if (known != null) {
+        return known;
+      }
+      return markers(rows("freshness", ReconciliationSql.markers(cap)).get(0), 0);
     }
 
     @Override
@@ -548,6 +579,9 @@ public final class SqlEngine implements ReconciliationEngine {
       return m;
     }
   }
+
+  /** The label of the first query of every observation: the bucket sums and freshness's markers. */
+  static final String BUCKETS_AND_MARKERS = "bucket sums and freshness markers";
 
   /** A key measure's rows ({@code total, key}) as a finding. */
   private static Finding finding(Measured m) {

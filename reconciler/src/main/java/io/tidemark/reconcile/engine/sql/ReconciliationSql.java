@@ -1125,6 +1125,21 @@ public final class ReconciliationSql {
   }
 
   /**
+   * {@code query}'s one row followed by {@link #markers}' three values, in one query: a query
+   * service plans and bills every query, so a healthy table's counts and freshness are one.
+   *
+   * @param query a query of one row of three columns ({@link #checkedBucketsDiffering})
+   */
+  public static Sql withMarkers(String query, Sql cap) {
+    return new Sql()
+        .append("SELECT b.*, m.* FROM (")
+        .append(query)
+        .append(") AS b(differing, expected_rows, curated_rows) CROSS JOIN (")
+        .append(markers(cap))
+        .append(") AS m(curated_newest, raw_newest, raw_oldest)");
+  }
+
+  /**
    * Keys whose latest valid version at or before the window end is newer than the curated table's
    * newest: the latest version is the newest, so any such version makes its key pending.
    */

@@ -113,6 +113,39 @@ class TestOnePassQueries {
     }
   }
 
+  /**
+   * The first query of every observation: the bucket sums' row, then freshness's markers, each as
+   * its own query gives them, healthy or not.
+   */
+  @Test
+  void bucketSumsAndMarkersInOneQuery() throws SQLException {
+    Sql cap = new Sql().append("marker <= ").param(30L);
+    Sql both = ReconciliationSql.withMarkers(SQL.checkedBucketsDiffering(), cap);
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
+        Statement s = c.createStatement()) {
+      s.execute(
+          "CREATE TABLE exp (key VARCHAR, marker BIGINT, is_delete BOOLEAN, row_hash VARCHAR,"
+              + " hashes VARCHAR[])");
+      s.execute("CREATE TABLE cur_rows (key VARCHAR, marker BIGINT, row_hash VARCHAR)");
+      s.execute("CREATE TABLE curated_rows AS SELECT * FROM (VALUES (25), (7)) t(marker)");
+      s.execute("CREATE TABLE raw_versions AS SELECT * FROM (VALUES (5), (20), (40)) t(marker)");
+      for (int i = 0; i < 20; i++) {
+        expect(s, "k" + i, 10, false, "h");
+        curated(s, "k" + i, 10, "h");
+      }
+      List<List<String>> own = rows(c, new Sql().append(SQL.checkedBucketsDiffering()));
+      assertThat(own).containsExactly(List.of("0", "20", "20"));
+      assertThat(rows(c, both)).containsExactly(List.of("0", "20", "20", "25", "20", "5"));
+
+      s.execute("DELETE FROM cur_rows WHERE key IN ('k3', 'k4')");
+      own = rows(c, new Sql().append(SQL.checkedBucketsDiffering()));
+      List<String> expected = new ArrayList<>(own.get(0));
+      expected.addAll(rows(c, ReconciliationSql.markers(cap)).get(0));
+      assertThat(own.get(0).get(2)).isEqualTo("18");
+      assertThat(rows(c, both)).containsExactly(expected);
+    }
+  }
+
   private static void expect(Statement s, String key, long marker, boolean delete, String hash)
       throws SQLException {
     s.execute(
