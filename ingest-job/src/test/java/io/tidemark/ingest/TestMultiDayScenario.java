@@ -191,14 +191,7 @@ class TestMultiDayScenario extends SparkTestSupport {
   @Test
   void countsThatDoNotAddUpStopTheCommit() throws Exception {
     IngestSettings settings = settings(dir);
-    Path raw = Path.of(settings.dataset().raw().location());
-    RawFixtures.write(
-        raw,
-        "2024-03-01",
-        "part-0001.parquet",
-        List.of(u("C1", "Ada", "2024-03-01T10:00:00Z"), d("C2", "2024-03-01T10:05:00Z")));
-    assertThat(new IngestJob(spark, settings).run().report().status())
-        .isEqualTo(IngestStatus.SUCCEEDED);
+    Path raw = adaKeptAndBoDeleted(settings);
     // A manual fix leaves C1 twice in the curated table: the planner's join fans C1's update out
     // to two rows, which the MERGE would write as two. Only superseded counted on its own catches
     // it.
@@ -246,14 +239,7 @@ class TestMultiDayScenario extends SparkTestSupport {
   @Test
   void aKeyDeletedTwiceIsJudgedByItsNewestDelete() throws Exception {
     IngestSettings settings = settings(dir);
-    Path raw = Path.of(settings.dataset().raw().location());
-    RawFixtures.write(
-        raw,
-        "2024-03-01",
-        "part-0001.parquet",
-        List.of(u("C1", "Ada", "2024-03-01T10:00:00Z"), d("C2", "2024-03-01T10:05:00Z")));
-    assertThat(new IngestJob(spark, settings).run().report().status())
-        .isEqualTo(IngestStatus.SUCCEEDED);
+    Path raw = adaKeptAndBoDeleted(settings);
     // C2 deleted again, later: a delete of a deleted key changes nothing but is remembered.
     RawFixtures.write(
         raw, "2024-03-02", "part-0001.parquet", List.of(d("C2", "2024-03-02T08:00:00Z")));
@@ -281,6 +267,19 @@ class TestMultiDayScenario extends SparkTestSupport {
     assertThat(back.report().status()).as(back.report().error()).isEqualTo(IngestStatus.SUCCEEDED);
     assertThat(back.report().counts().recordsInserted()).isEqualTo(1);
     assertThat(curated(settings).get("C2").get(0)).isEqualTo("Bo");
+  }
+
+  /** A first day that keeps C1 and deletes C2, ingested; returns the raw folder. */
+  private static Path adaKeptAndBoDeleted(IngestSettings settings) {
+    Path raw = Path.of(settings.dataset().raw().location());
+    RawFixtures.write(
+        raw,
+        "2024-03-01",
+        "part-0001.parquet",
+        List.of(u("C1", "Ada", "2024-03-01T10:00:00Z"), d("C2", "2024-03-01T10:05:00Z")));
+    assertThat(new IngestJob(spark, settings).run().report().status())
+        .isEqualTo(IngestStatus.SUCCEEDED);
+    return raw;
   }
 
   /** Rows of one batch that lose to a newer version of their key in the same batch. */

@@ -29,10 +29,7 @@ class TestOnePassQueries {
   void theOneQueryFindsWhatEachMeasuresQueryFinds() throws SQLException {
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
         Statement s = c.createStatement()) {
-      s.execute(
-          "CREATE TABLE exp (key VARCHAR, marker BIGINT, is_delete BOOLEAN, row_hash VARCHAR,"
-              + " hashes VARCHAR[])");
-      s.execute("CREATE TABLE cur_rows (key VARCHAR, marker BIGINT, row_hash VARCHAR)");
+      keyTables(s);
       // expected live and in curated, the same: found by no measure
       expect(s, "same", 10, false, "h");
       curated(s, "same", 10, "h");
@@ -123,10 +120,7 @@ class TestOnePassQueries {
     Sql both = ReconciliationSql.withMarkers(SQL.checkedBucketsDiffering(), cap);
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
         Statement s = c.createStatement()) {
-      s.execute(
-          "CREATE TABLE exp (key VARCHAR, marker BIGINT, is_delete BOOLEAN, row_hash VARCHAR,"
-              + " hashes VARCHAR[])");
-      s.execute("CREATE TABLE cur_rows (key VARCHAR, marker BIGINT, row_hash VARCHAR)");
+      keyTables(s);
       s.execute("CREATE TABLE curated_rows AS SELECT * FROM (VALUES (25), (7)) t(marker)");
       s.execute("CREATE TABLE raw_versions AS SELECT * FROM (VALUES (5), (20), (40)) t(marker)");
       for (int i = 0; i < 20; i++) {
@@ -144,6 +138,14 @@ class TestOnePassQueries {
       assertThat(own.get(0).get(2)).isEqualTo("18");
       assertThat(rows(c, both)).containsExactly(expected);
     }
+  }
+
+  /** The checked keys' two sides, as the prelude makes them: expected versions and curated rows. */
+  private static void keyTables(Statement s) throws SQLException {
+    s.execute(
+        "CREATE TABLE exp (key VARCHAR, marker BIGINT, is_delete BOOLEAN, row_hash VARCHAR,"
+            + " hashes VARCHAR[])");
+    s.execute("CREATE TABLE cur_rows (key VARCHAR, marker BIGINT, row_hash VARCHAR)");
   }
 
   private static void expect(Statement s, String key, long marker, boolean delete, String hash)
