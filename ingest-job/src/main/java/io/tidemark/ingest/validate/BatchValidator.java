@@ -94,7 +94,7 @@ public final class BatchValidator {
     long problemRecords =
         problemRows == null ? 0 : problemRows.filter(col("row_number").geq(0)).count();
     ReadCounts counts = ReadCounts.of(agg, problemRecords);
-    Map<String, Long> reasons = reasons(agg, counts.invalid() - problemRecords, validated);
+    Map<String, Long> reasons = reasons(agg);
     if (problemRows != null) {
       byFileReason(problemRows, reasons);
     }
@@ -137,28 +137,14 @@ public final class BatchValidator {
     return "_reason_" + r.name();
   }
 
-  /**
-   * Invalid candidates by reason, from the aggregate. Should a reason outside {@link #ROW_REASONS}
-   * ever be given, the counts would not add up to {@code invalid}: they are then grouped by reason
-   * in a pass of their own rather than reported short.
-   */
-  private static Map<String, Long> reasons(Row agg, long invalid, Dataset<Row> validated) {
+  /** Invalid candidates by reason, from the aggregate; reasons no candidate had are left out. */
+  private static Map<String, Long> reasons(Row agg) {
     Map<String, Long> byReason = new TreeMap<>();
-    long counted = 0;
     for (ReasonCode r : ROW_REASONS) {
       Long n = agg.getAs(reasonColumn(r));
       if (n != null && n > 0) {
         byReason.put(r.name(), n);
-        counted += n;
       }
-    }
-    if (counted == invalid) {
-      return byReason;
-    }
-    byReason.clear();
-    Column invalidCandidate = col(Cols.CANDIDATE).and(col(Cols.REASON).isNotNull());
-    for (Row r : validated.filter(invalidCandidate).groupBy(Cols.REASON).count().collectAsList()) {
-      byReason.put(r.getString(0), r.getLong(1));
     }
     return byReason;
   }

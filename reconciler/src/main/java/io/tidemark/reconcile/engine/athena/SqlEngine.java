@@ -52,10 +52,11 @@ import org.slf4j.LoggerFactory;
  * in production, a real Trino in the tests that prove the SQL. Raw is the dataset's external table
  * ({@link RawTable}); curated is the Iceberg table as the query service's catalog knows it.
  *
- * <p>One reconciliation runs one query per measure (the key measures share one, since every query
- * reads both layers again), at most {@code maxInFlight} at a time; each measure carries the bytes
- * its query scanned, and a measure whose query fails is recorded as failed (its rules report ERROR
- * with the query service's reason) while the others are kept.
+ * <p>One reconciliation runs one query per measure (the key measures share one, and the key
+ * buckets' sums share theirs with freshness's markers, since every query reads both layers again),
+ * at most {@code maxInFlight} at a time; each measure carries the bytes its query scanned, and a
+ * measure whose query fails is recorded as failed (its rules report ERROR with the query service's
+ * reason) while the others are kept.
  *
  * <p>The raw files are listed first ({@link RawLister}), as the embedded engine lists them: a
  * WINDOW run reads the partitions from the day before its start on, plus the files of older
@@ -287,24 +288,24 @@ public final class SqlEngine implements ReconciliationEngine {
     Observations observe(Map<String, Instant> arrivals, RawFiles.Listing listing) {
       Map<String, String> listedPaths = new HashMap<>();
       listing.files().forEach(f -> listedPaths.put(enginePath.apply(f.path()), f.path()));
+      // The window's end on the marker, which every query below reads raw up to.
+      Sql cap = SQL.cap(request.dataset().changeMarker().type(), Window.of(request));
       // Bucket sums first: when every bucket agrees, no key measure can find anything. Freshness's
       // markers come in the same query: a healthy table is one query, not two.
-      Sql markersCap = SQL.cap(request.dataset().changeMarker().type(), Window.of(request));
       Future<Measured> counts =
           pool.submit(
               () ->
                   measure(
                       BUCKETS_AND_MARKERS,
-                      ReconciliationSql.withMarkers(SQL.checkedBucketsDiffering(), markersCap)));
+                      ReconciliationSql.withMarkers(SQL.checkedBucketsDiffering(), cap)));
       // Custom rules check what they check on every run, beside the measures.
-      Sql window = SQL.cap(request.dataset().changeMarker().type(), Window.of(request));
       Future<Map<String, Finding>> custom =
           pool.submit(
               () ->
                   CustomRules.measure(
                       SQL,
                       request.contract(),
-                      window,
+                      cap,
                       request.sampleSize(),
                       this::valuedRows,
                       this::quarantine));
@@ -323,8 +324,12 @@ public final class SqlEngine implements ReconciliationEngine {
       // With the counts' query failed, freshness asks for its markers in a query of its own.
       FreshnessQueries freshnessQueries =
           c.error() != null
-              ? new FreshnessQueries(this)
-              : new FreshnessQueries(this, FreshnessQueries.markers(c.result().rows().get(0), 3));
+              ? new FreshnessQueries(this, cap, null)
+              : new FreshnessQueries(
+                  this,
+                  cap,
+                  FreshnessQueries.markers(
+                      c.result().rows().get(0), ReconciliationSql.MARKERS_AFTER_COUNTS));
       Future<Freshness> freshness =
           pool.submit(() -> FreshnessMeasure.measure(freshnessQueries, request, arrivals));
       boolean compare = c.error() != null || KeySamples.number(c.result().rows().get(0).get(0)) > 0;
@@ -366,7 +371,6 @@ public final class SqlEngine implements ReconciliationEngine {
         // When every bucket agrees the rows are the same on both sides, and so is every aggregate.
         // The aggregates and the difference's two queries side by side: Trino plans each on one
         // core, and they read the same prelude.
-        Sql cap = SQL.cap(request.dataset().changeMarker().type(), Window.of(request));
         Future<AggregateFinding> aggregated =
             pool.submit(
                 () ->
@@ -518,13 +522,13 @@ public final class SqlEngine implements ReconciliationEngine {
     private final FreshnessMeasure.Markers known;
     private long bytes;
 
-    FreshnessQueries(Run run) {
-      this(run, null);
-    }
-
-    FreshnessQueries(Run run, FreshnessMeasure.Markers known) {
+    /**
+     * @param cap the window's end on the marker
+     * @param known the markers, when the counts' query gave them; null to ask for them
+     */
+    FreshnessQueries(Run run, Sql cap, FreshnessMeasure.Markers known) {
       this.run = run;
-      this.cap = SQL.cap(run.request.dataset().changeMarker().type(), Window.of(run.request));
+      this.cap = cap;
       this.known = known;
     }
 

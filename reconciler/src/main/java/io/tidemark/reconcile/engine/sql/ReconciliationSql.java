@@ -1124,9 +1124,13 @@ public final class ReconciliationSql {
         .append(") AS r(newest, oldest)");
   }
 
+  /** Where {@link #markers}' three values start in {@link #withMarkers}' row. */
+  public static final int MARKERS_AFTER_COUNTS = 3;
+
   /**
-   * {@code query}'s one row followed by {@link #markers}' three values, in one query: a query
-   * service plans and bills every query, so a healthy table's counts and freshness are one.
+   * {@code query}'s one row followed by {@link #markers}' three values (from {@link
+   * #MARKERS_AFTER_COUNTS} on), in one query: a query service plans and bills every query, so a
+   * healthy table's counts and freshness are one.
    *
    * @param query a query of one row of three columns ({@link #checkedBucketsDiffering})
    */
