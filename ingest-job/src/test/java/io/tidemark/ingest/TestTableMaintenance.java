@@ -196,6 +196,75 @@ class TestTableMaintenance extends SparkTestSupport {
     assertThat(curated(s)).isEqualTo(TestMultiDayScenario.expectedState(delivered));
   }
 
+  /**
+   * The remembered deletes stay as many as the keys deleted now, not every delete ever made:
+   * maintain mode keeps each key's newest delete and drops those of keys live again with a newer
+   * version, and the version guard still keeps late versions out.
+   */
+  @Test
+  void maintainModeKeepsOneRememberedDeletePerKeyStillDeleted() throws Exception {
+    IngestSettings s = settings(dir);
+    Path raw = Path.of(s.dataset().raw().location());
+    List<Rec> delivered = new ArrayList<>();
+    List<List<Rec>> days =
+        List.of(
+            List.of(
+                u("C1", "Ada", "2024-03-01T10:00:00Z"),
+                u("C2", "Bo", "2024-03-01T10:05:00Z"),
+                u("C3", "Cy", "2024-03-01T10:10:00Z")),
+            // C1 and C2 deleted,
+            List.of(d("C1", "2024-03-02T09:00:00Z"), d("C2", "2024-03-02T09:00:00Z")),
+            // then C1 back, and C2 deleted again.
+            List.of(u("C1", "Ada again", "2024-03-03T09:00:00Z"), d("C2", "2024-03-03T09:00:00Z")));
+    for (int day = 0; day < days.size(); day++) {
+      deliver(raw, "2024-03-0" + (day + 1), delivered, days.get(day).toArray(Rec[]::new));
+      assertThat(new IngestJob(spark, s).run().report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+    }
+    assertThat(tombstones(s))
+        .containsExactlyInAnyOrder(
+            "C1 2024-03-02T09:00:00Z", "C2 2024-03-02T09:00:00Z", "C2 2024-03-03T09:00:00Z");
+    // A delete newer than the key's live row, as a batch held on its branch leaves it while main
+    // still has the row: it is the one that will keep a late version out once the batch is
+    // published, so it stays.
+    spark.sql(
+        "INSERT INTO "
+            + s.tombstoneSparkName()
+            + " VALUES ('C3', TIMESTAMP '2024-03-05 00:00:00', 'held-batch')");
+
+    IngestOutcome run =
+        new IngestJob(
+                spark,
+                s.withOperator(IngestMode.MAINTAIN, OperatorOptions.maintain(Duration.ZERO, null)))
+            .run();
+    assertThat(run.report().status()).as(run.report().error()).isEqualTo(IngestStatus.SUCCEEDED);
+    TableMaintenance t = run.report().maintenance().get(2);
+    assertThat(t.table()).isEqualTo(s.tombstoneSparkName());
+    assertThat(t.rowsRemoved()).as(t.describe()).isEqualTo(2);
+    assertThat(t.describe()).contains("2 remembered row(s) no longer needed removed");
+    assertThat(run.report().maintenance().get(0).rowsRemoved()).isZero();
+    assertThat(tombstones(s))
+        .containsExactlyInAnyOrder("C2 2024-03-03T09:00:00Z", "C3 2024-03-05T00:00:00Z");
+
+    // Late versions: C2's between its two deletes, C1's older than its live row. Both stay out.
+    deliver(
+        raw,
+        "2024-03-04",
+        delivered,
+        u("C2", "Bo late", "2024-03-02T12:00:00Z"),
+        u("C1", "Ada old", "2024-03-02T08:00:00Z"));
+    IngestOutcome late = new IngestJob(spark, s).run();
+    assertThat(late.report().status()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(late.report().counts().recordsUnchanged()).isEqualTo(2);
+    assertThat(curated(s)).isEqualTo(TestMultiDayScenario.expectedState(delivered));
+  }
+
+  /** The remembered deletes as {@code key marker}. */
+  private static List<String> tombstones(IngestSettings s) {
+    return spark.table(s.tombstoneSparkName()).collectAsList().stream()
+        .map(r -> r.getString(0) + " " + r.getTimestamp(1).toInstant())
+        .toList();
+  }
+
   @Test
   void maintenanceOptionsBelongToTheMaintainModeAndTheOrphanAgeIsAtLeastADay() {
     IngestSettings s = settings(dir);

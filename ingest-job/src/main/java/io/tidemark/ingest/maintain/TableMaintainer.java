@@ -46,9 +46,15 @@ public final class TableMaintainer {
    * @param retention snapshots committed within this before {@code now} are kept
    * @param orphanAge files younger than this are never removed (a writer may be about to commit
    *     them)
+   * @param rowsRemoved rows removed before, as no longer needed (see {@link RememberedDeletes})
    */
   public TableMaintenance maintain(
-      String name, Table table, Instant now, Duration retention, Duration orphanAge) {
+      String name,
+      Table table,
+      Instant now,
+      Duration retention,
+      Duration orphanAge,
+      long rowsRemoved) {
     SparkActions actions = SparkActions.get(spark);
     RewriteDataFiles.Result data =
         actions.rewriteDataFiles(table).snapshotProperty(CheckpointCodec.RUN_ID, runId).execute();
@@ -79,6 +85,7 @@ public final class TableMaintainer {
             deletes.addedDeleteFilesCount(),
             Math.max(0, before - after),
             size(orphans.orphanFileLocations()),
+            rowsRemoved,
             live.dataFiles(),
             live.deleteFiles(),
             after);

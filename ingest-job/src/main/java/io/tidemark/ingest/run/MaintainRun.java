@@ -1,6 +1,7 @@
 package io.tidemark.ingest.run;
 
 import io.tidemark.ingest.config.OperatorOptions;
+import io.tidemark.ingest.maintain.RememberedDeletes;
 import io.tidemark.ingest.maintain.TableMaintainer;
 import io.tidemark.ingest.tables.OutputTables;
 import io.tidemark.model.report.TableMaintenance;
@@ -11,9 +12,10 @@ import org.apache.iceberg.Table;
 
 /**
  * {@code --mode maintain}: the curated, quarantine and tombstone tables each compacted, their old
- * snapshots expired and their orphan files removed ({@link TableMaintainer}), under the run's lease
- * so that no batch commits meanwhile. No row changes and the checkpoint stays where it was: its
- * snapshot is tagged, and expiry keeps tags.
+ * snapshots expired and their orphan files removed ({@link TableMaintainer}), the tombstone table
+ * first folded to one remembered delete per key still deleted ({@link RememberedDeletes}), under
+ * the run's lease so that no batch commits meanwhile. No row changes and the checkpoint stays where
+ * it was: its snapshot is tagged, and expiry keeps tags.
  */
 final class MaintainRun {
   private final RunContext run;
@@ -36,9 +38,22 @@ final class MaintainRun {
             run.settings().quarantineSparkName(),
             run.settings().tombstoneSparkName())) {
       Table t = tables.load(name);
-      if (t != null) {
-        done.add(maintainer.maintain(name, t, now, o.snapshotRetention(), o.orphanFileAge()));
+      if (t == null) {
+        continue;
       }
+      long folded = 0;
+      if (name.equals(run.settings().tombstoneSparkName())) {
+        folded =
+            RememberedDeletes.fold(
+                run.spark(),
+                name,
+                t,
+                run.settings().curatedSparkName(),
+                run.settings().dataset().keyColumns(),
+                run.settings().dataset().changeMarker().column());
+        t = tables.load(name);
+      }
+      done.add(maintainer.maintain(name, t, now, o.snapshotRetention(), o.orphanFileAge(), folded));
     }
     run.trail().maintained(done);
     if (done.stream().noneMatch(TableMaintenance::changedSomething)) {
@@ -46,8 +61,8 @@ final class MaintainRun {
           List.of(
               done.isEmpty()
                   ? "Nothing to maintain: " + run.settings().curatedSparkName() + " does not exist"
-                  : "Nothing to maintain: no file to compact, snapshot to expire or orphan to"
-                      + " remove"));
+                  : "Nothing to maintain: no file to compact, snapshot to expire, orphan or"
+                      + " remembered delete no longer needed to remove"));
     }
     long after = OutputTables.snapshotId(tables.loadCurated());
     return Ending.succeeded(after != before ? after : null);

@@ -77,9 +77,10 @@ class TestRunSummary {
             .mode(IngestMode.MAINTAIN)
             .maintenance(
                 List.of(
-                    new TableMaintenance("tidemark.curated.orders", 25, 1, 18, 0, 17, 2, 1, 0, 4),
                     new TableMaintenance(
-                        "tidemark.curated.orders_quarantine", 0, 0, 0, 0, 3, 0, 1, 0, 1)))
+                        "tidemark.curated.orders", 25, 1, 18, 0, 17, 2, 0, 1, 0, 4),
+                    new TableMaintenance(
+                        "tidemark.curated.orders_quarantine", 0, 0, 0, 0, 3, 0, 0, 1, 0, 1)))
             .build();
     assertThat(printed(r).lines().toList())
         .containsExactly(

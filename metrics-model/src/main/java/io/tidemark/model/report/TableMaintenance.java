@@ -1,5 +1,7 @@
 package io.tidemark.model.report;
 
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import io.tidemark.model.json.Checks;
 import io.tidemark.model.json.InvalidDocumentException;
 
@@ -14,6 +16,9 @@ import io.tidemark.model.json.InvalidDocumentException;
  * @param deleteFilesAdded delete files the merge of small delete files wrote
  * @param snapshotsExpired snapshots expired (older than the retention, not tagged or a branch head)
  * @param orphanFilesRemoved files under the table's location that no snapshot referenced
+ * @param rowsRemoved rows the table no longer needed: of the remembered deletes, a key's older
+ *     deletes and the deletes of keys live again with a newer version; 0 for the other tables (and
+ *     in reports written before it was counted)
  * @param dataFiles live data files afterwards
  * @param deleteFiles live delete files afterwards
  * @param snapshots snapshots the table keeps afterwards
@@ -26,6 +31,8 @@ public record TableMaintenance(
     long deleteFilesAdded,
     long snapshotsExpired,
     long orphanFilesRemoved,
+    // Absent from reports written before it was counted.
+    @JsonSetter(nulls = Nulls.AS_EMPTY) long rowsRemoved,
     long dataFiles,
     long deleteFiles,
     long snapshots) {
@@ -38,6 +45,7 @@ public record TableMaintenance(
       deleteFilesAdded,
       snapshotsExpired,
       orphanFilesRemoved,
+      rowsRemoved,
       dataFiles,
       deleteFiles,
       snapshots
@@ -50,13 +58,17 @@ public record TableMaintenance(
     }
   }
 
-  /** Whether the run changed the table: a file rewritten, a snapshot expired, an orphan removed. */
+  /**
+   * Whether the run changed the table: a file rewritten, a snapshot expired, an orphan or a row no
+   * longer needed removed.
+   */
   public boolean changedSomething() {
     return dataFilesRewritten
             + deleteFilesRemoved
             + deleteFilesAdded
             + snapshotsExpired
             + orphanFilesRemoved
+            + rowsRemoved
         > 0;
   }
 
@@ -75,7 +87,11 @@ public record TableMaintenance(
         + snapshotsExpired
         + " snapshot(s) expired, "
         + orphanFilesRemoved
-        + " orphan file(s) removed; now "
+        + " orphan file(s) removed"
+        + (rowsRemoved > 0
+            ? ", " + rowsRemoved + " remembered row(s) no longer needed removed"
+            : "")
+        + "; now "
         + dataFiles
         + " data file(s), "
         + deleteFiles

@@ -51,6 +51,22 @@ class TestDocuments {
   }
 
   @Test
+  void maintenanceEntriesWrittenBeforeRowsRemovedWereCountedReadAsNone() {
+    IngestRunReport report =
+        Reports.succeeded(T0).toBuilder()
+            .maintenance(
+                List.of(
+                    new io.tidemark.model.report.TableMaintenance(
+                        "tidemark.curated.customers_tombstones", 3, 1, 0, 0, 2, 0, 5, 1, 0, 1)))
+            .build();
+    String json = Json.write(report);
+    assertThat(Json.read(json, IngestRunReport.class)).isEqualTo(report);
+    String older = json.replaceAll("\\s*\"rowsRemoved\" : 5,", "");
+    assertThat(older).doesNotContain("rowsRemoved");
+    assertThat(Json.read(older, IngestRunReport.class).maintenance().get(0).rowsRemoved()).isZero();
+  }
+
+  @Test
   void ignoredPartitionFoldersRoundTripAndArePublishedAsACount() {
     IngestRunReport r = Reports.succeeded(T0);
     IngestRunReport withFolders =
