@@ -14,6 +14,7 @@ import io.tidemark.model.report.IngestStatus;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -21,6 +22,12 @@ import org.apache.iceberg.spark.Spark3Util;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.apache.spark.sql.execution.QueryExecution;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
+import org.apache.spark.sql.execution.adaptive.QueryStageExec;
+import org.apache.spark.sql.execution.datasources.v2.BatchScanExec;
+import org.apache.spark.sql.util.QueryExecutionListener;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -153,12 +160,11 @@ class TestIncrementalCost extends SparkTestSupport {
     }
     RawFixtures.write(raw, "2024-03-02", "a.parquet", day2);
 
-    List<String> statements = new java.util.concurrent.CopyOnWriteArrayList<>();
-    org.apache.spark.sql.util.QueryExecutionListener listener =
-        new org.apache.spark.sql.util.QueryExecutionListener() {
+    List<String> statements = new CopyOnWriteArrayList<>();
+    QueryExecutionListener listener =
+        new QueryExecutionListener() {
           @Override
-          public void onSuccess(
-              String action, org.apache.spark.sql.execution.QueryExecution qe, long nanos) {
+          public void onSuccess(String action, QueryExecution qe, long nanos) {
             String node = qe.analyzed().nodeName();
             if (node.startsWith("Create") || node.startsWith("Drop")) {
               return; // views and namespaces: catalog calls, no Spark job
@@ -173,19 +179,11 @@ class TestIncrementalCost extends SparkTestSupport {
           }
 
           @Override
-          public void onFailure(
-              String action, org.apache.spark.sql.execution.QueryExecution qe, Exception e) {
+          public void onFailure(String action, QueryExecution qe, Exception e) {
             statements.add(action + " failed: " + e);
           }
         };
-    spark.listenerManager().register(listener);
-    IngestRunReport report;
-    try {
-      report = new IngestJob(spark, s).run().report();
-      spark.sparkContext().listenerBus().waitUntilEmpty();
-    } finally {
-      spark.listenerManager().unregister(listener);
-    }
+    IngestRunReport report = runListening(s, listener);
 
     assertThat(report.status()).as(report.error()).isEqualTo(IngestStatus.SUCCEEDED);
     assertThat(report.counts().recordsInvalid()).isEqualTo(1);
@@ -201,6 +199,89 @@ class TestIncrementalCost extends SparkTestSupport {
             "count Aggregate",
             "append AppendData",
             "command WriteDelta");
+  }
+
+  /**
+   * The quarantine table is an audit log that only grows; a batch's quarantine MERGE, which keeps a
+   * retried batch's rows single, reads only the quarantine files that can hold rows of the batch's
+   * own raw files, not every file of every earlier batch.
+   */
+  @Test
+  void aBatchsQuarantineMergeReadsNoEarlierBatchsQuarantineFile(@TempDir Path dir)
+      throws Exception {
+    IngestSettings s = settings(dir);
+    Path raw = Path.of(s.dataset().raw().location());
+    Rec noKey = new Rec(null, "NoKey", null, java.time.Instant.parse("2024-03-01T10:00:00Z"), "U");
+    for (int day = 1; day <= 3; day++) {
+      // Twelve valid records and one without a key: within the invalid ratio's limit.
+      List<Rec> recs = new ArrayList<>();
+      for (int i = 0; i < 12; i++) {
+        recs.add(u(key(day * 100 + i), "N", "2024-03-0" + day + "T09:00:00Z"));
+      }
+      recs.add(noKey);
+      RawFixtures.write(raw, "2024-03-0" + day, "a.parquet", recs);
+      if (day < 3) {
+        assertThat(new IngestJob(spark, s).run().report().counts().recordsInvalid()).isEqualTo(1);
+      }
+    }
+
+    List<SparkPlan> quarantineScans = new CopyOnWriteArrayList<>();
+    QueryExecutionListener listener =
+        new QueryExecutionListener() {
+          @Override
+          public void onSuccess(String action, QueryExecution qe, long nanos) {
+            if (qe.analyzed().toString().contains(s.quarantineSparkName())) {
+              scans(qe.executedPlan(), quarantineScans);
+            }
+          }
+
+          @Override
+          public void onFailure(String action, QueryExecution qe, Exception e) {}
+        };
+    IngestRunReport report = runListening(s, listener);
+    assertThat(report.counts().recordsInvalid()).isEqualTo(1);
+    assertThat(spark.table(s.quarantineSparkName()).count()).isEqualTo(3);
+    assertThat(spark.table(s.quarantineSparkName() + ".files").count())
+        .as("quarantine data files, the third batch's included")
+        .isEqualTo(3);
+    BatchScanExec scan =
+        quarantineScans.stream()
+            .filter(p -> p.toString().contains(s.quarantineSparkName()))
+            .map(p -> (BatchScanExec) p)
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no scan of the quarantine table"));
+    // Planned from the files' bounds: none of the two earlier batches' files is read.
+    assertThat(scan.inputPartitions().size())
+        .as("quarantine files the third batch's MERGE reads: %s", scan)
+        .isZero();
+  }
+
+  /** Runs the job with {@code listener} told of every statement it executes. */
+  private IngestRunReport runListening(IngestSettings s, QueryExecutionListener listener)
+      throws Exception {
+    spark.listenerManager().register(listener);
+    try {
+      IngestRunReport report = new IngestJob(spark, s).run().report();
+      spark.sparkContext().listenerBus().waitUntilEmpty();
+      return report;
+    } finally {
+      spark.listenerManager().unregister(listener);
+    }
+  }
+
+  /** The scans of a physical plan, adaptive ones as first planned. */
+  private static void scans(SparkPlan plan, List<SparkPlan> out) {
+    if (plan instanceof BatchScanExec) {
+      out.add(plan);
+    }
+    if (plan instanceof AdaptiveSparkPlanExec a) {
+      // As planned: a scan that reads nothing is gone from the plan as executed.
+      scans(a.initialPlan(), out);
+    }
+    if (plan instanceof QueryStageExec q) {
+      scans(q.plan(), out);
+    }
+    scala.jdk.javaapi.CollectionConverters.asJava(plan.children()).forEach(c -> scans(c, out));
   }
 
   static String key(int i) {

@@ -193,7 +193,7 @@ public final class BatchCommitter {
             col("original_values"),
             lit(null).cast(DataTypes.TimestampType).as(OutputTables.REPLAYED_AT),
             lit(null).cast(DataTypes.StringType).as(OutputTables.REPLAY_BATCH_ID));
-    spark.sql(sql.quarantineMerge(resources.view(rows)));
+    spark.sql(sql.quarantineMerge(resources.view(rows), quarantine.sourceFiles()));
     RunLog.LOG.info(
         "Quarantined {} record(s) and {} file(s) of batch {} into {}",
         invalid,

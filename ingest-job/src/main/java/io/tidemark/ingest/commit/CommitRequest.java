@@ -3,6 +3,7 @@ package io.tidemark.ingest.commit;
 import io.tidemark.ingest.kernel.RunStart;
 import io.tidemark.model.report.IngestCounts;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -54,7 +55,36 @@ public record CommitRequest(
    * @param problemRows quarantine rows of files quarantined whole; null when none
    * @param files how many files are quarantined whole
    * @param filesWithoutRows how many of them are quarantined as one row without values (unreadable)
+   * @param sourceFiles the first and last, in string order, of the raw files the batch read: every
+   *     row it quarantines names a file between them, so the quarantine MERGE reads only the
+   *     quarantine files whose rows can (see {@link CommitSql#quarantineMerge}); null to read them
+   *     all
    */
   public record Quarantine(
-      Dataset<Row> invalidRows, Dataset<Row> problemRows, long files, long filesWithoutRows) {}
+      Dataset<Row> invalidRows,
+      Dataset<Row> problemRows,
+      long files,
+      long filesWithoutRows,
+      FileRange sourceFiles) {}
+
+  /**
+   * The first and last of a set of raw file paths, in string order.
+   *
+   * @param first the least path
+   * @param last the greatest path
+   */
+  public record FileRange(String first, String last) {
+    public FileRange {
+      Objects.requireNonNull(first, "first is null");
+      Objects.requireNonNull(last, "last is null");
+      if (first.compareTo(last) > 0) {
+        throw new IllegalArgumentException(first + " is after " + last);
+      }
+    }
+
+    /** The range of {@code paths}; null when there are none. */
+    public static FileRange of(Collection<String> paths) {
+      return paths.isEmpty() ? null : new FileRange(Collections.min(paths), Collections.max(paths));
+    }
+  }
 }

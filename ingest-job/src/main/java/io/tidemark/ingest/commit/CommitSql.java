@@ -5,6 +5,7 @@ import static io.tidemark.ingest.kernel.SqlNames.quote;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.kernel.Cols;
 import io.tidemark.ingest.kernel.Operations;
+import io.tidemark.ingest.kernel.SqlNames;
 import io.tidemark.ingest.tables.OutputTables;
 import io.tidemark.ingest.tables.TableSql;
 import io.tidemark.model.contract.DatasetContract;
@@ -110,15 +111,27 @@ final class CommitSql {
 
   /**
    * Quarantine rows keyed by (source file, row number): a retried batch replaces its own rows
-   * instead of adding them twice.
+   * instead of adding them twice, and a backfill or sweep that rejects a row again updates it.
+   * Given the range of the batch's source files, the table's side is limited to it: Iceberg then
+   * skips every quarantine file whose {@code source_file} bounds lie outside it, so a batch reads
+   * the quarantine files of its own raw files (a retry's) and not the whole audit log. The range's
+   * paths go in as literals ({@link SqlNames#stringLiteral}): Iceberg's MERGE does not bind
+   * parameters.
+   *
+   * @param sourceFiles the batch's source files; null to read every quarantine file
    */
-  String quarantineMerge(String view) {
+  String quarantineMerge(String view, CommitRequest.FileRange sourceFiles) {
     return "MERGE INTO "
         + settings.quarantineSparkName()
         + " t USING "
         + view
         + " s ON t.source_file = s.source_file AND t.row_number = s.row_number"
-        // A replayed row keeps its audit trail when a backfill or sweep rejects it again.
+        + (sourceFiles == null
+            ? ""
+            : " AND t.source_file BETWEEN "
+                + SqlNames.stringLiteral(sourceFiles.first())
+                + " AND "
+                + SqlNames.stringLiteral(sourceFiles.last()))
         + " WHEN MATCHED AND t."
         + OutputTables.REPLAYED_AT
         + " IS NULL THEN UPDATE SET *"

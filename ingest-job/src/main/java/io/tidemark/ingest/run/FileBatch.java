@@ -14,8 +14,10 @@ import io.tidemark.ingest.validate.ReadCounts;
 import io.tidemark.ingest.validate.ValidatedBatch;
 import io.tidemark.model.report.IngestCounts;
 import io.tidemark.model.report.IngestErrorCode;
+import java.util.HashSet;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A batch of raw files, as its mode's {@link FileSelection} chose and shapes it.
@@ -131,12 +133,26 @@ record FileBatch(RunContext run, FileSelection mode, BatchPlan plan) implements 
         plan.baseSnapshot(),
         mode.basis(plan).kind() == MergeBasis.Kind.REBUILD,
         new CommitRequest.Quarantine(
-            v.invalidCandidates(), v.problemRows(), v.problems().size(), unreadable),
+            v.invalidCandidates(),
+            v.problemRows(),
+            v.problems().size(),
+            unreadable,
+            CommitRequest.FileRange.of(sourceFiles(v))),
         merge.planned(),
         counts,
         mode.commitProperties(plan, watermarkAfter(v), counts),
         v.validatedAt(),
         mode.rawArrivedBy(plan));
+  }
+
+  /**
+   * The paths the batch's quarantine rows can name: the files it read, the quarantined ones too.
+   */
+  private Set<String> sourceFiles(ValidatedBatch v) {
+    Set<String> paths = new HashSet<>();
+    plan.toRead().forEach(f -> paths.add(f.path()));
+    v.problems().forEach(p -> paths.add(p.file().path()));
+    return paths;
   }
 
   @Override

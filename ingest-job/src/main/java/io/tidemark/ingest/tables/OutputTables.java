@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.UpdateProperties;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.spark.Spark3Util;
 import org.apache.spark.sql.SparkSession;
@@ -50,6 +51,14 @@ public final class OutputTables {
           "write.merge.isolation-level", "serializable",
           "write.update.isolation-level", "serializable",
           "write.delete.isolation-level", "serializable");
+
+  /**
+   * The quarantine table keeps its {@code source_file} bounds whole, not truncated to 16 characters
+   * (Iceberg's default for strings), where every path of a raw layer starts alike: a batch's
+   * quarantine MERGE then skips the files of other batches' raw files.
+   */
+  public static final Map<String, String> QUARANTINE_PROPERTIES =
+      Map.of("write.metadata.metrics.column.source_file", "full");
 
   /** When a quarantine replay merged the row into the curated table; null until then. */
   public static final String REPLAYED_AT = "replayed_at";
@@ -217,10 +226,11 @@ public final class OutputTables {
     for (StructField f : QUARANTINE_SCHEMA.fields()) {
       quarantine.put(f.name(), f.dataType().sql());
     }
-    create(settings.curatedSparkName(), curated, spec.curated().partitionBy());
-    create(settings.quarantineSparkName(), quarantine, List.of());
-    create(settings.tombstoneSparkName(), tomb, List.of());
+    create(settings.curatedSparkName(), curated, spec.curated().partitionBy(), Map.of());
+    create(settings.quarantineSparkName(), quarantine, List.of(), QUARANTINE_PROPERTIES);
+    create(settings.tombstoneSparkName(), tomb, List.of(), Map.of());
     ensureReplayColumns();
+    ensureQuarantineProperties();
   }
 
   /**
@@ -228,7 +238,7 @@ public final class OutputTables {
    * them).
    */
   public boolean hasReplayColumns() {
-    org.apache.iceberg.Table q = load(settings.quarantineSparkName());
+    Table q = load(settings.quarantineSparkName());
     return q != null
         && q.schema().findField(REPLAYED_AT) != null
         && q.schema().findField(REPLAY_BATCH_ID) != null;
@@ -240,7 +250,7 @@ public final class OutputTables {
    * does not exist.
    */
   public void ensureReplayColumns() {
-    org.apache.iceberg.Table q = load(settings.quarantineSparkName());
+    Table q = load(settings.quarantineSparkName());
     if (q == null) {
       return;
     }
@@ -258,7 +268,36 @@ public final class OutputTables {
     spark.sql(TableSql.addColumns(settings.quarantineSparkName(), missing));
   }
 
-  private void create(String name, Map<String, String> columns, List<String> partitionBy) {
+  /**
+   * Sets {@link #QUARANTINE_PROPERTIES} on a quarantine table created before them (metadata only:
+   * the files written from then on carry whole bounds).
+   */
+  private void ensureQuarantineProperties() {
+    Table q = load(settings.quarantineSparkName());
+    if (q == null) {
+      return;
+    }
+    Map<String, String> missing = new LinkedHashMap<>();
+    QUARANTINE_PROPERTIES.forEach(
+        (k, v) -> {
+          if (!v.equals(q.properties().get(k))) {
+            missing.put(k, v);
+          }
+        });
+    if (missing.isEmpty()) {
+      return;
+    }
+    LOG.info("Setting {} on {}", missing, settings.quarantineSparkName());
+    UpdateProperties update = q.updateProperties();
+    missing.forEach(update::set);
+    update.commit();
+  }
+
+  private void create(
+      String name,
+      Map<String, String> columns,
+      List<String> partitionBy,
+      Map<String, String> properties) {
     String ns = name.substring(0, name.lastIndexOf('.'));
     try {
       spark.sql(TableSql.createNamespace(ns));
@@ -272,7 +311,9 @@ public final class OutputTables {
     }
     LOG.info("Creating Iceberg table {} ({})", name, columns);
     try {
-      spark.sql(TableSql.createTable(name, columns, partitionBy, TABLE_PROPERTIES));
+      Map<String, String> all = new LinkedHashMap<>(TABLE_PROPERTIES);
+      all.putAll(properties);
+      spark.sql(TableSql.createTable(name, columns, partitionBy, all));
     } catch (RuntimeException e) {
       if (!isAlreadyExists(e)) {
         throw e;
