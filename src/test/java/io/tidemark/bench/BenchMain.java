@@ -50,6 +50,8 @@ import org.apache.spark.sql.SparkSession;
  *       SmallFilesBench}).
  *   <li>B7, with {@code --soak} only: a year of daily batches on a table another engine maintains
  *       ({@link MaintenanceSoak}).
+ *   <li>B9, with {@code --growth} only: the same 10,000 changes a day on N/10 and on N keys ({@link
+ *       GrowthBench}).
  * </ul>
  */
 public final class BenchMain {
@@ -77,11 +79,13 @@ public final class BenchMain {
     long keys = 10_000_000;
     boolean smallFilesOnly = false;
     boolean cluster = false;
+    boolean growth = false;
     int soakDays = 0;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--small-files" -> smallFilesOnly = true;
         case "--cluster" -> cluster = true;
+        case "--growth" -> growth = true;
         case "--soak" -> soakDays = SOAK_DAYS;
         case "--soak-days" -> {
           String v = value(args, ++i, "--soak-days");
@@ -109,7 +113,7 @@ public final class BenchMain {
         case "--help", "-h" -> {
           System.out.println(
               """
-              Usage: bin/bench [--keys N] [--dir DIR] [--small-files] [--soak] [--cluster]
+              Usage: bin/bench [--keys N] [--dir DIR] [--small-files] [--soak] [--cluster] [--growth]
 
               Measures Tidemark on this machine and prints each figure with its target:
                 B5  generating N keys of raw Parquet vs the full refresh that reads them
@@ -131,6 +135,10 @@ public final class BenchMain {
                     a JVM of its own with a 1 GB heap, the driver 1 GB) and in local[2]:
                     an initial load of N keys, a 1 % day and a 25 % day, whose batch is
                     above the broadcast cap from 8M keys on; same counts, same table
+                B9  (--growth only) the same 10,000 changes a day (6,000 updates, 2,000
+                    deletes, 2,000 new keys) on a table of N/10 keys and on one of N:
+                    the incremental runs' and a one-day WINDOW's wall time, and the
+                    bytes the WINDOW read, at 10x the table
 
               B3 and B4 run the packaged service (reconciler/target/quarkus-app) in a process
               of its own on a free loopback port, after the Spark session has stopped; the
@@ -142,6 +150,7 @@ public final class BenchMain {
                 --small-files  B6 alone (no N-key layer, no service)
                 --soak     B7 alone, 365 days (about half an hour); --soak-days N for fewer
                 --cluster  B8 alone, at --keys N (about 15 minutes at 10M keys)
+                --growth   B9 alone, at N/10 and N keys (about 8 minutes at 10M keys)
 
               The figures are also written to DIR/bench.md.
               """);
@@ -151,13 +160,15 @@ public final class BenchMain {
       }
     }
     System.exit(
-        cluster
-            ? new BenchMain().runCluster(dir.toAbsolutePath(), keys)
-            : soakDays > 0
-                ? new BenchMain().runSoak(dir.toAbsolutePath(), soakDays)
-                : smallFilesOnly
-                    ? new BenchMain().runSmallFiles(dir.toAbsolutePath())
-                    : new BenchMain().run(dir.toAbsolutePath(), keys));
+        growth
+            ? new BenchMain().runGrowth(dir.toAbsolutePath(), keys)
+            : cluster
+                ? new BenchMain().runCluster(dir.toAbsolutePath(), keys)
+                : soakDays > 0
+                    ? new BenchMain().runSoak(dir.toAbsolutePath(), soakDays)
+                    : smallFilesOnly
+                        ? new BenchMain().runSmallFiles(dir.toAbsolutePath())
+                        : new BenchMain().run(dir.toAbsolutePath(), keys));
   }
 
   private static String value(String[] args, int i, String option) {
@@ -282,6 +293,87 @@ public final class BenchMain {
 
   /** {@code --small-files}: B6 alone, without the N-key layer, B1-B5. */
   static final int SOAK_DAYS = 365;
+
+  /** {@code --growth}: B9 alone ({@link GrowthBench}), at {@code keys / 10} and {@code keys}. */
+  int runGrowth(Path dir, long keys) throws Exception {
+    if (!claim(dir)) {
+      return 2;
+    }
+    out.printf(
+        "== Tidemark benchmarks: B9 only, %,d changes a day on %,d and %,d keys, %d cores, %s, Java"
+            + " %s%n",
+        GrowthBench.CHANGES,
+        keys / 10,
+        keys,
+        Runtime.getRuntime().availableProcessors(),
+        memory(),
+        System.getProperty("java.version"));
+    GrowthBench.Size small = GrowthBench.measure(dir.resolve("small"), keys / 10, out::println);
+    GrowthBench.Size large = GrowthBench.measure(dir.resolve("large"), keys, out::println);
+    for (GrowthBench.Size s : List.of(small, large)) {
+      figures.add(
+          new Figure(
+              "B9",
+              String.format(Locale.ROOT, "incremental wall, %,d keys", s.keys()),
+              s.ingests().stream().map(BenchMain::secs).collect(Collectors.joining(", ")),
+              "context",
+              null));
+    }
+    double ingest = large.ingestSeconds() / small.ingestSeconds();
+    figures.add(
+        new Figure(
+            "B9",
+            "incremental wall at 10x the table (mean of the days)",
+            String.format(Locale.ROOT, "%.2fx", ingest),
+            "<= 1.3x",
+            ingest <= 1.3));
+    for (GrowthBench.Size s : List.of(small, large)) {
+      figures.add(
+          new Figure(
+              "B9",
+              String.format(Locale.ROOT, "one-day WINDOW wall, %,d keys", s.keys()),
+              medianOf(s.windows()),
+              "context",
+              null));
+    }
+    double window = seconds(large.windowMedian()) / seconds(small.windowMedian());
+    figures.add(
+        new Figure(
+            "B9",
+            "one-day WINDOW wall at 10x the table (median)",
+            String.format(Locale.ROOT, "%.2fx", window),
+            "<= 1.3x",
+            window <= 1.3));
+    double bytes = (double) large.windowBytes() / small.windowBytes();
+    figures.add(
+        new Figure(
+            "B9",
+            "one-day WINDOW bytes read at 10x the table",
+            String.format(
+                Locale.ROOT,
+                "%s / %s = %.2fx",
+                mb(large.windowBytes()),
+                mb(small.windowBytes()),
+                bytes),
+            "<= 1.3x",
+            bytes <= 1.3));
+    figures.add(
+        new Figure(
+            "B9",
+            "changes on the last day",
+            String.format(
+                Locale.ROOT,
+                "%,d updates, %,d inserts, %,d deletes, %d invalid (%,d keys)",
+                large.changes().updates(),
+                large.changes().inserts(),
+                large.changes().deletes(),
+                large.changes().invalid(),
+                large.keys()),
+            "context",
+            null));
+    print(dir, keys);
+    return 0;
+  }
 
   /** {@code --cluster}: B8 alone ({@link ClusterBench}). */
   int runCluster(Path dir, long keys) throws Exception {
@@ -573,7 +665,7 @@ public final class BenchMain {
   /** An ingest run with its wall time, and the bytes its commits added to its three tables. */
   record Run(IngestRunReport report, Duration wall, long bytesWritten, long peakRssBytes) {}
 
-  private static Run timed(SparkSession spark, IngestSettings settings) {
+  static Run timed(SparkSession spark, IngestSettings settings) {
     long started = System.currentTimeMillis();
     long t0 = System.nanoTime();
     IngestOutcome outcome = new IngestJob(spark, settings).run();
@@ -605,7 +697,7 @@ public final class BenchMain {
     return bytes;
   }
 
-  private static void require(Run run, IngestStatus expected) {
+  static void require(Run run, IngestStatus expected) {
     if (run.report().status() != expected) {
       throw new IllegalStateException(
           "bench run ended " + run.report().status() + ": " + run.report().error());
@@ -918,19 +1010,59 @@ public final class BenchMain {
      */
     Changes changeDay(long n, long firstNewKey, int perMille, String date)
         throws IOException, SQLException {
+      return changeDay(
+          n,
+          "hash(i) % 1000",
+          perMille,
+          perMille * 3 / 4,
+          firstNewKey,
+          Math.max(1, n * perMille / 4000),
+          date);
+    }
+
+    /**
+     * A day of about {@code changed} changes whatever the table's size, as {@link #changeDay(long,
+     * long, int, String)} splits them (0.6 updates, 0.2 deletes, 0.2 new keys), the existing keys
+     * picked by a hash salted with {@code salt}, so that two days pick different keys.
+     */
+    Changes fixedChangeDay(long n, long firstNewKey, long changed, int salt, String date)
+        throws IOException, SQLException {
+      return changeDay(
+          n,
+          "hash(i, " + salt + ") % " + n,
+          changed * 4 / 5,
+          changed * 3 / 5,
+          firstNewKey,
+          changed / 5,
+          date);
+    }
+
+    /**
+     * The keys 0..n-1 whose {@code pick} is below {@code pickedBelow} change (updated below {@code
+     * updatedBelow}, deleted above), {@code inserts} new keys from {@code firstNewKey} on arrive,
+     * and a few rows without a key; in partition {@code date}.
+     */
+    private Changes changeDay(
+        long n,
+        String pick,
+        long pickedBelow,
+        long updatedBelow,
+        long firstNewKey,
+        long inserts,
+        String date)
+        throws IOException, SQLException {
       Path day = Files.createDirectories(datasetRoot.resolve("ingest_date=" + date));
       Path file = day.resolve("part-00000.parquet");
-      long inserts = Math.max(1, n * perMille / 4000);
-      int updated = perMille * 3 / 4;
       String at = "TIMESTAMPTZ '" + date + " 00:00:00+00' + to_seconds(i % 86400)";
       try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
           Statement s = db.createStatement()) {
         s.execute("SET TimeZone = 'UTC'");
-        String picked = "FROM range(0, " + n + ") t(i) WHERE hash(i) % 1000 < " + perMille;
+        String picked = "FROM range(0, " + n + ") t(i) WHERE " + pick + " < " + pickedBelow;
         copy(
             s,
             "SELECT "
-                + row("i", at, "CASE WHEN hash(i) % 1000 < " + updated + " THEN 'U' ELSE 'D' END")
+                + row(
+                    "i", at, "CASE WHEN " + pick + " < " + updatedBelow + " THEN 'U' ELSE 'D' END")
                 + " "
                 + picked
                 + " UNION ALL SELECT "
@@ -950,10 +1082,14 @@ public final class BenchMain {
         long deletes;
         try (var rs =
             s.executeQuery(
-                "SELECT count(*) FILTER (WHERE hash(i) % 1000 < "
-                    + updated
-                    + "), count(*) FILTER (WHERE hash(i) % 1000 >= "
-                    + updated
+                "SELECT count(*) FILTER (WHERE "
+                    + pick
+                    + " < "
+                    + updatedBelow
+                    + "), count(*) FILTER (WHERE "
+                    + pick
+                    + " >= "
+                    + updatedBelow
                     + ") "
                     + picked)) {
           rs.next();
