@@ -2,9 +2,12 @@ package io.tidemark.ingest.commit;
 
 import io.tidemark.ingest.kernel.RunStart;
 import io.tidemark.model.report.IngestCounts;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -68,23 +71,33 @@ public record CommitRequest(
       FileRange sourceFiles) {}
 
   /**
-   * The first and last of a set of raw file paths, in string order.
+   * The first and last of a set of raw file paths, in the order Spark and Iceberg compare strings:
+   * by their UTF-8 bytes (Unicode code points), not by Java's UTF-16 units, which put a character
+   * above U+FFFF before one in U+E000-U+FFFF.
    *
    * @param first the least path
    * @param last the greatest path
    */
   public record FileRange(String first, String last) {
+    /** Strings by their UTF-8 bytes, unsigned: Spark's and Iceberg's order. */
+    public static final Comparator<String> UTF8_ORDER =
+        (a, b) ->
+            Arrays.compareUnsigned(
+                a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+
     public FileRange {
       Objects.requireNonNull(first, "first is null");
       Objects.requireNonNull(last, "last is null");
-      if (first.compareTo(last) > 0) {
+      if (UTF8_ORDER.compare(first, last) > 0) {
         throw new IllegalArgumentException(first + " is after " + last);
       }
     }
 
     /** The range of {@code paths}; null when there are none. */
     public static FileRange of(Collection<String> paths) {
-      return paths.isEmpty() ? null : new FileRange(Collections.min(paths), Collections.max(paths));
+      return paths.isEmpty()
+          ? null
+          : new FileRange(Collections.min(paths, UTF8_ORDER), Collections.max(paths, UTF8_ORDER));
     }
   }
 }
