@@ -244,6 +244,18 @@ class TestTableMaintenance extends SparkTestSupport {
     assertThat(run.report().maintenance().get(0).rowsRemoved()).isZero();
     assertThat(tombstones(s))
         .containsExactlyInAnyOrder("C2 2024-03-03T09:00:00Z", "C3 2024-03-05T00:00:00Z");
+    // The fold's overwrite, like every commit of the job, names the run that made it.
+    List<String> folds =
+        spark
+            .sql(
+                "SELECT summary['"
+                    + io.tidemark.ingest.checkpoint.CheckpointCodec.RUN_ID
+                    + "'] FROM "
+                    + s.tombstoneSparkName()
+                    + ".snapshots WHERE operation = 'overwrite'")
+            .as(org.apache.spark.sql.Encoders.STRING())
+            .collectAsList();
+    assertThat(folds).containsExactly(run.report().runId());
 
     // Late versions: C2's between its two deletes, C1's older than its live row. Both stay out.
     deliver(

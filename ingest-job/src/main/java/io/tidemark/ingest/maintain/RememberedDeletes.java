@@ -4,6 +4,7 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.row_number;
 
+import io.tidemark.ingest.checkpoint.CheckpointCodec;
 import io.tidemark.ingest.kernel.RunLog;
 import io.tidemark.ingest.tables.TableSql;
 import java.util.List;
@@ -14,6 +15,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.expressions.Window;
 import org.apache.spark.sql.expressions.WindowSpec;
+import org.apache.spark.storage.StorageLevel;
 
 /**
  * Folds the remembered deletes (the tombstone table) to the rows the version guard can still use.
@@ -28,12 +30,17 @@ import org.apache.spark.sql.expressions.WindowSpec;
  *       later, the delete that does it is remembered with a newer marker.
  * </ul>
  *
- * A delete newer than the key's live row is kept: a batch held on its branch (verified publish)
- * remembers its deletes before main has them, and its delete must still keep late versions out once
- * it is published.
+ * A delete newer than the key's live row is kept: a batch remembers its deletes before its curated
+ * commit, so such a row is a batch's whose commit never landed (one that lost a race, a held batch
+ * discarded to be ingested again), and keeping it changes nothing that batch's retry would not.
  *
- * <p>Runs under the run's lease, so no batch appends meanwhile; the overwrite is also validated
- * against the snapshot it read, so a row appended after all would fail it rather than be lost.
+ * <p>Runs under the run's lease, confirmed just before the overwrite, so no batch appends
+ * meanwhile; the overwrite is also validated against the snapshot it read, so a row appended after
+ * all would fail it rather than be lost.
+ *
+ * <p>The fold relies on curated main moving forward: a key's deletes are dropped once it is live
+ * again, so rolling main back to before that version would leave the key with neither its row nor
+ * its deletes, and a late version could then bring it back.
  */
 public final class RememberedDeletes {
   private static final String RANK = "_tidemark_rank";
@@ -50,6 +57,9 @@ public final class RememberedDeletes {
    * @param curated the curated table's Spark name (main is read)
    * @param keyColumns the dataset's key columns, in both tables
    * @param marker the change-marker column, in both tables
+   * @param runId the maintenance run's id, carried by the overwrite's snapshot as every commit of
+   *     the job carries its run's
+   * @param beforeWrite called just before the table is overwritten (the run's lease confirmed)
    * @return the rows removed
    */
   public static long fold(
@@ -58,7 +68,9 @@ public final class RememberedDeletes {
       Table table,
       String curated,
       List<String> keyColumns,
-      String marker) {
+      String marker,
+      String runId,
+      Runnable beforeWrite) {
     if (table.currentSnapshot() == null) {
       return 0;
     }
@@ -81,19 +93,27 @@ public final class RememberedDeletes {
     for (int i = 0; i < keyColumns.size(); i++) {
       liveAgain = liveAgain.and(newest.col(keyColumns.get(i)).equalTo(live.col(LIVE + i)));
     }
-    Dataset<Row> kept = newest.join(live, liveAgain, "left_anti");
-    long before = all.count();
-    long after = kept.count();
-    if (after == before) {
-      return 0;
-    }
+    // Kept once computed: counting it and writing it would otherwise read both tables twice.
+    Dataset<Row> kept =
+        newest.join(live, liveAgain, "left_anti").persist(StorageLevel.MEMORY_AND_DISK());
+    long before;
+    long after;
     try {
+      before = recordsAt(table, all);
+      after = kept.count();
+      if (after == before) {
+        return 0;
+      }
+      beforeWrite.run();
       kept.writeTo(tombstones)
           .option("validate-from-snapshot-id", Long.toString(snapshot))
           .option("isolation-level", "serializable")
+          .option("snapshot-property." + CheckpointCodec.RUN_ID, runId)
           .overwrite(lit(true));
     } catch (org.apache.spark.sql.catalyst.analysis.NoSuchTableException e) {
       throw new IllegalStateException(tombstones + " disappeared while it was folded", e);
+    } finally {
+      kept.unpersist(false);
     }
     RunLog.LOG.info(
         "Folded {}: {} remembered delete(s) kept of {} (one per key still deleted)",
@@ -101,5 +121,19 @@ public final class RememberedDeletes {
         after,
         before);
     return before - after;
+  }
+
+  /** The table's rows at its current snapshot, from the snapshot's summary when it says. */
+  private static long recordsAt(Table table, Dataset<Row> all) {
+    java.util.Map<String, String> summary = table.currentSnapshot().summary();
+    String total = summary == null ? null : summary.get("total-records");
+    if (total != null) {
+      try {
+        return Long.parseLong(total);
+      } catch (NumberFormatException e) {
+        // counted below
+      }
+    }
+    return all.count();
   }
 }

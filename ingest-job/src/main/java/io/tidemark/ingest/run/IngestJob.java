@@ -164,7 +164,8 @@ public final class IngestJob {
       return;
     }
     if (settings.mode() == IngestMode.MAINTAIN) {
-      trail.ended(resources.phases().time("maintain", () -> new MaintainRun(run).maintain()));
+      trail.ended(
+          resources.phases().time("maintain", () -> new MaintainRun(run, lease).maintain()));
       return;
     }
     Selection.Choice choice = resources.phases().time("select", () -> Selection.of(run).select());

@@ -1,6 +1,7 @@
 package io.tidemark.ingest.run;
 
 import io.tidemark.ingest.config.OperatorOptions;
+import io.tidemark.ingest.lease.Lease;
 import io.tidemark.ingest.maintain.RememberedDeletes;
 import io.tidemark.ingest.maintain.TableMaintainer;
 import io.tidemark.ingest.tables.OutputTables;
@@ -14,14 +15,19 @@ import org.apache.iceberg.Table;
  * {@code --mode maintain}: the curated, quarantine and tombstone tables each compacted, their old
  * snapshots expired and their orphan files removed ({@link TableMaintainer}), the tombstone table
  * first folded to one remembered delete per key still deleted ({@link RememberedDeletes}), under
- * the run's lease so that no batch commits meanwhile. No row changes and the checkpoint stays where
- * it was: its snapshot is tagged, and expiry keeps tags.
+ * the run's lease so that no batch commits meanwhile. No curated or quarantine row changes, and the
+ * checkpoint stays where it was: its snapshot is tagged, and expiry keeps tags.
  */
 final class MaintainRun {
   private final RunContext run;
+  private final Lease lease;
 
-  MaintainRun(RunContext run) {
+  /**
+   * @param lease confirmed just before the remembered deletes are overwritten
+   */
+  MaintainRun(RunContext run, Lease lease) {
     this.run = run;
+    this.lease = lease;
   }
 
   Ending maintain() {
@@ -50,7 +56,9 @@ final class MaintainRun {
                 t,
                 run.settings().curatedSparkName(),
                 run.settings().dataset().keyColumns(),
-                run.settings().dataset().changeMarker().column());
+                run.settings().dataset().changeMarker().column(),
+                run.start().runId(),
+                lease::confirm);
         t = tables.load(name);
       }
       done.add(maintainer.maintain(name, t, now, o.snapshotRetention(), o.orphanFileAge(), folded));
