@@ -58,10 +58,10 @@ public record CommitRequest(
    * @param problemRows quarantine rows of files quarantined whole; null when none
    * @param files how many files are quarantined whole
    * @param filesWithoutRows how many of them are quarantined as one row without values (unreadable)
-   * @param sourceFiles the first and last, in string order, of the raw files the batch read: every
-   *     row it quarantines names a file between them, so the quarantine MERGE reads only the
-   *     quarantine files whose rows can (see {@link CommitSql#quarantineMerge}); null to read them
-   *     all
+   * @param sourceFiles the first and last, in Spark's string order, of the raw files the batch
+   *     read: every row it quarantines names a file between them, so the quarantine MERGE reads
+   *     only the quarantine files whose rows can (see {@link CommitSql#quarantineMerge}); null to
+   *     read them all
    */
   public record Quarantine(
       Dataset<Row> invalidRows,

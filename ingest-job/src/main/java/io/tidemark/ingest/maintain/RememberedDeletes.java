@@ -8,6 +8,7 @@ import io.tidemark.ingest.checkpoint.CheckpointCodec;
 import io.tidemark.ingest.kernel.RunLog;
 import io.tidemark.ingest.tables.TableSql;
 import java.util.List;
+import java.util.Map;
 import org.apache.iceberg.Table;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -125,7 +126,7 @@ public final class RememberedDeletes {
 
   /** The table's rows at its current snapshot, from the snapshot's summary when it says. */
   private static long recordsAt(Table table, Dataset<Row> all) {
-    java.util.Map<String, String> summary = table.currentSnapshot().summary();
+    Map<String, String> summary = table.currentSnapshot().summary();
     String total = summary == null ? null : summary.get("total-records");
     if (total != null) {
       try {

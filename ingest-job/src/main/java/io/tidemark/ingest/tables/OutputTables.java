@@ -229,8 +229,12 @@ public final class OutputTables {
     create(settings.curatedSparkName(), curated, spec.curated().partitionBy(), Map.of());
     create(settings.quarantineSparkName(), quarantine, List.of(), QUARANTINE_PROPERTIES);
     create(settings.tombstoneSparkName(), tomb, List.of(), Map.of());
-    ensureReplayColumns();
-    ensureQuarantineProperties();
+    // One load of the quarantine table for both upgrades: this runs before every batch's commit.
+    Table q = load(settings.quarantineSparkName());
+    if (q != null) {
+      ensureReplayColumns(q);
+      ensureQuarantineProperties(q);
+    }
   }
 
   /**
@@ -251,9 +255,12 @@ public final class OutputTables {
    */
   public void ensureReplayColumns() {
     Table q = load(settings.quarantineSparkName());
-    if (q == null) {
-      return;
+    if (q != null) {
+      ensureReplayColumns(q);
     }
+  }
+
+  private void ensureReplayColumns(Table q) {
     Map<String, String> missing = new LinkedHashMap<>();
     if (q.schema().findField(REPLAYED_AT) == null) {
       missing.put(REPLAYED_AT, DataTypes.TimestampType.sql());
@@ -272,11 +279,7 @@ public final class OutputTables {
    * Sets {@link #QUARANTINE_PROPERTIES} on a quarantine table created before them (metadata only:
    * the files written from then on carry whole bounds).
    */
-  private void ensureQuarantineProperties() {
-    Table q = load(settings.quarantineSparkName());
-    if (q == null) {
-      return;
-    }
+  private void ensureQuarantineProperties(Table q) {
     Map<String, String> missing = new LinkedHashMap<>();
     QUARANTINE_PROPERTIES.forEach(
         (k, v) -> {
