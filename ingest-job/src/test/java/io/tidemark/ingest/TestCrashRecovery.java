@@ -116,7 +116,7 @@ class TestCrashRecovery extends SparkTestSupport {
       assertThat(commitsOnMain(s, crashedBatch[0])).isZero();
       assertThat(snapshotsCarrying(s, crashedBatch[0]))
           .isEqualTo(point == FailurePoint.BEFORE_PUBLISH ? 1 : 0);
-      // Not even day 2's new key, appended to the branch before the MERGE: main holds day 1.
+      // Not even day 2's new rows, appended to the branch before the deletes: main holds day 1.
       assertThat(curated(s)).containsOnlyKeys("C1", "C2", "C3");
     }
     // A crash between creating the run's branch and publishing leaves the branch behind; a run
@@ -127,13 +127,14 @@ class TestCrashRecovery extends SparkTestSupport {
             || point == FailurePoint.BEFORE_PUBLISH;
     assertThat(runBranches(s)).hasSize(branchLeft ? 1 : 0);
     if (point == FailurePoint.AFTER_INSERTS) {
-      // The branch left behind ends with the new key's append, which carries no batch.
+      // The branch left behind ends with the append of the new rows (the new key's and the updated
+      // key's), which carries no batch.
       Table t = Spark3Util.loadIcebergTable(spark, s.curatedSparkName());
       Snapshot head = t.snapshot(t.refs().get(runBranches(s).get(0)).snapshotId());
       assertThat(head.operation()).isEqualTo("append");
       assertThat(head.summary())
           .doesNotContainKey(CheckpointCodec.BATCH_ID)
-          .containsEntry("added-records", "1");
+          .containsEntry("added-records", "2");
     }
 
     IngestOutcome rerun = new IngestJob(spark, s).run();

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.ingest.RawFixtures.Rec;
 import io.tidemark.ingest.checkpoint.CheckpointCodec;
 import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.ingest.config.IngestSpark;
 import io.tidemark.ingest.run.IngestJob;
 import io.tidemark.model.report.IngestCounts;
 import io.tidemark.model.report.IngestRunReport;
@@ -14,6 +15,7 @@ import io.tidemark.model.report.IngestStatus;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.iceberg.Snapshot;
@@ -34,9 +36,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What an incremental batch costs, in rows as Spark's task metrics count them: the point of the job
- * is that this grows with the change, not with the table. The curated table is read twice (once to
- * plan the batch against it, once by the MERGE of its updates and deletes), however many writes the
- * batch makes in between, and it is never shuffled.
+ * is that this grows with the change, not with the table. The curated table is read once, to plan
+ * the batch against it (which finds the file and position of each row an update or delete
+ * replaces), however many writes the batch makes, and it is never shuffled; above the position
+ * deletes' cap, a MERGE reads it a second time.
  */
 @Tag("spark")
 class TestIncrementalCost extends SparkTestSupport {
@@ -57,7 +60,7 @@ class TestIncrementalCost extends SparkTestSupport {
   }
 
   @Test
-  void anIncrementalBatchReadsTheTableTwiceAndNeverShufflesIt(@TempDir Path dir) throws Exception {
+  void anIncrementalBatchReadsTheTableOnceAndNeverShufflesIt(@TempDir Path dir) throws Exception {
     IngestSettings s = settings(dir);
     Path raw = Path.of(s.dataset().raw().location());
     List<Rec> day1 = new ArrayList<>();
@@ -101,20 +104,21 @@ class TestIncrementalCost extends SparkTestSupport {
     assertThat(curated(s).get(key(100)).get(0)).isEqualTo("M100");
     assertThat(curated(s)).doesNotContainKey(key(400));
 
-    // Twice the table, plus the day's file and the small quarantine and tombstone tables. A batch
-    // planned again after one of its writes (a cache Spark drops once a table it read is written)
-    // reads the table three or four times.
+    // The table once, plus the day's file and the small quarantine and tombstone tables. A MERGE
+    // of the updates and deletes reads it a second time; a batch planned again after one of its
+    // writes (a cache Spark drops once a table it read is written), a third.
     assertThat(rows.read.get())
         .as("rows read by the incremental run of a %d-row table", KEYS)
-        .isBetween(2L * KEYS, 2L * KEYS + 2_000);
-    // The MERGE streams the table against the broadcast changes; a shuffled join would write
-    // every row of it to a shuffle.
+        .isBetween((long) KEYS, KEYS + 2_000L);
+    // The plan streams the table against the broadcast keys; a shuffled join would write every
+    // row of it to a shuffle.
     assertThat(rows.shuffled.get()).as("rows shuffled").isLessThan(KEYS / 4);
     assertThat(spark.conf().get("spark.sql.autoBroadcastJoinThreshold"))
         .as("the session's broadcast setting, put back")
         .isEqualTo(threshold);
 
-    // Main moved by two commits: the new keys appended, then the MERGE carrying the checkpoint.
+    // Main moved by two commits: the new and updated keys' rows appended, then the deletes of
+    // the rows the updates and deletes replace, by position, carrying the checkpoint.
     table.refresh();
     List<Snapshot> added = new ArrayList<>();
     for (Snapshot snap :
@@ -127,17 +131,22 @@ class TestIncrementalCost extends SparkTestSupport {
     assertThat(added).hasSize(2);
     assertThat(added.get(0).operation()).isEqualTo("append");
     assertThat(added.get(0).summary()).doesNotContainKey(CheckpointCodec.BATCH_ID);
-    assertThat(added.get(0).summary()).containsEntry("added-records", "120");
-    assertThat(added.get(1).summary()).containsEntry(CheckpointCodec.BATCH_ID, report.batchId());
+    assertThat(added.get(0).summary()).containsEntry("added-records", "210");
+    assertThat(added.get(1).operation()).isEqualTo("delete");
+    assertThat(added.get(1).summary())
+        .containsEntry(CheckpointCodec.BATCH_ID, report.batchId())
+        .containsEntry("added-position-deletes", "120")
+        .doesNotContainKey("added-records");
   }
 
   /**
    * A small batch's fixed cost is the statements it runs, each a Spark job or several: counted
    * here, so that one added by a change shows. An incremental day with an invalid row, an update, a
-   * delete and new keys runs seven: the one pass that counts the batch (its invalid rows by reason
+   * delete and new keys runs six: the one pass that counts the batch (its invalid rows by reason
    * included), the pass that plans and pins it against the table, the quarantine's MERGE (which
-   * keeps a retried batch's rows single), the tombstones' append (which reads nothing), the count
-   * that sizes the curated MERGE's source, the new keys' append and the MERGE.
+   * keeps a retried batch's rows single), the tombstones' append (which reads nothing), the
+   * collection of the replaced rows' positions (from the pinned plan) and the new rows' append. The
+   * position deletes are written and committed without a Spark statement.
    */
   @Test
   void anIncrementalBatchRunsOneStatementPerStep(@TempDir Path dir) throws Exception {
@@ -196,9 +205,84 @@ class TestIncrementalCost extends SparkTestSupport {
             "rdd DeserializeToObject tombstones",
             "command WriteDelta quarantine",
             "append AppendData tombstones",
-            "count Aggregate",
-            "append AppendData",
-            "command WriteDelta");
+            "collectAsList Project",
+            "append AppendData");
+  }
+
+  /**
+   * Deleting the replaced rows by position and MERGEing the changes give the same table and the
+   * same counts, day after day: a key updated twice (its second replaced row is in the first
+   * update's appended file), deleted and brought back, inserted and deleted. With the cap at 0 the
+   * job MERGEs, as it does above the cap; the position deletes read the table once less.
+   */
+  @Test
+  void positionDeletesAndTheMergeLeaveTheSameTable(@TempDir Path dir) throws Exception {
+    List<List<Rec>> days = new ArrayList<>();
+    List<Rec> day1 = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      day1.add(u(key(i), "N" + i, "2024-03-01T10:00:00Z"));
+    }
+    days.add(day1);
+    days.add(
+        List.of(
+            u(key(1), "M1", "2024-03-02T09:00:00Z"),
+            d(key(2), "2024-03-02T09:00:00Z"),
+            u(key(3), "M3", "2024-03-02T09:00:00Z"),
+            u(key(100), "New", "2024-03-02T09:00:00Z")));
+    days.add(
+        List.of(
+            u(key(1), "MM1", "2024-03-03T09:00:00Z"),
+            u(key(2), "Back", "2024-03-03T09:00:00Z"),
+            d(key(100), "2024-03-03T09:00:00Z"),
+            d(key(3), "2024-03-03T09:00:00Z"),
+            // Older than the table's row: the version guard leaves it.
+            u(key(4), "Stale", "2024-02-01T09:00:00Z")));
+
+    IngestSettings byPosition = settings(dir.resolve("position"));
+    IngestSettings merged = settings(dir.resolve("merge"));
+    List<String> statements = new CopyOnWriteArrayList<>();
+    QueryExecutionListener listener =
+        new QueryExecutionListener() {
+          @Override
+          public void onSuccess(String action, QueryExecution qe, long nanos) {
+            statements.add(qe.analyzed().nodeName());
+          }
+
+          @Override
+          public void onFailure(String action, QueryExecution qe, Exception e) {}
+        };
+    for (int day = 0; day < days.size(); day++) {
+      String date = String.format("2024-03-%02d", day + 1);
+      List<IngestCounts> counts = new ArrayList<>();
+      for (IngestSettings s : List.of(byPosition, merged)) {
+        RawFixtures.write(Path.of(s.dataset().raw().location()), date, "a.parquet", days.get(day));
+        if (s == merged) {
+          spark.conf().set(IngestSpark.POSITION_DELETES_MAX_ROWS, "0");
+        }
+        statements.clear();
+        IngestRunReport report;
+        try {
+          report = runListening(s, listener);
+        } finally {
+          spark.conf().unset(IngestSpark.POSITION_DELETES_MAX_ROWS);
+        }
+        assertThat(report.status()).as(report.error()).isEqualTo(IngestStatus.SUCCEEDED);
+        counts.add(report.counts());
+        if (day > 0) {
+          // A MERGE is a WriteDelta statement of Iceberg's; the position deletes are none.
+          assertThat(statements.contains("WriteDelta"))
+              .as("day %d, %s: a MERGE ran", day + 1, s == merged ? "cap 0" : "default cap")
+              .isEqualTo(s == merged);
+        }
+      }
+      assertThat(counts.get(0)).as("day %d's counts", day + 1).isEqualTo(counts.get(1));
+      assertThat(curated(byPosition)).as("day %d's table", day + 1).isEqualTo(curated(merged));
+    }
+    Map<String, List<Object>> table = curated(byPosition);
+    assertThat(table).hasSize(49).doesNotContainKeys(key(3), key(100));
+    assertThat(table.get(key(1)).get(0)).isEqualTo("MM1");
+    assertThat(table.get(key(2)).get(0)).isEqualTo("Back");
+    assertThat(table.get(key(4)).get(0)).isEqualTo("N4");
   }
 
   /**

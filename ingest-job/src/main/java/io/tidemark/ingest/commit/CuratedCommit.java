@@ -8,6 +8,7 @@ import io.tidemark.ingest.audit.VerifiedPublish;
 import io.tidemark.ingest.checkpoint.CheckpointCodec;
 import io.tidemark.ingest.checkpoint.CheckpointLog;
 import io.tidemark.ingest.config.IngestSettings;
+import io.tidemark.ingest.config.IngestSpark;
 import io.tidemark.ingest.kernel.Cols;
 import io.tidemark.ingest.kernel.FailurePoint;
 import io.tidemark.ingest.kernel.FailurePoints;
@@ -41,12 +42,16 @@ import org.apache.spark.sql.SparkSession;
  * planned on, then fast-forwards main to it (see {@link RunBranches}); throws {@link
  * ConcurrentCommit} (or Iceberg's commit failure) when main moved.
  *
- * <p>An incremental batch with new keys and changed ones is two commits on the branch: the new
- * keys' rows appended (no checkpoint), then the MERGE of the updates and deletes, carrying the
- * checkpoint; with only one kind, one commit. Main moves to both at once, so no reader of main and
- * no checkpoint ever sees one without the other; the planner decided each key's action against the
- * same snapshot the branch starts at, so splitting the inserts out changes nothing the version
- * guard would have done.
+ * <p>An incremental batch with new and updated keys and deletes is two commits on the branch: the
+ * new rows appended (new keys' and updated keys'; no checkpoint), then, carrying the checkpoint, a
+ * row delta that deletes the rows the updates and deletes replace by their file and position, which
+ * the plan read ({@link PositionDeletes}): the table is read once a batch, by the plan. With only
+ * one kind, one commit. A batch of more than {@link #ROW_DELTA_MAX_ROWS} changes, or a table that
+ * cannot take position-delete files, has its updates and deletes MERGEd instead (the new keys still
+ * appended first), the MERGE reading the table again. Main moves to both commits at once, so no
+ * reader of main and no checkpoint ever sees one without the other; the planner decided each key's
+ * action against the same snapshot the branch starts at, so splitting the writes changes nothing
+ * the version guard would have done.
  *
  * @param failurePoints the run's failure points, reached as the commit goes
  * @param lease confirmed just before the branch is written and again just before main moves
@@ -71,12 +76,31 @@ record CuratedCommit(
 
   private static final String BROADCAST_THRESHOLD = "spark.sql.autoBroadcastJoinThreshold";
 
-  /** What the branch gets: the new keys' rows and the MERGE's source, as views. */
+  /**
+   * The most updated and deleted rows a batch deletes by position ({@link PositionDeletes}): their
+   * files and positions are brought to the driver, about 100 bytes a row. A larger batch's changes
+   * go through the MERGE. The Spark setting {@link IngestSpark#POSITION_DELETES_MAX_ROWS} changes
+   * it (0: always the MERGE).
+   */
+  static final long ROW_DELTA_MAX_ROWS = 500_000;
+
+  /**
+   * What the branch gets: the rows appended (as a view) and either the MERGE's source (as a view)
+   * or the positions of the rows deleted.
+   *
+   * @param appended the rows appended: the new keys', and with position deletes the updated keys'
+   *     new rows too
+   * @param deletes with position deletes, the rows they delete; null otherwise
+   */
   private record Writes(
-      Dataset<Row> inserted, String insertView, String matchedView, boolean full) {
-    /** The insert carries the checkpoint when no MERGE follows. */
-    boolean insertOnly() {
-      return !full && insertView != null && matchedView == null;
+      Dataset<Row> appended,
+      String appendView,
+      String matchedView,
+      List<PositionDeletes.Position> deletes,
+      boolean full) {
+    /** The append carries the checkpoint when nothing follows it. */
+    boolean appendOnly() {
+      return !full && appendView != null && matchedView == null && deletes == null;
     }
   }
 
@@ -92,12 +116,12 @@ record CuratedCommit(
     BatchAudit audit;
     String branch = RunBranches.name(batch.run().runId(), batch.run().startedAt());
     String target = RunBranches.sparkName(settings.curatedSparkName(), branch);
-    RunBranches.create(
-        tables::loadCurated, branch, branchStart(batch.baseSnapshot(), batch.run().runId()));
+    long start = branchStart(batch.baseSnapshot(), batch.run().runId());
+    RunBranches.create(tables::loadCurated, branch, start);
     try {
       failurePoints.reached(FailurePoint.BEFORE_COMMIT, batch.batchId());
       lease.confirm();
-      writeBranch(batch, writes, target);
+      writeBranch(batch, writes, branch, target, start);
       failurePoints.reached(FailurePoint.BEFORE_PUBLISH, batch.batchId());
       audit = audit(batch, branch);
       if (audit != null) {
@@ -176,42 +200,107 @@ record CuratedCommit(
   }
 
   private Writes writes(CommitRequest batch) {
+    IngestCounts counts = batch.counts();
+    boolean full = batch.fullRefresh();
+    long changes = counts.recordsUpdated() + counts.recordsDeleted();
+    List<PositionDeletes.Position> deletes =
+        full || changes == 0 || changes > positionDeletesMaxRows()
+            ? null
+            : positions(batch.planned());
+    // With position deletes, an updated key's new row is appended beside the new keys' rows.
+    List<String> appendedActions =
+        deletes == null
+            ? List.of(Action.INSERTED.name())
+            : List.of(Action.INSERTED.name(), Action.UPDATED.name());
     List<Column> rowCols = new ArrayList<>();
     for (String c : tables.curatedColumns()) {
       rowCols.add(
           c.equals(settings.dataset().changeMarker().column()) ? col(Cols.MARKER).as(c) : col(c));
     }
-    Dataset<Row> inserted =
+    Dataset<Row> appended =
         batch
             .planned()
-            .filter(col(MergePlanner.ACTION).equalTo(Action.INSERTED.name()))
+            .filter(col(MergePlanner.ACTION).isin(appendedActions.toArray()))
             .select(rowCols.toArray(Column[]::new));
-    IngestCounts counts = batch.counts();
-    boolean full = batch.fullRefresh();
-    boolean merges = counts.recordsUpdated() + counts.recordsDeleted() > 0;
-    boolean inserts = counts.recordsInserted() > 0;
+    boolean appends =
+        counts.recordsInserted() > 0 || (deletes != null && counts.recordsUpdated() > 0);
     // A batch that changes nothing still commits (an empty MERGE), so that its checkpoint lands.
-    boolean insertOnly = !full && inserts && !merges;
-    String insertView = full || !inserts ? null : resources.view(inserted);
-    String matchedView = full || insertOnly ? null : resources.view(changed(batch.planned()));
-    return new Writes(inserted, insertView, matchedView, full);
+    boolean merges = changes > 0 && deletes == null;
+    String appendView = full || !appends ? null : resources.view(appended);
+    String matchedView =
+        full || (appends && !merges && deletes == null) || deletes != null
+            ? null
+            : resources.view(changed(batch.planned()));
+    return new Writes(appended, appendView, matchedView, deletes, full);
   }
 
-  private void writeBranch(CommitRequest batch, Writes writes, String target) {
-    if (writes.insertView() != null && !writes.insertOnly()) {
+  private long positionDeletesMaxRows() {
+    String set = spark.conf().get(IngestSpark.POSITION_DELETES_MAX_ROWS, null);
+    if (set == null) {
+      return ROW_DELTA_MAX_ROWS;
+    }
+    try {
+      return Long.parseLong(set.trim());
+    } catch (NumberFormatException e) {
+      throw new IngestException(
+          IngestErrorCode.INVALID_CONFIG,
+          IngestSpark.POSITION_DELETES_MAX_ROWS
+              + " must be a whole number of rows, not '"
+              + set
+              + "'",
+          e);
+    }
+  }
+
+  /**
+   * The data files and positions of the rows the batch's updates and deletes replace, as the plan
+   * found them; null (the MERGE then writes them) when the table cannot take position deletes, when
+   * its columns are not the batch's (a MERGE keeps a column it does not set), or when a changed
+   * record has no position.
+   */
+  private List<PositionDeletes.Position> positions(Dataset<Row> planned) {
+    Table table = tables.loadCurated();
+    if (!List.of(planned.columns()).contains(MergePlanner.CURRENT_FILE)
+        || !PositionDeletes.apply(table)
+        || table.schema().columns().size() != tables.curatedColumns().size()) {
+      return null;
+    }
+    List<PositionDeletes.Position> positions = new ArrayList<>();
+    for (Row r :
+        planned
+            .filter(col(MergePlanner.ACTION).isin(Action.UPDATED.name(), Action.DELETED.name()))
+            .select(col(MergePlanner.CURRENT_FILE), col(MergePlanner.CURRENT_POS))
+            .collectAsList()) {
+      if (r.isNullAt(0) || r.isNullAt(1)) {
+        return null;
+      }
+      positions.add(new PositionDeletes.Position(r.getString(0), r.getLong(1)));
+    }
+    return positions;
+  }
+
+  private void writeBranch(
+      CommitRequest batch, Writes writes, String branch, String target, long base) {
+    boolean thenMore = writes.matchedView() != null || writes.deletes() != null;
+    if (writes.appendView() != null && thenMore) {
       CommitMetadata.withCommitProperties(
           Map.of(CheckpointCodec.RUN_ID, batch.run().runId()),
-          () -> spark.sql(sql.curatedInsert(writes.insertView(), target)),
+          () -> spark.sql(sql.curatedInsert(writes.appendView(), target)),
           RuntimeException.class);
       failurePoints.reached(FailurePoint.AFTER_INSERTS, batch.batchId());
+    }
+    if (writes.deletes() != null) {
+      PositionDeletes.commit(
+          tables.loadCurated(), branch, base, writes.deletes(), batch.properties());
+      return;
     }
     CommitMetadata.withCommitProperties(
         batch.properties(),
         () -> {
           if (writes.full()) {
-            overwriteAll(writes.inserted(), target);
-          } else if (writes.insertOnly()) {
-            spark.sql(sql.curatedInsert(writes.insertView(), target));
+            overwriteAll(writes.appended(), target);
+          } else if (writes.appendOnly()) {
+            spark.sql(sql.curatedInsert(writes.appendView(), target));
           } else {
             withBroadcastUpTo(
                 MERGE_BROADCAST_MAX_BYTES,

@@ -16,6 +16,15 @@ public final class IngestSpark {
   public static final String EXTENSIONS =
       "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions";
 
+  /**
+   * The most updated and deleted rows of a batch that the job deletes by their file and position
+   * (read by the batch's plan, written as position-delete files on the driver) rather than with a
+   * MERGE that reads the table again; 0 MERGEs every batch. Default 500,000 (about 50 MB on the
+   * driver).
+   */
+  public static final String POSITION_DELETES_MAX_ROWS =
+      "spark.tidemark.ingest.positionDeletesMaxRows";
+
   private IngestSpark() {}
 
   /** The Spark properties that declare the catalog, e.g. {@code spark.sql.catalog.tidemark}. */

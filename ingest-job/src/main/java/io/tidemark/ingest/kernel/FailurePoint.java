@@ -14,9 +14,10 @@ public enum FailurePoint {
    */
   BEFORE_COMMIT,
   /**
-   * The new keys' rows are appended to the run's branch; the MERGE of the updates and deletes,
-   * which carries the checkpoint, has not run. {@code main} is untouched. Only reached by a batch
-   * with both new keys and updates or deletes.
+   * The new rows are appended to the run's branch (new keys' and, with position deletes, updated
+   * keys'); the commit of the updates and deletes (position deletes or a MERGE), which carries the
+   * checkpoint, has not run. {@code main} is untouched. Only reached by a batch with rows to append
+   * and updates or deletes.
    */
   AFTER_INSERTS,
   /**

@@ -8,7 +8,9 @@ import static org.apache.spark.sql.functions.when;
 
 import io.tidemark.ingest.kernel.Cols;
 import io.tidemark.ingest.kernel.Operations;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -21,6 +23,21 @@ public final class MergePlanner {
   public static final String ACTION = "_action";
   public static final String CURRENT_MARKER = "_current_marker";
   public static final String TOMBSTONE_MARKER = "_tomb_marker";
+
+  /**
+   * Iceberg's metadata columns of the curated row a record matched: its data file and its position
+   * in that file. The commit deletes an updated or deleted key's row by them (a position delete),
+   * without reading the table again.
+   */
+  public static final String FILE = "_file";
+
+  public static final String POS = "_pos";
+
+  /** The matched row's {@link #FILE}; null when the key is not in the table. */
+  public static final String CURRENT_FILE = "_current_file";
+
+  /** The matched row's {@link #POS}; null when the key is not in the table. */
+  public static final String CURRENT_POS = "_current_pos";
 
   private MergePlanner() {}
 
@@ -41,10 +58,13 @@ public final class MergePlanner {
   public static final long BROADCAST_MAX_KEYS = 2_000_000;
 
   /**
-   * Adds {@link #ACTION}, {@link #CURRENT_MARKER} and {@link #TOMBSTONE_MARKER}.
+   * Adds {@link #ACTION}, {@link #CURRENT_MARKER} and {@link #TOMBSTONE_MARKER}, and {@link
+   * #CURRENT_FILE} and {@link #CURRENT_POS} when {@code current} has {@link #FILE} and {@link
+   * #POS}.
    *
    * @param latest one row per key: key columns, {@link Cols#MARKER}, {@link Cols#OP}
-   * @param current the curated table's key columns and change-marker column
+   * @param current the curated table's key columns and change-marker column, and optionally the
+   *     rows' {@link #FILE} and {@link #POS}
    * @param tombstones the remembered deletes: key columns and change-marker column, a key possibly
    *     more than once (deletes are appended); the newest marker of a key is the one remembered
    * @param markerColumn the change-marker column's name in the tables
@@ -58,11 +78,23 @@ public final class MergePlanner {
       List<String> keyColumns,
       String markerColumn,
       boolean smallBatch) {
+    Map<String, String> located =
+        List.of(current.columns()).containsAll(List.of(FILE, POS))
+            ? Map.of(FILE, CURRENT_FILE, POS, CURRENT_POS)
+            : Map.of();
     Dataset<Row> withCurrent =
-        leftJoin(latest, current, keyColumns, markerColumn, CURRENT_MARKER, smallBatch, false);
+        leftJoin(
+            latest, current, keyColumns, markerColumn, CURRENT_MARKER, located, smallBatch, false);
     Dataset<Row> joined =
         leftJoin(
-            withCurrent, tombstones, keyColumns, markerColumn, TOMBSTONE_MARKER, smallBatch, true);
+            withCurrent,
+            tombstones,
+            keyColumns,
+            markerColumn,
+            TOMBSTONE_MARKER,
+            Map.of(),
+            smallBatch,
+            true);
     Column m = col(Cols.MARKER);
     Column cur = col(CURRENT_MARKER);
     Column tomb = col(TOMBSTONE_MARKER);
@@ -93,13 +125,15 @@ public final class MergePlanner {
       List<String> keyColumns,
       String markerColumn,
       String as,
+      Map<String, String> carried,
       boolean smallBatch,
       boolean newestPerKey) {
-    Column[] sel = new Column[keyColumns.size() + 1];
+    List<Column> sel = new ArrayList<>();
     for (int i = 0; i < keyColumns.size(); i++) {
-      sel[i] = col(keyColumns.get(i)).as(as + "_k" + i);
+      sel.add(col(keyColumns.get(i)).as(as + "_k" + i));
     }
-    sel[keyColumns.size()] = col(markerColumn).as(as);
+    sel.add(col(markerColumn).as(as));
+    carried.forEach((from, to) -> sel.add(col(from).as(to)));
     Dataset<Row> pruned = right;
     if (smallBatch) {
       // Only the batch's keys matter: keep the table's rows whose key is among them, with the
@@ -112,7 +146,7 @@ public final class MergePlanner {
       }
       pruned = right.join(batchKeys, in, "left_semi");
     }
-    Dataset<Row> r = pruned.select(sel);
+    Dataset<Row> r = pruned.select(sel.toArray(Column[]::new));
     if (newestPerKey) {
       // After the pruning: only the batch's keys' rows are grouped.
       Column[] by = new Column[keyColumns.size()];

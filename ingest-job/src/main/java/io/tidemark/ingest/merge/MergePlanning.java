@@ -75,9 +75,16 @@ public final class MergePlanning {
     if (basis.emptyTable()) {
       return emptyKeys(types);
     }
-    return spark
-        .sql(TableSql.asOf(settings.curatedSparkName(), basis.snapshot()))
-        .selectExpr(quoteAll(keyAndMarker()));
+    // With each row's file and position, which the commit's position deletes name.
+    return spark.sql(
+        TableSql.asOf(
+            settings.curatedSparkName(),
+            basis.snapshot(),
+            String.join(", ", quoteAll(keyAndMarker()))
+                + ", "
+                + MergePlanner.FILE
+                + ", "
+                + MergePlanner.POS));
   }
 
   private Dataset<Row> tombstones(MergeBasis basis, Map<String, DataType> types) {

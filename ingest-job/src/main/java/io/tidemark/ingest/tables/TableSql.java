@@ -94,6 +94,14 @@ public final class TableSql {
 
   /** A table as of a snapshot: the state a batch was planned against. */
   public static String asOf(String table, long snapshotId) {
-    return "SELECT * FROM " + table + " VERSION AS OF " + snapshotId;
+    return asOf(table, snapshotId, "*");
+  }
+
+  /**
+   * {@code columns} (a select list of validated, quoted identifiers and Iceberg's metadata columns)
+   * of one snapshot of a table.
+   */
+  public static String asOf(String table, long snapshotId, String columns) {
+    return "SELECT " + columns + " FROM " + table + " VERSION AS OF " + snapshotId;
   }
 }
