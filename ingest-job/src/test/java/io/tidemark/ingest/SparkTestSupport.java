@@ -40,10 +40,14 @@ abstract class SparkTestSupport {
 
   /** Settings for the customers dataset under {@code dir}: raw, warehouse and state inside it. */
   static IngestSettings settings(Path dir) {
+    return settings(
+        dir, Contracts.customers(dir.resolve("raw/customers").toString(), "curated.customers"));
+  }
+
+  /** Settings for {@code spec} (its raw location inside {@code dir}), warehouse and state in it. */
+  static IngestSettings settings(Path dir, DatasetContract spec) {
     CatalogSpec local = CatalogSpec.localJdbc(dir.resolve("warehouse").toString());
     CatalogSpec catalog = new CatalogSpec("t" + CATALOGS.incrementAndGet(), local.properties());
-    DatasetContract spec =
-        Contracts.customers(dir.resolve("raw/customers").toString(), "curated.customers");
     return IngestSettings.of(spec, catalog, dir.resolve("state").toString())
         .withClock(Clock.fixed(NOW, ZoneOffset.UTC));
   }

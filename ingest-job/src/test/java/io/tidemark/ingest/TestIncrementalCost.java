@@ -9,6 +9,7 @@ import io.tidemark.ingest.checkpoint.CheckpointCodec;
 import io.tidemark.ingest.config.IngestSettings;
 import io.tidemark.ingest.config.IngestSpark;
 import io.tidemark.ingest.run.IngestJob;
+import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.report.IngestCounts;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
@@ -240,6 +241,25 @@ class TestIncrementalCost extends SparkTestSupport {
 
     IngestSettings byPosition = settings(dir.resolve("position"));
     IngestSettings merged = settings(dir.resolve("merge"));
+    ingestBothWays(days, byPosition, merged, () -> {});
+    Map<String, List<Object>> table = curated(byPosition);
+    assertThat(table).hasSize(49).doesNotContainKeys(key(3), key(100));
+    assertThat(table.get(key(1)).get(0)).isEqualTo("MM1");
+    assertThat(table.get(key(2)).get(0)).isEqualTo("Back");
+    assertThat(table.get(key(4)).get(0)).isEqualTo("N4");
+  }
+
+  /**
+   * Ingests each day's records into two tables, the second with the position deletes' cap at 0 (so
+   * MERGEd), and holds the two to the same counts and the same rows every day. {@code
+   * afterFirstDay} runs once both have their first day.
+   */
+  private void ingestBothWays(
+      List<List<Rec>> days,
+      IngestSettings byPosition,
+      IngestSettings merged,
+      Runnable afterFirstDay)
+      throws Exception {
     List<String> statements = new CopyOnWriteArrayList<>();
     QueryExecutionListener listener =
         new QueryExecutionListener() {
@@ -277,12 +297,67 @@ class TestIncrementalCost extends SparkTestSupport {
       }
       assertThat(counts.get(0)).as("day %d's counts", day + 1).isEqualTo(counts.get(1));
       assertThat(curated(byPosition)).as("day %d's table", day + 1).isEqualTo(curated(merged));
+      if (day == 0) {
+        afterFirstDay.run();
+      }
     }
+  }
+
+  /**
+   * A table partitioned by a column whose values include both NULL and the text "null" (the same
+   * folder name in a partition path), with one delete file per partition asked for: each
+   * partition's deletes name their own partition, and both ways leave the same table.
+   */
+  @Test
+  void positionDeletesPerPartitionKeepANullPartitionApartFromTheTextNull(@TempDir Path dir)
+      throws Exception {
+    List<Rec> day1 = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      day1.add(
+          new Rec(
+              key(i),
+              "N" + i,
+              i % 2 == 0 ? "null" : null,
+              java.time.Instant.parse("2024-03-01T10:00:00Z"),
+              "U"));
+    }
+    List<Rec> day2 = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      day2.add(
+          new Rec(
+              key(i),
+              "M" + i,
+              i % 2 == 0 ? "null" : null,
+              java.time.Instant.parse("2024-03-02T09:00:00Z"),
+              "U"));
+    }
+    day2.add(d(key(8), "2024-03-02T09:00:00Z"));
+    day2.add(d(key(9), "2024-03-02T09:00:00Z"));
+    IngestSettings byPosition = partitionedByEmail(dir.resolve("position"));
+    IngestSettings merged = partitionedByEmail(dir.resolve("merge"));
+    ingestBothWays(
+        List.of(day1, day2),
+        byPosition,
+        merged,
+        () -> {
+          for (IngestSettings s : List.of(byPosition, merged)) {
+            spark.sql(
+                "ALTER TABLE "
+                    + s.curatedSparkName()
+                    + " SET TBLPROPERTIES ('write.delete.granularity'='partition')");
+          }
+        });
     Map<String, List<Object>> table = curated(byPosition);
-    assertThat(table).hasSize(49).doesNotContainKeys(key(3), key(100));
-    assertThat(table.get(key(1)).get(0)).isEqualTo("MM1");
-    assertThat(table.get(key(2)).get(0)).isEqualTo("Back");
-    assertThat(table.get(key(4)).get(0)).isEqualTo("N4");
+    assertThat(table).hasSize(8);
+    for (int i = 0; i < 8; i++) {
+      assertThat(table.get(key(i)).get(0)).isEqualTo("M" + i);
+    }
+  }
+
+  private static IngestSettings partitionedByEmail(Path dir) {
+    DatasetContract spec =
+        Contracts.customers(dir.resolve("raw/customers").toString(), "curated.customers");
+    return settings(dir, spec.toBuilder().curated("curated.customers", "email").build());
   }
 
   /**

@@ -26,8 +26,11 @@ import io.tidemark.model.report.IngestErrorCode;
 import io.tidemark.model.report.ReconciliationStatus;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.spark.CommitMetadata;
@@ -78,9 +81,9 @@ record CuratedCommit(
 
   /**
    * The most updated and deleted rows a batch deletes by position ({@link PositionDeletes}): their
-   * files and positions are brought to the driver, about 100 bytes a row. A larger batch's changes
-   * go through the MERGE. The Spark setting {@link IngestSpark#POSITION_DELETES_MAX_ROWS} changes
-   * it (0: always the MERGE).
+   * files and positions are collected on the driver, a few hundred bytes a row. A larger batch's
+   * changes go through the MERGE. The Spark setting {@link IngestSpark#POSITION_DELETES_MAX_ROWS}
+   * changes it (0: always the MERGE).
    */
   static final long ROW_DELTA_MAX_ROWS = 500_000;
 
@@ -206,7 +209,7 @@ record CuratedCommit(
     List<PositionDeletes.Position> deletes =
         full || changes == 0 || changes > positionDeletesMaxRows()
             ? null
-            : positions(batch.planned());
+            : positions(batch.planned(), changes);
     // With position deletes, an updated key's new row is appended beside the new keys' rows.
     List<String> appendedActions =
         deletes == null
@@ -255,10 +258,11 @@ record CuratedCommit(
   /**
    * The data files and positions of the rows the batch's updates and deletes replace, as the plan
    * found them; null (the MERGE then writes them) when the table cannot take position deletes, when
-   * its columns are not the batch's (a MERGE keeps a column it does not set), or when a changed
-   * record has no position.
+   * its columns are not the batch's (a MERGE keeps a column it does not set), or when the positions
+   * are not one distinct row per change (a changed record without one, or a key twice in the table,
+   * which the MERGE refuses loudly).
    */
-  private List<PositionDeletes.Position> positions(Dataset<Row> planned) {
+  private List<PositionDeletes.Position> positions(Dataset<Row> planned, long changes) {
     Table table = tables.loadCurated();
     if (!List.of(planned.columns()).contains(MergePlanner.CURRENT_FILE)
         || !PositionDeletes.apply(table)
@@ -266,6 +270,8 @@ record CuratedCommit(
       return null;
     }
     List<PositionDeletes.Position> positions = new ArrayList<>();
+    Set<PositionDeletes.Position> distinct = new HashSet<>();
+    Map<String, String> paths = new HashMap<>();
     for (Row r :
         planned
             .filter(col(MergePlanner.ACTION).isin(Action.UPDATED.name(), Action.DELETED.name()))
@@ -274,9 +280,15 @@ record CuratedCommit(
       if (r.isNullAt(0) || r.isNullAt(1)) {
         return null;
       }
-      positions.add(new PositionDeletes.Position(r.getString(0), r.getLong(1)));
+      // One string per data file, however many of its rows change.
+      String path = paths.computeIfAbsent(r.getString(0), p -> p);
+      PositionDeletes.Position p = new PositionDeletes.Position(path, r.getLong(1));
+      if (!distinct.add(p)) {
+        return null;
+      }
+      positions.add(p);
     }
-    return positions;
+    return positions.size() == changes ? positions : null;
   }
 
   private void writeBranch(

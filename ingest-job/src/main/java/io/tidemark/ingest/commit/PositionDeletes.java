@@ -20,21 +20,25 @@ import org.apache.iceberg.ManifestReader;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.deletes.DeleteGranularity;
 import org.apache.iceberg.deletes.PositionDelete;
 import org.apache.iceberg.deletes.PositionDeleteWriter;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.types.Comparators;
 
 /**
  * Deletes rows of a curated snapshot by their data file and position, in one commit of Iceberg's
  * row delta: what a MERGE's delete and update do to the rows they match, without the MERGE's second
  * read of the table (the batch's plan already found each matched row's file and position). One
- * position-delete file per partition, written on the driver, so the rows are few (see {@link
+ * position-delete file per data file (per partition when the table's {@code
+ * write.delete.granularity} says so), written on the driver, so the rows are few (see {@link
  * CuratedCommit#ROW_DELTA_MAX_ROWS}).
  */
 final class PositionDeletes {
@@ -44,17 +48,26 @@ final class PositionDeletes {
   private PositionDeletes() {}
 
   /**
-   * Whether {@code table} takes position-delete files: format v2 (v3 wants deletion vectors; v1 has
-   * no deletes).
+   * Whether {@code table} takes position-delete files for a batch's changes: format v2 (v3 wants
+   * deletion vectors; v1 has no deletes) and merge-on-read for MERGE (a table set to copy-on-write
+   * is rewritten by the MERGE, as its owner asked).
    */
   static boolean apply(Table table) {
-    return TableUtil.formatVersion(table) == 2;
+    return TableUtil.formatVersion(table) == 2
+        && "merge-on-read"
+            .equalsIgnoreCase(
+                table
+                    .properties()
+                    .getOrDefault(TableProperties.MERGE_MODE, TableProperties.MERGE_MODE_DEFAULT));
   }
 
   /**
    * Writes the delete files and commits them to {@code branch} as one row delta carrying {@code
-   * properties}. The commit fails when a named data file was removed since {@code base} (a
-   * compaction, say), so that no delete is lost on a rewritten file.
+   * properties}. The branch starts at {@code base} and only this run writes it; what keeps a delete
+   * from landing on a data file another engine rewrote meanwhile (a compaction of main) is the
+   * publish, which fast-forwards main only if main is still at {@code base}. The row delta's own
+   * checks (the named files still exist on the branch since {@code base}) hold the same for the
+   * branch.
    *
    * @param base the snapshot the positions were read from
    */
@@ -67,8 +80,14 @@ final class PositionDeletes {
     Set<String> paths = new HashSet<>();
     positions.forEach(p -> paths.add(p.file()));
     Map<String, DataFile> files = dataFiles(table, base, paths);
-    Map<String, List<Position>> byPartition = new LinkedHashMap<>();
-    Map<String, DataFile> partitionOf = new HashMap<>();
+    // One delete file per data file (Iceberg's default granularity), or per partition when the
+    // table asks for that; a partition is told by its spec and values, never by its path text.
+    boolean perPartition =
+        DeleteGranularity.PARTITION
+            .toString()
+            .equalsIgnoreCase(table.properties().get(TableProperties.DELETE_GRANULARITY));
+    Map<List<Object>, List<Position>> groups = new LinkedHashMap<>();
+    Map<List<Object>, DataFile> groupFile = new HashMap<>();
     for (Position p : positions) {
       DataFile f = files.get(p.file());
       if (f == null) {
@@ -82,10 +101,9 @@ final class PositionDeletes {
                 + " of "
                 + table.name());
       }
-      PartitionSpec spec = table.specs().get(f.specId());
-      String group = f.specId() + "/" + spec.partitionToPath(f.partition());
-      byPartition.computeIfAbsent(group, g -> new ArrayList<>()).add(p);
-      partitionOf.putIfAbsent(group, f);
+      List<Object> group = perPartition ? partitionKey(f) : List.of(f.location());
+      groups.computeIfAbsent(group, g -> new ArrayList<>()).add(p);
+      groupFile.putIfAbsent(group, f);
     }
     FileFormat format =
         FileFormat.fromString(
@@ -109,15 +127,21 @@ final class PositionDeletes {
         new GenericFileWriterFactory.Builder(table).deleteFileFormat(format).build();
     List<DeleteFile> written = new ArrayList<>();
     try {
-      for (Map.Entry<String, List<Position>> e : byPartition.entrySet()) {
-        DataFile f = partitionOf.get(e.getKey());
+      for (Map.Entry<List<Object>, List<Position>> e : groups.entrySet()) {
+        DataFile f = groupFile.get(e.getKey());
         PartitionSpec spec = table.specs().get(f.specId());
         // Sorted by file and position, as the table spec asks of a position-delete file.
         List<Position> rows = new ArrayList<>(e.getValue());
-        rows.sort(Comparator.comparing(Position::file).thenComparingLong(Position::pos));
+        rows.sort(
+            Comparator.comparing(Position::file, Comparators.charSequences())
+                .thenComparingLong(Position::pos));
         PositionDeleteWriter<Record> writer =
             writers.newPositionDeleteWriter(
-                outputs.newOutputFile(spec, f.partition()), spec, f.partition());
+                spec.isUnpartitioned()
+                    ? outputs.newOutputFile()
+                    : outputs.newOutputFile(spec, f.partition()),
+                spec,
+                f.partition());
         try (writer) {
           PositionDelete<Record> delete = PositionDelete.create();
           for (Position p : rows) {
@@ -145,6 +169,18 @@ final class PositionDeletes {
       removeQuietly(table, written);
       throw e;
     }
+  }
+
+  /** A data file's spec and partition values (a null value and the text "null" stay apart). */
+  private static List<Object> partitionKey(DataFile f) {
+    List<Object> key = new ArrayList<>();
+    key.add(f.specId());
+    StructLike partition = f.partition();
+    for (int i = 0; i < partition.size(); i++) {
+      Object v = partition.get(i, Object.class);
+      key.add(v instanceof CharSequence c ? c.toString() : v);
+    }
+    return key;
   }
 
   /** The live data files of a snapshot that have one of {@code paths}. */

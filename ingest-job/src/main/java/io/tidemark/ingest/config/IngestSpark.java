@@ -19,8 +19,8 @@ public final class IngestSpark {
   /**
    * The most updated and deleted rows of a batch that the job deletes by their file and position
    * (read by the batch's plan, written as position-delete files on the driver) rather than with a
-   * MERGE that reads the table again; 0 MERGEs every batch. Default 500,000 (about 50 MB on the
-   * driver).
+   * MERGE that reads the table again; 0 MERGEs every batch. Default 500,000 (the positions are
+   * collected on the driver, a few hundred bytes a row: about 150 MB at the default).
    */
   public static final String POSITION_DELETES_MAX_ROWS =
       "spark.tidemark.ingest.positionDeletesMaxRows";
