@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -25,11 +24,6 @@ import org.apache.spark.sql.types.StructType;
  * the version guard will do with each record, counted before anything is written.
  */
 public final class MergePlanning {
-  /** Names the position lookup gives a meaning of its own. */
-  private static final Set<String> RESERVED =
-      Set.of(
-          MergePlanner.FILE, MergePlanner.POS, MergePlanner.CURRENT_FILE, MergePlanner.CURRENT_POS);
-
   private final SparkSession spark;
   private final IngestSettings settings;
   private final DatasetContract spec;
@@ -81,14 +75,14 @@ public final class MergePlanning {
     if (basis.emptyTable()) {
       return emptyKeys(types);
     }
-    String columns = String.join(", ", quoteAll(keyAndMarker()));
-    // With each row's file and position, which the commit's position deletes name; not when a
-    // column of the table would stand for them (a data column hides Iceberg's metadata column of
-    // its name): the commit then MERGEs.
-    if (tables.curatedColumns().stream()
-        .noneMatch(c -> RESERVED.contains(c.toLowerCase(java.util.Locale.ROOT)))) {
-      columns += ", " + MergePlanner.FILE + ", " + MergePlanner.POS;
-    }
+    // With each row's file and position, which the commit's position deletes name (a contract
+    // declares no column of either name: it would hide Iceberg's metadata column).
+    String columns =
+        String.join(", ", quoteAll(keyAndMarker()))
+            + ", "
+            + MergePlanner.FILE
+            + ", "
+            + MergePlanner.POS;
     return spark.sql(TableSql.asOf(settings.curatedSparkName(), basis.snapshot(), columns));
   }
 

@@ -228,6 +228,23 @@ public record DatasetContract(
     return RuleSpec.defaultAggregates(t != null && isNumber(t), t != null && isOrdered(t));
   }
 
+  /**
+   * The names of Iceberg's metadata columns (its {@code MetadataColumns}), which Spark's row-level
+   * writes and the ingest job's position lookup read by name; a data column must not shadow them.
+   */
+  static final java.util.List<String> ICEBERG_METADATA_COLUMNS =
+      java.util.List.of(
+          "_file",
+          "_pos",
+          "_deleted",
+          "_spec_id",
+          "_partition",
+          "_row_id",
+          "_last_updated_sequence_number",
+          "_change_type",
+          "_change_ordinal",
+          "_commit_snapshot_id");
+
   private static Map<String, ColumnType> columns(Map<String, ColumnType> columns) {
     if (columns == null || columns.isEmpty()) {
       throw new InvalidDocumentException("columns", columns, "must declare the dataset's columns");
@@ -236,6 +253,15 @@ public record DatasetContract(
     Set<String> folded = new HashSet<>();
     for (Map.Entry<String, ColumnType> e : columns.entrySet()) {
       Checks.identifier("columns." + e.getKey(), e.getKey());
+      if (ICEBERG_METADATA_COLUMNS.contains(e.getKey().toLowerCase(Locale.ROOT))) {
+        throw new InvalidDocumentException(
+            "columns." + e.getKey(),
+            e.getKey(),
+            "is the name of one of Iceberg's metadata columns "
+                + ICEBERG_METADATA_COLUMNS
+                + ": a data column of that name hides it, and the curated table's row-level"
+                + " writes need it; rename the column");
+      }
       if (!folded.add(e.getKey().toLowerCase(Locale.ROOT))) {
         throw new InvalidDocumentException(
             "columns." + e.getKey(), e.getKey(), "differs from another column only in case");

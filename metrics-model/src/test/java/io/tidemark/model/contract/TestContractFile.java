@@ -111,6 +111,11 @@ class TestContractFile {
     assertThatThrownBy(() -> parse(with("key-columns:", "keys:")))
         .hasMessageStartingWith(
             "Cannot load contract orders.yaml: datasets.orders.keys is not a key here (known:");
+    assertThatThrownBy(
+            () -> parse(with("      line_nr: int\n", "      line_nr: int\n      _POS: int\n")))
+        .hasMessageStartingWith(
+            "Cannot load contract orders.yaml: datasets.orders.columns._POS '_POS' is the name of"
+                + " one of Iceberg's metadata columns [_file, _pos,");
     assertThatThrownBy(() -> parse(with("version: 1", "version: 2")))
         .hasMessage("Cannot load contract orders.yaml: version '2' must be 1");
     assertThatThrownBy(() -> parse("datasets: [\n"))
