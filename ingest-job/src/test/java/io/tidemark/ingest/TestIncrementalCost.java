@@ -313,23 +313,11 @@ class TestIncrementalCost extends SparkTestSupport {
       throws Exception {
     List<Rec> day1 = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
-      day1.add(
-          new Rec(
-              key(i),
-              "N" + i,
-              i % 2 == 0 ? "null" : null,
-              java.time.Instant.parse("2024-03-01T10:00:00Z"),
-              "U"));
+      day1.add(nullOrTextNullEmail(i, "N" + i, "2024-03-01T10:00:00Z"));
     }
     List<Rec> day2 = new ArrayList<>();
     for (int i = 0; i < 8; i++) {
-      day2.add(
-          new Rec(
-              key(i),
-              "M" + i,
-              i % 2 == 0 ? "null" : null,
-              java.time.Instant.parse("2024-03-02T09:00:00Z"),
-              "U"));
+      day2.add(nullOrTextNullEmail(i, "M" + i, "2024-03-02T09:00:00Z"));
     }
     day2.add(d(key(8), "2024-03-02T09:00:00Z"));
     day2.add(d(key(9), "2024-03-02T09:00:00Z"));
@@ -352,6 +340,11 @@ class TestIncrementalCost extends SparkTestSupport {
     for (int i = 0; i < 8; i++) {
       assertThat(table.get(key(i)).get(0)).isEqualTo("M" + i);
     }
+  }
+
+  /** An upsert of key {@code i} whose email is the text "null" for even keys, NULL for odd. */
+  private static Rec nullOrTextNullEmail(int i, String name, String at) {
+    return new Rec(key(i), name, i % 2 == 0 ? "null" : null, java.time.Instant.parse(at), "U");
   }
 
   private static IngestSettings partitionedByEmail(Path dir) {

@@ -27,7 +27,7 @@ import io.tidemark.model.report.ReconciliationStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -227,11 +227,11 @@ record CuratedCommit(
             .select(rowCols.toArray(Column[]::new));
     boolean appends =
         counts.recordsInserted() > 0 || (deletes != null && counts.recordsUpdated() > 0);
-    // A batch that changes nothing still commits (an empty MERGE), so that its checkpoint lands.
-    boolean merges = changes > 0 && deletes == null;
     String appendView = full || !appends ? null : resources.view(appended);
+    // The MERGE writes the changes that are not deleted by position; a batch that changes nothing
+    // and appends nothing still commits (an empty MERGE), so that its checkpoint lands.
     String matchedView =
-        full || (appends && !merges && deletes == null) || deletes != null
+        full || deletes != null || (appends && changes == 0)
             ? null
             : resources.view(changed(batch.planned()));
     return new Writes(appended, appendView, matchedView, deletes, full);
@@ -269,8 +269,7 @@ record CuratedCommit(
         || table.schema().columns().size() != tables.curatedColumns().size()) {
       return null;
     }
-    List<PositionDeletes.Position> positions = new ArrayList<>();
-    Set<PositionDeletes.Position> distinct = new HashSet<>();
+    Set<PositionDeletes.Position> positions = new LinkedHashSet<>();
     Map<String, String> paths = new HashMap<>();
     for (Row r :
         planned
@@ -282,13 +281,10 @@ record CuratedCommit(
       }
       // One string per data file, however many of its rows change.
       String path = paths.computeIfAbsent(r.getString(0), p -> p);
-      PositionDeletes.Position p = new PositionDeletes.Position(path, r.getLong(1));
-      if (!distinct.add(p)) {
-        return null;
-      }
-      positions.add(p);
+      positions.add(new PositionDeletes.Position(path, r.getLong(1)));
     }
-    return positions.size() == changes ? positions : null;
+    // A position seen twice leaves the set short of the changes.
+    return positions.size() == changes ? new ArrayList<>(positions) : null;
   }
 
   private void writeBranch(
