@@ -11,6 +11,7 @@ import io.tidemark.ingest.config.IngestSpark;
 import io.tidemark.ingest.run.IngestJob;
 import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.report.IngestCounts;
+import io.tidemark.model.report.IngestErrorCode;
 import io.tidemark.model.report.IngestRunReport;
 import io.tidemark.model.report.IngestStatus;
 import java.nio.file.Path;
@@ -434,6 +435,44 @@ class TestIncrementalCost extends SparkTestSupport {
       scans(q.plan(), out);
     }
     scala.jdk.javaapi.CollectionConverters.asJava(plan.children()).forEach(c -> scans(c, out));
+  }
+
+  /**
+   * The position deletes' cap is a Spark setting, so a typo in it is found when the run starts,
+   * before anything is read or written, and named: not at the first commit with updates, after the
+   * batch's quarantine and tombstones were written, nor never on a full load, which does not use
+   * it.
+   */
+  @Test
+  void aMalformedPositionDeletesCapIsRefusedBeforeTheRunReadsAnything(@TempDir Path dir) {
+    IngestSettings s = settings(dir);
+    RawFixtures.write(
+        Path.of(s.dataset().raw().location()),
+        "2024-03-01",
+        "a.parquet",
+        List.of(u("A", "Ada", "2024-03-01T10:00:00Z")));
+    for (String bad : List.of("500k", "-1")) {
+      spark.conf().set(IngestSpark.POSITION_DELETES_MAX_ROWS, bad);
+      IngestRunReport report;
+      try {
+        report = new IngestJob(spark, s).run().report();
+      } finally {
+        spark.conf().unset(IngestSpark.POSITION_DELETES_MAX_ROWS);
+      }
+      assertThat(report.status()).as(bad).isEqualTo(IngestStatus.FAILED);
+      assertThat(report.errorCode()).as(bad).isEqualTo(IngestErrorCode.INVALID_CONFIG);
+      assertThat(report.error())
+          .as(bad)
+          .contains(IngestSpark.POSITION_DELETES_MAX_ROWS)
+          .contains("'" + bad + "'");
+      assertThat(report.inputFiles()).as(bad).isEmpty();
+      assertThat(report.snapshotId()).as(bad).isNull();
+    }
+    // Nothing was committed: the next run, set right, is the dataset's first.
+    IngestRunReport first = new IngestJob(spark, s).run().report();
+    assertThat(first.status()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(first.watermarkBefore()).isNull();
+    assertThat(first.counts().recordsInserted()).isEqualTo(1);
   }
 
   static String key(int i) {

@@ -49,12 +49,12 @@ import org.apache.spark.sql.SparkSession;
  * new rows appended (new keys' and updated keys'; no checkpoint), then, carrying the checkpoint, a
  * row delta that deletes the rows the updates and deletes replace by their file and position, which
  * the plan read ({@link PositionDeletes}): the table is read once a batch, by the plan. With only
- * one kind, one commit. A batch of more than {@link #ROW_DELTA_MAX_ROWS} changes, or a table that
- * cannot take position-delete files, has its updates and deletes MERGEd instead (the new keys still
- * appended first), the MERGE reading the table again. Main moves to both commits at once, so no
- * reader of main and no checkpoint ever sees one without the other; the planner decided each key's
- * action against the same snapshot the branch starts at, so splitting the writes changes nothing
- * the version guard would have done.
+ * one kind, one commit. A batch of more than {@link IngestSpark#POSITION_DELETES_MAX_ROWS} changes,
+ * or a table that cannot take position-delete files, has its updates and deletes MERGEd instead
+ * (the new keys still appended first), the MERGE reading the table again. Main moves to both
+ * commits at once, so no reader of main and no checkpoint ever sees one without the other; the
+ * planner decided each key's action against the same snapshot the branch starts at, so splitting
+ * the writes changes nothing the version guard would have done.
  *
  * @param failurePoints the run's failure points, reached as the commit goes
  * @param lease confirmed just before the branch is written and again just before main moves
@@ -78,14 +78,6 @@ record CuratedCommit(
   static final long MERGE_BROADCAST_MAX_BYTES = 64L << 20;
 
   private static final String BROADCAST_THRESHOLD = "spark.sql.autoBroadcastJoinThreshold";
-
-  /**
-   * The most updated and deleted rows a batch deletes by position ({@link PositionDeletes}): their
-   * files and positions are collected on the driver, a few hundred bytes a row. A larger batch's
-   * changes go through the MERGE. The Spark setting {@link IngestSpark#POSITION_DELETES_MAX_ROWS}
-   * changes it (0: always the MERGE).
-   */
-  static final long ROW_DELTA_MAX_ROWS = 500_000;
 
   /**
    * What the branch gets: the rows appended (as a view) and either the MERGE's source (as a view)
@@ -207,7 +199,7 @@ record CuratedCommit(
     boolean full = batch.fullRefresh();
     long changes = counts.recordsUpdated() + counts.recordsDeleted();
     List<PositionDeletes.Position> deletes =
-        full || changes == 0 || changes > positionDeletesMaxRows()
+        full || changes == 0 || changes > IngestSpark.positionDeletesMaxRows(spark)
             ? null
             : positions(batch.planned(), changes);
     // With position deletes, an updated key's new row is appended beside the new keys' rows.
@@ -235,24 +227,6 @@ record CuratedCommit(
             ? null
             : resources.view(changed(batch.planned()));
     return new Writes(appended, appendView, matchedView, deletes, full);
-  }
-
-  private long positionDeletesMaxRows() {
-    String set = spark.conf().get(IngestSpark.POSITION_DELETES_MAX_ROWS, null);
-    if (set == null) {
-      return ROW_DELTA_MAX_ROWS;
-    }
-    try {
-      return Long.parseLong(set.trim());
-    } catch (NumberFormatException e) {
-      throw new IngestException(
-          IngestErrorCode.INVALID_CONFIG,
-          IngestSpark.POSITION_DELETES_MAX_ROWS
-              + " must be a whole number of rows, not '"
-              + set
-              + "'",
-          e);
-    }
   }
 
   /**

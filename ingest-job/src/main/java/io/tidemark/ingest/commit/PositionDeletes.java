@@ -39,7 +39,7 @@ import org.apache.iceberg.types.Comparators;
  * read of the table (the batch's plan already found each matched row's file and position). One
  * position-delete file per data file (per partition when the table's {@code
  * write.delete.granularity} says so), written on the driver, so the rows are few (see {@link
- * CuratedCommit#ROW_DELTA_MAX_ROWS}).
+ * io.tidemark.ingest.config.IngestSpark#POSITION_DELETES_MAX_ROWS}).
  */
 final class PositionDeletes {
   /** A row of a data file. */

@@ -19,13 +19,46 @@ public final class IngestSpark {
   /**
    * The most updated and deleted rows of a batch that the job deletes by their file and position
    * (read by the batch's plan, written as position-delete files on the driver) rather than with a
-   * MERGE that reads the table again; 0 MERGEs every batch. Default 500,000 (the positions are
-   * collected on the driver, a few hundred bytes a row: about 150 MB at the default).
+   * MERGE that reads the table again; 0 MERGEs every batch. Default {@link
+   * #POSITION_DELETES_DEFAULT_MAX_ROWS} (the positions are collected on the driver, a few hundred
+   * bytes a row: about 150 MB at the default).
    */
   public static final String POSITION_DELETES_MAX_ROWS =
       "spark.tidemark.ingest.positionDeletesMaxRows";
 
+  /** {@link #POSITION_DELETES_MAX_ROWS}'s default. */
+  public static final long POSITION_DELETES_DEFAULT_MAX_ROWS = 500_000;
+
   private IngestSpark() {}
+
+  /**
+   * The session's {@link #POSITION_DELETES_MAX_ROWS}, or its default when unset.
+   *
+   * @throws IngestException INVALID_CONFIG naming the setting and its value when it is not a whole
+   *     number of rows, zero or more
+   */
+  public static long positionDeletesMaxRows(SparkSession spark) {
+    String set = spark.conf().get(POSITION_DELETES_MAX_ROWS, null);
+    if (set == null) {
+      return POSITION_DELETES_DEFAULT_MAX_ROWS;
+    }
+    long rows;
+    try {
+      rows = Long.parseLong(set.trim());
+    } catch (NumberFormatException e) {
+      rows = -1;
+    }
+    if (rows < 0) {
+      throw new IngestException(
+          IngestErrorCode.INVALID_CONFIG,
+          "Cannot run ingest: Spark property "
+              + POSITION_DELETES_MAX_ROWS
+              + " must be a whole number of rows, 0 or more (0 always MERGEs), not '"
+              + set
+              + "'");
+    }
+    return rows;
+  }
 
   /** The Spark properties that declare the catalog, e.g. {@code spark.sql.catalog.tidemark}. */
   public static Map<String, String> catalogConf(CatalogSpec catalog) {
@@ -78,8 +111,8 @@ public final class IngestSpark {
 
   /**
    * Makes sure the session can reach the catalog: sets the catalog's properties when the session
-   * does not declare the catalog yet, and refuses a session that declares it differently or lacks
-   * the Iceberg extensions.
+   * does not declare the catalog yet, and refuses a session that declares it differently, lacks the
+   * Iceberg extensions or sets one of the job's own properties to a value it cannot use.
    */
   public static void register(SparkSession spark, CatalogSpec catalog) {
     String ext = spark.conf().get("spark.sql.extensions", "");
@@ -107,6 +140,7 @@ public final class IngestSpark {
       }
     }
     spark.conf().set("spark.sql.session.timeZone", "UTC");
+    positionDeletesMaxRows(spark);
     requireJdbcDriverVisible(catalog, org.apache.iceberg.jdbc.JdbcCatalog.class.getClassLoader());
     createLocalSqliteFolder(catalog);
   }
