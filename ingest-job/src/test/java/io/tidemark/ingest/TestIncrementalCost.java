@@ -145,10 +145,11 @@ class TestIncrementalCost extends SparkTestSupport {
    * A small batch's fixed cost is the statements it runs, each a Spark job or several: counted
    * here, so that one added by a change shows. An incremental day with an invalid row, an update, a
    * delete and new keys runs six: the one pass that counts the batch (its invalid rows by reason
-   * included), the pass that plans and pins it against the table, the quarantine's MERGE (which
-   * keeps a retried batch's rows single), the tombstones' append (which reads nothing), the
-   * collection of the replaced rows' positions (from the pinned plan) and the new rows' append. The
-   * position deletes are written and committed without a Spark statement.
+   * included), the pass that plans and pins it against the table, the quarantine's append (a MERGE
+   * when a quarantine row already names one of the batch's raw files, as a retried batch's do), the
+   * tombstones' append (which reads nothing), the collection of the replaced rows' positions (from
+   * the pinned plan) and the new rows' append. The position deletes are written and committed
+   * without a Spark statement.
    */
   @Test
   void anIncrementalBatchRunsOneStatementPerStep(@TempDir Path dir) throws Exception {
@@ -205,7 +206,7 @@ class TestIncrementalCost extends SparkTestSupport {
         .containsExactly(
             "head GlobalLimit",
             "rdd DeserializeToObject tombstones",
-            "command WriteDelta quarantine",
+            "overwrite OverwriteByExpression quarantine",
             "append AppendData tombstones",
             "collectAsList Project",
             "append AppendData");
@@ -355,9 +356,10 @@ class TestIncrementalCost extends SparkTestSupport {
   }
 
   /**
-   * The quarantine table is an audit log that only grows; a batch's quarantine MERGE, which keeps a
-   * retried batch's rows single, reads only the quarantine files that can hold rows of the batch's
-   * own raw files, not every file of every earlier batch.
+   * The quarantine table is an audit log that only grows; a batch reads only the quarantine files
+   * that can hold rows of its own raw files, not every file of every earlier batch: none when no
+   * quarantine row names them (it appends), and when some do, its MERGE, which keeps a retried or
+   * re-delivered file's rows single, reads those.
    */
   @Test
   void aBatchsQuarantineMergeReadsNoEarlierBatchsQuarantineFile(@TempDir Path dir)
@@ -397,16 +399,53 @@ class TestIncrementalCost extends SparkTestSupport {
     assertThat(spark.table(s.quarantineSparkName() + ".files").count())
         .as("quarantine data files, the third batch's included")
         .isEqualTo(3);
-    BatchScanExec scan =
-        quarantineScans.stream()
-            .filter(p -> p.toString().contains(s.quarantineSparkName()))
-            .map(p -> (BatchScanExec) p)
-            .findFirst()
-            .orElseThrow(() -> new AssertionError("no scan of the quarantine table"));
-    // Planned from the files' bounds: none of the two earlier batches' files is read.
-    assertThat(scan.inputPartitions().size())
-        .as("quarantine files the third batch's MERGE reads: %s", scan)
-        .isZero();
+    // Planned from the files' bounds: none of the two earlier batches' files is read (a batch
+    // whose raw files no quarantine row names appends its rows without reading the table).
+    assertThat(
+            quarantineScans.stream()
+                .filter(p -> p.toString().contains(s.quarantineSparkName()))
+                .map(p -> (BatchScanExec) p))
+        .as("scans of the quarantine table by the third batch")
+        .allSatisfy(scan -> assertThat(scan.inputPartitions().size()).as(scan.toString()).isZero());
+
+    // A batch that quarantines rows of a raw file already quarantined (its file delivered again
+    // with its rows fixed but the one without a key) MERGEs them: the broken row is updated, not
+    // doubled,
+    // and the MERGE reads only the quarantine file that holds that raw file's rows.
+    List<Rec> again = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      again.add(u(key(300 + i), "Fixed", "2024-03-03T11:00:00Z"));
+    }
+    again.add(noKey); // the same row of the same file as before
+    Thread.sleep(1_100); // a new modification time, as a new delivery has
+    RawFixtures.write(raw, "2024-03-03", "a.parquet", again);
+    List<String> statements = new CopyOnWriteArrayList<>();
+    quarantineScans.clear();
+    QueryExecutionListener merges =
+        new QueryExecutionListener() {
+          @Override
+          public void onSuccess(String action, QueryExecution qe, long nanos) {
+            if (qe.analyzed().toString().contains(s.quarantineSparkName())) {
+              statements.add(action + " " + qe.analyzed().nodeName());
+              scans(qe.executedPlan(), quarantineScans);
+            }
+          }
+
+          @Override
+          public void onFailure(String action, QueryExecution qe, Exception e) {}
+        };
+    IngestRunReport redelivered = runListening(s, merges);
+    assertThat(redelivered.status()).as(redelivered.error()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(redelivered.counts().recordsInvalid()).isEqualTo(1);
+    assertThat(statements).contains("command WriteDelta");
+    assertThat(spark.table(s.quarantineSparkName()).count()).isEqualTo(3);
+    assertThat(
+            quarantineScans.stream()
+                .filter(p -> p.toString().contains(s.quarantineSparkName()))
+                .mapToInt(p -> ((BatchScanExec) p).inputPartitions().size())
+                .sum())
+        .as("quarantine files the MERGE reads")
+        .isEqualTo(1);
   }
 
   /** Runs the job with {@code listener} told of every statement it executes. */

@@ -23,12 +23,17 @@ import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.spark.SparkWriteOptions;
 import org.apache.spark.sql.Column;
+import org.apache.spark.sql.DataFrameWriterV2;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -193,13 +198,66 @@ public final class BatchCommitter {
             col("original_values"),
             lit(null).cast(DataTypes.TimestampType).as(OutputTables.REPLAYED_AT),
             lit(null).cast(DataTypes.StringType).as(OutputTables.REPLAY_BATCH_ID));
-    spark.sql(sql.quarantineMerge(resources.view(rows), quarantine.sourceFiles()));
+    CommitRequest.FileRange range = quarantine.sourceFiles();
+    Table table = range == null ? null : tables.load(settings.quarantineSparkName());
+    Snapshot at = table == null ? null : table.currentSnapshot();
+    if (table != null && noRowsOf(table, at, range)) {
+      appendQuarantine(rows, range, at);
+    } else {
+      spark.sql(sql.quarantineMerge(resources.view(rows), range));
+    }
     RunLog.LOG.info(
         "Quarantined {} record(s) and {} file(s) of batch {} into {}",
         invalid,
         quarantine.files(),
         batch.batchId(),
         settings.quarantineSparkName());
+  }
+
+  /**
+   * Whether no quarantine file of {@code at} can hold a row of the batch's source files (their
+   * {@code source_file} bounds, kept whole, lie outside the range): the usual case, a batch's raw
+   * files quarantined for the first time. False for a retried batch, a replay or a sweep that
+   * rejects rows again, whose rows the MERGE must match.
+   */
+  private static boolean noRowsOf(Table table, Snapshot at, CommitRequest.FileRange range) {
+    if (at == null) {
+      return true;
+    }
+    try (CloseableIterable<FileScanTask> files =
+        table
+            .newScan()
+            .useSnapshot(at.snapshotId())
+            .filter(
+                Expressions.and(
+                    Expressions.greaterThanOrEqual("source_file", range.first()),
+                    Expressions.lessThanOrEqual("source_file", range.last())))
+            .planFiles()) {
+      return !files.iterator().hasNext();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Appends the batch's quarantine rows when no quarantine row can name its source files, as an
+   * overwrite of that range (which, by the check before, removes nothing) validated from {@code at}
+   * at Iceberg's serializable isolation: a run of the same batch that added rows of the range
+   * meanwhile makes this commit fail as a conflict, as the MERGE's would, so a race never
+   * quarantines a row twice. It writes what the MERGE would, without its join.
+   */
+  private void appendQuarantine(Dataset<Row> rows, CommitRequest.FileRange range, Snapshot at) {
+    DataFrameWriterV2<Row> write =
+        rows.writeTo(settings.quarantineSparkName())
+            .option(SparkWriteOptions.ISOLATION_LEVEL, "serializable");
+    if (at != null) {
+      write = write.option(SparkWriteOptions.VALIDATE_FROM_SNAPSHOT_ID, at.snapshotId());
+    }
+    try {
+      write.overwrite(col("source_file").between(range.first(), range.last()));
+    } catch (org.apache.spark.sql.catalyst.analysis.NoSuchTableException e) {
+      throw new IllegalStateException(settings.quarantineSparkName() + " is gone", e);
+    }
   }
 
   private void writeTombstones(CommitRequest batch) {
