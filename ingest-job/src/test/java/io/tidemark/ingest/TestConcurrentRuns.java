@@ -258,6 +258,119 @@ class TestConcurrentRuns extends SparkTestSupport {
     assertThat(runBranches(s)).isEmpty();
   }
 
+  /** A row without a key, which the job quarantines. */
+  private static Rec noKey(String date) {
+    return new Rec(null, "NoKey", null, java.time.Instant.parse(date + "T10:00:00Z"), "U");
+  }
+
+  /**
+   * Two days of records with a row without a key each (its third), the first day ingested: its row
+   * is quarantined, the second's is not yet.
+   */
+  private IngestSettings twoDaysWithAnInvalidRowTheFirstIngested() {
+    IngestSettings s = settings(dir).withMaxInvalidRatio(1.0);
+    Path raw = Path.of(s.dataset().raw().location());
+    for (String date : List.of("2024-03-01", "2024-03-02")) {
+      List<Rec> recs = new ArrayList<>(day(date, "A", date.endsWith("1") ? "B" : "C"));
+      recs.add(noKey(date));
+      RawFixtures.write(raw, date, "a.parquet", recs);
+      if (date.endsWith("1")) {
+        assertThat(new IngestJob(spark, s).run().report().status())
+            .isEqualTo(IngestStatus.SUCCEEDED);
+      }
+    }
+    return s;
+  }
+
+  /** Day {@code date}'s quarantine rows copied as rows of the same rows of another day's file. */
+  private static String copyQuarantineRows(String q, String date, String asDate) {
+    return "INSERT INTO "
+        + q
+        + " SELECT batch_id, run_id, quarantined_at, replace(source_file, '"
+        + date
+        + "', '"
+        + asDate
+        + "'), row_number, reason, detail, original_values, replayed_at, replay_batch_id FROM "
+        + q
+        + " WHERE source_file LIKE '%"
+        + date
+        + "%'";
+  }
+
+  /**
+   * A batch whose raw files no quarantine row names appends its quarantine rows, validated from the
+   * snapshot it checked: when another run of the same batch quarantines the same row between the
+   * check and the append, the append fails as a conflict, the row stays single, and the rerun
+   * MERGEs onto it.
+   */
+  @Test
+  void aQuarantineRowOfTheBatchCommittedAfterTheCheckFailsTheAppendAsAConflict() {
+    IngestSettings s = twoDaysWithAnInvalidRowTheFirstIngested();
+    String q = s.quarantineSparkName();
+
+    FailurePoints otherRun =
+        p -> {
+          if (p == FailurePoint.QUARANTINE_CHECKED) {
+            // What another run of the batch commits: the same row of the same file.
+            spark.sql(copyQuarantineRows(q, "2024-03-01", "2024-03-02"));
+          }
+        };
+    IngestOutcome lost = new IngestJob(spark, s, otherRun).run();
+
+    assertThat(lost.report().status()).isEqualTo(IngestStatus.FAILED);
+    assertThat(lost.report().errorCode()).isEqualTo(IngestErrorCode.CONCURRENT_COMMIT);
+    assertThat(lost.report().error()).contains(q + " moved from snapshot");
+    assertThat(count(q)).isEqualTo(2);
+    IngestOutcome rerun = new IngestJob(spark, s).run();
+    assertThat(rerun.report().status())
+        .as(rerun.report().error())
+        .isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(
+            spark
+                .sql("SELECT batch_id FROM " + q + " WHERE source_file LIKE '%2024-03-02%'")
+                .collectAsList())
+        .as("day 2's quarantine rows")
+        .singleElement()
+        .satisfies(r -> assertThat(r.getString(0)).isEqualTo(rerun.report().batchId()));
+    assertThat(curated(s).keySet()).containsExactlyInAnyOrder("A", "B", "C");
+  }
+
+  /**
+   * Another engine compacts the quarantine table between the check and the append, into a file
+   * whose rows lie on both sides of the batch's raw files: Iceberg's conflict check does not count
+   * a rewrite, and the append's overwrite cannot take such a file apart, so the batch MERGEs its
+   * rows instead and succeeds.
+   */
+  @Test
+  void aQuarantineCompactedAfterTheCheckTakesTheBatchsRowsByMerge() {
+    IngestSettings s = twoDaysWithAnInvalidRowTheFirstIngested();
+    String q = s.quarantineSparkName();
+    // A row of a later day's file, in a file of its own: day 2's file sorts between the two.
+    spark.sql(copyQuarantineRows(q, "2024-03-01", "2024-03-05"));
+    assertThat(spark.table(q + ".files").count()).isEqualTo(2);
+
+    String catalog = s.catalog().name();
+    FailurePoints compaction =
+        p -> {
+          if (p == FailurePoint.QUARANTINE_CHECKED) {
+            spark.sql(
+                "CALL "
+                    + catalog
+                    + ".system.rewrite_data_files(table => '"
+                    + q.substring(catalog.length() + 1)
+                    + "', options => map('rewrite-all', 'true'))");
+          }
+        };
+    IngestOutcome out = new IngestJob(spark, s, compaction).run();
+
+    assertThat(out.report().status()).as(out.report().error()).isEqualTo(IngestStatus.SUCCEEDED);
+    assertThat(count(q)).isEqualTo(3);
+    assertThat(spark.table(q + ".files").count())
+        .as("the compaction's one file and the batch's")
+        .isEqualTo(2);
+    assertThat(curated(s).keySet()).containsExactlyInAnyOrder("A", "B", "C");
+  }
+
   /**
    * The race a check of the table before the MERGE cannot close: another run's commit reaching main
    * after this run planned its batch. The run's branch starts at the snapshot it planned on, so

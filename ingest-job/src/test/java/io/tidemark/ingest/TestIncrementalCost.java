@@ -362,8 +362,7 @@ class TestIncrementalCost extends SparkTestSupport {
    * re-delivered file's rows single, reads those.
    */
   @Test
-  void aBatchsQuarantineMergeReadsNoEarlierBatchsQuarantineFile(@TempDir Path dir)
-      throws Exception {
+  void aBatchReadsOnlyTheQuarantineFilesThatCanHoldItsRows(@TempDir Path dir) throws Exception {
     IngestSettings s = settings(dir);
     Path raw = Path.of(s.dataset().raw().location());
     Rec noKey = new Rec(null, "NoKey", null, java.time.Instant.parse("2024-03-01T10:00:00Z"), "U");
@@ -381,47 +380,8 @@ class TestIncrementalCost extends SparkTestSupport {
     }
 
     List<SparkPlan> quarantineScans = new CopyOnWriteArrayList<>();
-    QueryExecutionListener listener =
-        new QueryExecutionListener() {
-          @Override
-          public void onSuccess(String action, QueryExecution qe, long nanos) {
-            if (qe.analyzed().toString().contains(s.quarantineSparkName())) {
-              scans(qe.executedPlan(), quarantineScans);
-            }
-          }
-
-          @Override
-          public void onFailure(String action, QueryExecution qe, Exception e) {}
-        };
-    IngestRunReport report = runListening(s, listener);
-    assertThat(report.counts().recordsInvalid()).isEqualTo(1);
-    assertThat(spark.table(s.quarantineSparkName()).count()).isEqualTo(3);
-    assertThat(spark.table(s.quarantineSparkName() + ".files").count())
-        .as("quarantine data files, the third batch's included")
-        .isEqualTo(3);
-    // Planned from the files' bounds: none of the two earlier batches' files is read (a batch
-    // whose raw files no quarantine row names appends its rows without reading the table).
-    assertThat(
-            quarantineScans.stream()
-                .filter(p -> p.toString().contains(s.quarantineSparkName()))
-                .map(p -> (BatchScanExec) p))
-        .as("scans of the quarantine table by the third batch")
-        .allSatisfy(scan -> assertThat(scan.inputPartitions().size()).as(scan.toString()).isZero());
-
-    // A batch that quarantines rows of a raw file already quarantined (its file delivered again
-    // with its rows fixed but the one without a key) MERGEs them: the broken row is updated, not
-    // doubled,
-    // and the MERGE reads only the quarantine file that holds that raw file's rows.
-    List<Rec> again = new ArrayList<>();
-    for (int i = 0; i < 12; i++) {
-      again.add(u(key(300 + i), "Fixed", "2024-03-03T11:00:00Z"));
-    }
-    again.add(noKey); // the same row of the same file as before
-    Thread.sleep(1_100); // a new modification time, as a new delivery has
-    RawFixtures.write(raw, "2024-03-03", "a.parquet", again);
     List<String> statements = new CopyOnWriteArrayList<>();
-    quarantineScans.clear();
-    QueryExecutionListener merges =
+    QueryExecutionListener listener =
         new QueryExecutionListener() {
           @Override
           public void onSuccess(String action, QueryExecution qe, long nanos) {
@@ -434,11 +394,54 @@ class TestIncrementalCost extends SparkTestSupport {
           @Override
           public void onFailure(String action, QueryExecution qe, Exception e) {}
         };
-    IngestRunReport redelivered = runListening(s, merges);
+    IngestRunReport report = runListening(s, listener);
+    assertThat(statements)
+        .as("the third batch's quarantine statements")
+        .containsExactly("overwrite OverwriteByExpression");
+    assertThat(report.counts().recordsInvalid()).isEqualTo(1);
+    assertThat(spark.table(s.quarantineSparkName()).count()).isEqualTo(3);
+    assertThat(spark.table(s.quarantineSparkName() + ".files").count())
+        .as("quarantine data files, the third batch's included")
+        .isEqualTo(3);
+    // Planned from the files' bounds: no quarantine row names the third batch's raw file, so it
+    // appends its rows and reads no quarantine file at all.
+    assertThat(
+            quarantineScans.stream()
+                .filter(p -> p.toString().contains(s.quarantineSparkName()))
+                .mapToInt(p -> ((BatchScanExec) p).inputPartitions().size())
+                .sum())
+        .as("quarantine files the third batch reads")
+        .isZero();
+
+    // A batch that quarantines rows of a raw file already quarantined (the file delivered again,
+    // its rows fixed but the one without a key) MERGEs them: that row is updated, not doubled, and
+    // the MERGE reads only the quarantine file that holds the raw file's rows.
+    List<Rec> again = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      again.add(u(key(300 + i), "Fixed", "2024-03-03T11:00:00Z"));
+    }
+    again.add(noKey); // the same row of the same file as before
+    RawFixtures.write(raw, "2024-03-03", "a.parquet", again);
+    statements.clear();
+    quarantineScans.clear();
+    IngestRunReport redelivered = runListening(s, listener);
     assertThat(redelivered.status()).as(redelivered.error()).isEqualTo(IngestStatus.SUCCEEDED);
     assertThat(redelivered.counts().recordsInvalid()).isEqualTo(1);
-    assertThat(statements).contains("command WriteDelta");
+    assertThat(redelivered.counts().recordsUpdated()).isEqualTo(12);
+    assertThat(statements)
+        .as("the re-delivery's quarantine statements")
+        .contains("command WriteDelta");
     assertThat(spark.table(s.quarantineSparkName()).count()).isEqualTo(3);
+    assertThat(
+            spark
+                .sql(
+                    "SELECT batch_id FROM "
+                        + s.quarantineSparkName()
+                        + " WHERE source_file LIKE '%2024-03-03%'")
+                .collectAsList())
+        .as("the re-delivered file's quarantine rows")
+        .singleElement()
+        .satisfies(r -> assertThat(r.getString(0)).isEqualTo(redelivered.batchId()));
     assertThat(
             quarantineScans.stream()
                 .filter(p -> p.toString().contains(s.quarantineSparkName()))

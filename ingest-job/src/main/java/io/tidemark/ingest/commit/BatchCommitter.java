@@ -46,6 +46,10 @@ import org.apache.spark.sql.types.DataTypes;
  * see {@link CommitOutcome}.
  */
 public final class BatchCommitter {
+  /** How Iceberg's refusal to delete part of a file by a row filter begins. */
+  private static final String PARTLY_MATCHED =
+      "Cannot delete file where some, but not all, rows match filter";
+
   private final SparkSession spark;
   private final IngestSettings settings;
   private final DatasetContract spec;
@@ -201,9 +205,9 @@ public final class BatchCommitter {
     CommitRequest.FileRange range = quarantine.sourceFiles();
     Table table = range == null ? null : tables.load(settings.quarantineSparkName());
     Snapshot at = table == null ? null : table.currentSnapshot();
-    if (table != null && noRowsOf(table, at, range)) {
-      appendQuarantine(rows, range, at);
-    } else {
+    boolean append = table != null && noRowsOf(table, at, range);
+    failurePoints.reached(FailurePoint.QUARANTINE_CHECKED, batch.batchId());
+    if (!append || !appendQuarantine(rows, range, at)) {
       spark.sql(sql.quarantineMerge(resources.view(rows), range));
     }
     RunLog.LOG.info(
@@ -245,8 +249,12 @@ public final class BatchCommitter {
    * at Iceberg's serializable isolation: a run of the same batch that added rows of the range
    * meanwhile makes this commit fail as a conflict, as the MERGE's would, so a race never
    * quarantines a row twice. It writes what the MERGE would, without its join.
+   *
+   * @return false, having written nothing, when a file committed since {@code at} by a rewrite
+   *     (another engine's compaction, which the conflict check does not count) holds rows on both
+   *     sides of the range, which an overwrite cannot take apart: the MERGE is the way then
    */
-  private void appendQuarantine(Dataset<Row> rows, CommitRequest.FileRange range, Snapshot at) {
+  private boolean appendQuarantine(Dataset<Row> rows, CommitRequest.FileRange range, Snapshot at) {
     DataFrameWriterV2<Row> write =
         rows.writeTo(settings.quarantineSparkName())
             .option(SparkWriteOptions.ISOLATION_LEVEL, "serializable");
@@ -255,9 +263,31 @@ public final class BatchCommitter {
     }
     try {
       write.overwrite(col("source_file").between(range.first(), range.last()));
+      return true;
     } catch (org.apache.spark.sql.catalyst.analysis.NoSuchTableException e) {
       throw new IllegalStateException(settings.quarantineSparkName() + " is gone", e);
+    } catch (RuntimeException e) {
+      if (!straddled(e)) {
+        throw e;
+      }
+      RunLog.LOG.info(
+          "A file of {} rewritten since snapshot {} holds rows on both sides of the batch's raw"
+              + " files; MERGEing its quarantine rows instead",
+          settings.quarantineSparkName(),
+          at == null ? "none" : at.snapshotId());
+      return false;
     }
+  }
+
+  /** Iceberg's refusal to delete by a filter that some, but not all, rows of a file match. */
+  private static boolean straddled(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof ValidationException
+          && String.valueOf(t.getMessage()).startsWith(PARTLY_MATCHED)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void writeTombstones(CommitRequest batch) {

@@ -6,6 +6,12 @@ package io.tidemark.ingest.kernel;
 public enum FailurePoint {
   /** The batch has been read and validated; nothing written yet. */
   AFTER_READ,
+  /**
+   * The quarantine table was checked for rows of the batch's raw files, which decides whether its
+   * quarantine rows are appended or MERGEd; they are not written yet. Only reached by a batch with
+   * rows to quarantine.
+   */
+  QUARANTINE_CHECKED,
   /** Quarantine and tombstone rows are written; the curated table is untouched. */
   AFTER_QUARANTINE_WRITE,
   /**
