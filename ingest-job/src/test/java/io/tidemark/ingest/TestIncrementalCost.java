@@ -405,11 +405,7 @@ class TestIncrementalCost extends SparkTestSupport {
         .isEqualTo(3);
     // Planned from the files' bounds: no quarantine row names the third batch's raw file, so it
     // appends its rows and reads no quarantine file at all.
-    assertThat(
-            quarantineScans.stream()
-                .filter(p -> p.toString().contains(s.quarantineSparkName()))
-                .mapToInt(p -> ((BatchScanExec) p).inputPartitions().size())
-                .sum())
+    assertThat(filesRead(quarantineScans, s.quarantineSparkName()))
         .as("quarantine files the third batch reads")
         .isZero();
 
@@ -442,13 +438,17 @@ class TestIncrementalCost extends SparkTestSupport {
         .as("the re-delivered file's quarantine rows")
         .singleElement()
         .satisfies(r -> assertThat(r.getString(0)).isEqualTo(redelivered.batchId()));
-    assertThat(
-            quarantineScans.stream()
-                .filter(p -> p.toString().contains(s.quarantineSparkName()))
-                .mapToInt(p -> ((BatchScanExec) p).inputPartitions().size())
-                .sum())
+    assertThat(filesRead(quarantineScans, s.quarantineSparkName()))
         .as("quarantine files the MERGE reads")
         .isEqualTo(1);
+  }
+
+  /** The input partitions (file groups) the scans of {@code table} among {@code scans} read. */
+  private static int filesRead(List<SparkPlan> scans, String table) {
+    return scans.stream()
+        .filter(p -> p.toString().contains(table))
+        .mapToInt(p -> ((BatchScanExec) p).inputPartitions().size())
+        .sum();
   }
 
   /** Runs the job with {@code listener} told of every statement it executes. */

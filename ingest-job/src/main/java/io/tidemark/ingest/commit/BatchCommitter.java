@@ -19,10 +19,13 @@ import io.tidemark.ingest.tables.OutputTables;
 import io.tidemark.model.contract.DatasetContract;
 import io.tidemark.model.report.IngestCounts;
 import io.tidemark.model.report.IngestErrorCode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -96,11 +99,11 @@ public final class BatchCommitter {
       if (batch.quarantine() != null) {
         phases.time(
             "quarantine",
-            () -> writing(settings.quarantineSparkName(), () -> writeQuarantine(batch)));
+            () -> writing(settings.quarantineSparkName(), q -> writeQuarantine(batch, q)));
         failurePoints.reached(FailurePoint.AFTER_QUARANTINE_WRITE, batchId);
       }
       phases.time(
-          "tombstones", () -> writing(settings.tombstoneSparkName(), () -> writeTombstones(batch)));
+          "tombstones", () -> writing(settings.tombstoneSparkName(), t -> writeTombstones(batch)));
       phases.time(
           "commit",
           () ->
@@ -172,7 +175,11 @@ public final class BatchCommitter {
     return Optional.empty();
   }
 
-  private void writeQuarantine(CommitRequest batch) {
+  /**
+   * Writes the batch's quarantine rows: appended when no row of {@code table} (the quarantine table
+   * as loaded before the write) can name the batch's raw files, MERGEd otherwise.
+   */
+  private void writeQuarantine(CommitRequest batch, Table table) {
     CommitRequest.Quarantine quarantine = batch.quarantine();
     Dataset<Row> q =
         quarantine
@@ -203,9 +210,8 @@ public final class BatchCommitter {
             lit(null).cast(DataTypes.TimestampType).as(OutputTables.REPLAYED_AT),
             lit(null).cast(DataTypes.StringType).as(OutputTables.REPLAY_BATCH_ID));
     CommitRequest.FileRange range = quarantine.sourceFiles();
-    Table table = range == null ? null : tables.load(settings.quarantineSparkName());
     Snapshot at = table == null ? null : table.currentSnapshot();
-    boolean append = table != null && noRowsOf(table, at, range);
+    boolean append = range != null && table != null && noRowsOf(table, at, range);
     failurePoints.reached(FailurePoint.QUARANTINE_CHECKED, batch.batchId());
     if (!append || !appendQuarantine(rows, range, at)) {
       spark.sql(sql.quarantineMerge(resources.view(rows), range));
@@ -238,8 +244,8 @@ public final class BatchCommitter {
                     Expressions.lessThanOrEqual("source_file", range.last())))
             .planFiles()) {
       return !files.iterator().hasNext();
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -281,13 +287,9 @@ public final class BatchCommitter {
 
   /** Iceberg's refusal to delete by a filter that some, but not all, rows of a file match. */
   private static boolean straddled(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof ValidationException
-          && String.valueOf(t.getMessage()).startsWith(PARTLY_MATCHED)) {
-        return true;
-      }
-    }
-    return false;
+    return Causes.find(e, ValidationException.class)
+        .filter(v -> String.valueOf(v.getMessage()).startsWith(PARTLY_MATCHED))
+        .isPresent();
   }
 
   private void writeTombstones(CommitRequest batch) {
@@ -314,13 +316,15 @@ public final class BatchCommitter {
   }
 
   /**
-   * Runs one write of a table other than the curated one; when Iceberg refuses it because another
-   * run committed to that table meanwhile, says so with the table and its snapshots.
+   * Runs one write of a table other than the curated one, given the table as loaded before it; when
+   * Iceberg refuses it because another run committed to that table meanwhile, says so with the
+   * table and its snapshots.
    */
-  private void writing(String table, Runnable write) {
-    long from = OutputTables.snapshotId(tables.load(table));
+  private void writing(String table, Consumer<Table> write) {
+    Table loaded = tables.load(table);
+    long from = OutputTables.snapshotId(loaded);
     try {
-      write.run();
+      write.accept(loaded);
     } catch (Exception e) {
       if (isConflict(e) && !Causes.has(e, ConcurrentCommit.class)) {
         throw new ConcurrentCommit(
