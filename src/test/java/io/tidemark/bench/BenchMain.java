@@ -1,5 +1,7 @@
 package io.tidemark.bench;
 
+import static java.util.stream.Collectors.joining;
+
 import io.tidemark.e2e.MaintenanceSoak;
 import io.tidemark.e2e.Pipeline;
 import io.tidemark.ingest.config.IngestSettings;
@@ -999,6 +1001,13 @@ public final class BenchMain {
 
     private final Path datasetRoot;
 
+    /**
+     * What the change days so far deleted, as predicates over the key number {@code i}: a later day
+     * neither updates nor deletes those keys again, so its figures count only real updates and
+     * deletes (an update of a deleted key would be a re-insert, a delete of one a no-op).
+     */
+    private final List<String> deletedSoFar = new ArrayList<>();
+
     RawData(Path datasetRoot) {
       this.datasetRoot = datasetRoot;
     }
@@ -1079,8 +1088,8 @@ public final class BenchMain {
 
     /**
      * The keys 0..n-1 whose {@code pick} is below {@code pickedBelow} change (updated below {@code
-     * updatedBelow}, deleted above), {@code inserts} new keys from {@code firstNewKey} on arrive,
-     * and a few rows without a key; in partition {@code date}.
+     * updatedBelow}, deleted above) unless an earlier day deleted them, {@code inserts} new keys
+     * from {@code firstNewKey} on arrive, and a few rows without a key; in partition {@code date}.
      */
     private Changes changeDay(
         long n,
@@ -1097,7 +1106,14 @@ public final class BenchMain {
       try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
           Statement s = db.createStatement()) {
         s.execute("SET TimeZone = 'UTC'");
-        String picked = "FROM range(0, " + n + ") t(i) WHERE " + pick + " < " + pickedBelow;
+        String picked =
+            "FROM range(0, "
+                + n
+                + ") t(i) WHERE "
+                + pick
+                + " < "
+                + pickedBelow
+                + deletedSoFar.stream().map(d -> " AND NOT (" + d + ")").collect(joining());
         copy(
             s,
             "SELECT "
@@ -1136,6 +1152,7 @@ public final class BenchMain {
           updates = rs.getLong(1);
           deletes = rs.getLong(2);
         }
+        deletedSoFar.add(pick + " >= " + updatedBelow + " AND " + pick + " < " + pickedBelow);
         return new Changes(updates, inserts, deletes, INVALID_ROWS, Files.size(file));
       }
     }
