@@ -225,13 +225,18 @@ class TestStopBySigterm extends SparkTestSupport {
     }
   }
 
-  /** The job's command line in its own JVM, on this JVM's class path and module opens. */
+  /**
+   * The job's command line in its own JVM, on this JVM's class path, module opens and Spark
+   * settings (the test JVMs' interpreted evaluation: this test is about stopping, not codegen).
+   */
   private Child start(IngestSettings s, FailurePoint pauseAt) throws Exception {
     String endpoint = moto.endpoint().toString();
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (a.startsWith("--add-opens") || a.startsWith("--add-exports")) {
+      if (a.startsWith("--add-opens")
+          || a.startsWith("--add-exports")
+          || a.startsWith("-Dspark.sql.codegen.")) {
         cmd.add(a);
       }
     }
