@@ -74,6 +74,31 @@ class TestEventsOnMoto {
         .jsonPath();
   }
 
+  /**
+   * The queue's messages: waits (up to ten seconds) until it has given {@code atLeast}, then takes
+   * whatever else is there without waiting.
+   */
+  private static List<JsonNode> receive(SqsClient sqs, String queue, int atLeast) throws Exception {
+    List<JsonNode> out = new ArrayList<>();
+    for (int i = 0; i < 10 && out.size() < atLeast; i++) {
+      for (Message m :
+          sqs.receiveMessage(r -> r.queueUrl(queue).maxNumberOfMessages(10).waitTimeSeconds(1))
+              .messages()) {
+        out.add(JSON.readTree(m.body()));
+      }
+    }
+    List<Message> more;
+    do {
+      more =
+          sqs.receiveMessage(r -> r.queueUrl(queue).maxNumberOfMessages(10).waitTimeSeconds(0))
+              .messages();
+      for (Message m : more) {
+        out.add(JSON.readTree(m.body()));
+      }
+    } while (!more.isEmpty());
+    return out;
+  }
+
   @Test
   void aFailedVerdictReachesTheQueueARuleRoutesItToAndAPassedOneDoesNot() throws Exception {
     URI endpoint = config.events().endpoint().orElseThrow();
@@ -130,36 +155,11 @@ class TestEventsOnMoto {
 
       // Both verdicts in the queue of every event means both were put; EventBridge (moto) routes
       // an event to its rules' targets as it is put, so the rule's queue is then complete.
-      List<String> statuses = new ArrayList<>();
-      for (int i = 0; i < 10 && statuses.size() < 2; i++) {
-        for (Message m :
-            sqs.receiveMessage(r -> r.queueUrl(all).maxNumberOfMessages(10).waitTimeSeconds(1))
-                .messages()) {
-          statuses.add(JSON.readTree(m.body()).path("detail").path("status").asText());
-        }
-      }
-      List<Message> more;
-      do {
-        more =
-            sqs.receiveMessage(r -> r.queueUrl(all).maxNumberOfMessages(10).waitTimeSeconds(0))
-                .messages();
-        for (Message m : more) {
-          statuses.add(JSON.readTree(m.body()).path("detail").path("status").asText());
-        }
-      } while (!more.isEmpty());
-      assertThat(statuses)
+      List<JsonNode> everyEvent = receive(sqs, all, 2);
+      assertThat(everyEvent.stream().map(e -> e.path("detail").path("status").asText()))
           .as("every verdict was put, once")
           .containsExactlyInAnyOrder("PASSED", "FAILED");
-      List<JsonNode> received = new ArrayList<>();
-      List<Message> batch;
-      do {
-        batch =
-            sqs.receiveMessage(r -> r.queueUrl(queue).maxNumberOfMessages(10).waitTimeSeconds(0))
-                .messages();
-        for (Message m : batch) {
-          received.add(JSON.readTree(m.body()));
-        }
-      } while (!batch.isEmpty());
+      List<JsonNode> received = receive(sqs, queue, 0);
       assertThat(received).as("only the failed verdict matches the rule").hasSize(1);
       JsonNode event = received.get(0);
       assertThat(event.path("source").asText()).isEqualTo("tidemark");
