@@ -527,9 +527,10 @@ public class TestFaultInjection {
    */
   @Test
   void theAthenaSqlOnTrinoObservesTheCleanPipelineAsDuckDbDoes() {
-    assertThat(agreement.disagreements(fullRequest())).as("FULL").isEmpty();
+    EngineAgreement.Compared full = agreement.compare(fullRequest());
+    assertThat(full.disagreements()).as("FULL").isEmpty();
     assertThat(agreement.disagreements(windowRequest())).as("WINDOW").isEmpty();
-    Observations o = agreement.sqlEngine().observe(fullRequest());
+    Observations o = full.sql();
     assertThat(o.expectedRows()).isEqualTo(expected.size());
     assertThat(o.missing().count() + o.unexpected().count() + o.stale().count()).isZero();
   }
@@ -545,12 +546,12 @@ public class TestFaultInjection {
     try {
       EngineRequest pinned =
           agreement.request(ReconciliationMode.FULL, null, FUTURE_TOLERANCE, cleanSnapshot);
-      assertThat(agreement.disagreements(pinned)).as("pinned").isEmpty();
-      assertThat(agreement.sqlEngine().observe(pinned).missing().count())
-          .as("missing at the pinned snapshot")
-          .isZero();
-      assertThat(agreement.disagreements(fullRequest())).as("current").isEmpty();
-      assertThat(agreement.sqlEngine().observe(fullRequest()).missing().sample())
+      EngineAgreement.Compared atPin = agreement.compare(pinned);
+      assertThat(atPin.disagreements()).as("pinned").isEmpty();
+      assertThat(atPin.sql().missing().count()).as("missing at the pinned snapshot").isZero();
+      EngineAgreement.Compared current = agreement.compare(fullRequest());
+      assertThat(current.disagreements()).as("current").isEmpty();
+      assertThat(current.sql().missing().sample())
           .as("missing at the current snapshot")
           .containsExactly(key);
     } finally {

@@ -163,17 +163,43 @@ public final class EngineAgreement implements AutoCloseable {
   }
 
   /**
+   * One request observed on both engines.
+   *
+   * @param disagreements how they disagree, one line per measure; empty when they agree
+   * @param sql what the Athena engine's SQL observed on Trino, for a test's own assertions
+   */
+  public record Compared(List<String> disagreements, Observations sql) {}
+
+  /**
    * Observes the request on both engines.
    *
    * @return how they disagree, one line per measure; empty when they agree
    */
   public List<String> disagreements(EngineRequest request) {
+    return compare(request).disagreements();
+  }
+
+  /**
+   * Observes the request on both engines, each once: a test that also asserts on the SQL's own
+   * observations takes them from here rather than asking Trino again.
+   */
+  public Compared compare(EngineRequest request) {
+    Observations actual = sqlEngine.observe(request);
+    return new Compared(disagreements(request, actual), actual);
+  }
+
+  /**
+   * Observes the request on the embedded engine and holds {@code actual}, the SQL's observations of
+   * the same request, to it.
+   *
+   * @return how they disagree, one line per measure; empty when they agree
+   */
+  public List<String> disagreements(EngineRequest request, Observations actual) {
     Observations expected;
     try {
       expected = duckDb.observe(request);
     } catch (EngineException e) {
       // The embedded engine could not read a file at all: every SQL measure must fail too.
-      Observations actual = sqlEngine.observe(request);
       List<String> out = new ArrayList<>();
       for (Finding f : findings(actual)) {
         if (!f.failed()) {
@@ -182,7 +208,6 @@ public final class EngineAgreement implements AutoCloseable {
       }
       return out;
     }
-    Observations actual = sqlEngine.observe(request);
     List<String> out = new ArrayList<>();
     same(out, "expectedRows", expected.expectedRows(), actual.expectedRows());
     same(out, "curatedRows", expected.curatedRows(), actual.curatedRows());

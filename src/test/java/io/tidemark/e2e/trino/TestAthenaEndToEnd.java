@@ -146,7 +146,9 @@ class TestAthenaEndToEnd {
               "stale_versions",
               "value_mismatches");
       assertThat(healthyRun.expectedRows()).isEqualTo(p.curated().size());
-      assertThat(trino.disagreements(clean)).as("Trino against DuckDB, healthy").isEmpty();
+      assertThat(trino.disagreements(clean, healthyRun))
+          .as("Trino against DuckDB, healthy")
+          .isEmpty();
 
       // A damaged curated table, so that rules fail and carry sample keys.
       List<String> keys = new ArrayList<>(p.curated().keySet());
