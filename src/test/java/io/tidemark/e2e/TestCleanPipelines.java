@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.List;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Tags;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * several seeds, fail no rule in FULL or WINDOW mode and raise no alarm. A false alarm costs as
  * much trust as a missed fault.
  */
-@Tags({@Tag("spark"), @Tag("trino")})
+@Tag("spark")
 class TestCleanPipelines {
   @TempDir Path work;
 

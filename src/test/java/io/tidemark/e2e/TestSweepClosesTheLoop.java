@@ -23,7 +23,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Tags;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Both halves on one late file: the reconciler finds the raw file no batch read and names the sweep
  * as the fix; the job's sweep reads it; the next reconciliation passes.
  */
-@Tags({@Tag("spark"), @Tag("trino")})
+@Tag("spark")
 class TestSweepClosesTheLoop {
   @TempDir Path work;
 
