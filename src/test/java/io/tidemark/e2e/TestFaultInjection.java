@@ -205,7 +205,6 @@ public class TestFaultInjection {
     return "TIMESTAMP '" + i.toString().replace("T", " ").replace("Z", "") + "'";
   }
 
-  /** Injects a fault and returns how to undo what the table's rollback does not. */
   /** Keys the current fault touched: the failing key rules must name one of them. */
   private static final Set<String> touched = new TreeSet<>();
 
@@ -218,6 +217,7 @@ public class TestFaultInjection {
     return key;
   }
 
+  /** Injects a fault and returns how to undo what the table's rollback does not. */
   private static Runnable inject(String fault) throws IOException {
     touched.clear();
     Runnable none = () -> {};
