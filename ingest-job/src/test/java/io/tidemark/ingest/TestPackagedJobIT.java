@@ -629,7 +629,7 @@ class TestPackagedJobIT extends SparkTestSupport {
         for (var m :
             sqs.receiveMessage(r -> r.queueUrl(queue).maxNumberOfMessages(10).waitTimeSeconds(1))
                 .messages()) {
-          received.add(new ObjectMapper().readTree(m.body()));
+          received.add(Json.mapper().readTree(m.body()));
         }
       }
       List<Message> more;
@@ -638,7 +638,7 @@ class TestPackagedJobIT extends SparkTestSupport {
             sqs.receiveMessage(r -> r.queueUrl(queue).maxNumberOfMessages(10).waitTimeSeconds(0))
                 .messages();
         for (var m : more) {
-          received.add(new ObjectMapper().readTree(m.body()));
+          received.add(Json.mapper().readTree(m.body()));
         }
       } while (!more.isEmpty());
       assertThat(received).hasSize(1);
